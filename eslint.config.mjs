@@ -1,0 +1,140 @@
+// Lint also enforces the layering of DESIGN §2 and the static part of Electron's security checklist.
+import js from '@eslint/js'
+import tseslint from 'typescript-eslint'
+import reactHooks from 'eslint-plugin-react-hooks'
+import prettier from 'eslint-config-prettier'
+import globals from 'globals'
+
+const electronMsg = 'Only src/main/*.ts and src/preload may import electron (DESIGN §2).'
+const electronBan = { name: 'electron', message: electronMsg }
+const electronSubBan = { group: ['electron/*'], message: electronMsg }
+const keyringBan = { name: '@napi-rs/keyring', message: 'Only src/main/services/credentials* touches the keychain (DESIGN §2).' }
+
+export default tseslint.config(
+  {
+    ignores: ['out/**', 'dist/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'docs/**'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node }, ecmaVersion: 2023, sourceType: 'module' },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "Property[key.name='nodeIntegration'][value.value=true]",
+          message: 'nodeIntegration must stay off (DESIGN §5).',
+        },
+        {
+          selector: "Property[key.name='nodeIntegrationInWorker'][value.value=true]",
+          message: 'nodeIntegrationInWorker must stay off (DESIGN §5).',
+        },
+        {
+          selector: "Property[key.name='nodeIntegrationInSubFrames'][value.value=true]",
+          message: 'nodeIntegrationInSubFrames must stay off (DESIGN §5).',
+        },
+        {
+          selector: "Property[key.name='contextIsolation'][value.value=false]",
+          message: 'contextIsolation must stay on (DESIGN §5).',
+        },
+        { selector: "Property[key.name='sandbox'][value.value=false]", message: 'sandbox must stay on (DESIGN §5).' },
+        {
+          selector: "Property[key.name='webSecurity'][value.value=false]",
+          message: 'webSecurity must stay on (DESIGN §5).',
+        },
+        {
+          selector: "Property[key.name='allowRunningInsecureContent'][value.value=true]",
+          message: 'Insecure content must stay blocked (DESIGN §5).',
+        },
+        {
+          selector: "Property[key.name='experimentalFeatures'][value.value=true]",
+          message: 'Experimental features stay off (Electron checklist).',
+        },
+        {
+          selector: "Property[key.name='enableBlinkFeatures']",
+          message: 'Do not enable Blink features (Electron checklist).',
+        },
+        {
+          selector: "Property[key.name='webviewTag'][value.value=true]",
+          message: 'webview stays off (Electron checklist).',
+        },
+      ],
+    },
+  },
+  // Layering (DESIGN §2). Later blocks override earlier ones for the same rule, so each area states its whole list.
+  {
+    files: ['src/**/*.ts', 'src/**/*.tsx', 'bench/**', 'test/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [keyringBan], patterns: [] }] },
+  },
+  {
+    files: ['src/main/services/**', 'src/main/web/**', 'src/sim/**', 'bench/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [electronBan, keyringBan], patterns: [electronSubBan] }] },
+  },
+  // Electron glue: raw ipcMain only in the typed wrapper.
+  {
+    files: ['src/main/*.ts'],
+    ignores: ['src/main/ipc.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            keyringBan,
+            { name: 'electron', importNames: ['ipcMain'], message: 'Bind IPC only through src/main/ipc.ts (DESIGN §5).' },
+          ],
+          patterns: [],
+        },
+      ],
+    },
+  },
+  // src/shared is pure: no node: modules, no DOM, no electron.
+  {
+    files: ['src/shared/**'],
+    languageOptions: { globals: {} },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [electronBan, keyringBan, 'ws', 'react', 'react-dom'],
+          patterns: [
+            electronSubBan,
+            {
+              group: ['node:*', 'fs', 'path', 'os', 'http', 'https', 'net', 'crypto', 'child_process', 'worker_threads'],
+              message: 'src/shared is environment-free (DESIGN §2).',
+            },
+            { group: ['**/main/**', '**/renderer/**', '**/preload/**', '**/sim/**'], message: 'src/shared imports only src/shared.' },
+          ],
+        },
+      ],
+      'no-restricted-globals': ['error', 'window', 'document', 'navigator', 'process', 'Buffer', 'require'],
+    },
+  },
+  // The renderer reaches main only through MonitorApi.
+  {
+    files: ['src/renderer/**'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [electronBan, keyringBan],
+          patterns: [
+            electronSubBan,
+            { group: ['node:*'], message: 'The renderer has no Node.' },
+            { group: ['**/main/**', '**/sim/**', '**/preload/**'], message: 'The renderer reaches main only through MonitorApi.' },
+          ],
+        },
+      ],
+    },
+  },
+  // The keychain is touched by credentials* only.
+  {
+    files: ['src/main/services/credentials*'],
+    rules: { 'no-restricted-imports': ['error', { paths: [electronBan], patterns: [electronSubBan] }] },
+  },
+  prettier,
+)

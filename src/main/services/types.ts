@@ -1,0 +1,40 @@
+// How the shells (Electron main, browser host) and tests drive the engine. Plain Node: never imports electron.
+import type { MonitorApi, ViewBatch } from '../../shared/ipc'
+import type { WindowLayout } from '../../shared/model'
+
+export interface LogFields {
+  [field: string]: string | number | boolean | null | undefined
+}
+
+/** Every log line of the engine goes through one of these, so tests can capture them (key-leak test). */
+export interface Logger {
+  info(message: string, fields?: LogFields): void
+  warn(message: string, fields?: LogFields): void
+  error(message: string, fields?: LogFields): void
+}
+
+/** A window's handle on the engine: MonitorApi minus what the shell owns (opening windows, the push listener). */
+export type MonitorClientApi = Omit<MonitorApi, 'onBatch' | 'openWindow'>
+
+export interface MonitorClient extends MonitorClientApi {
+  readonly id: string
+  /** Releases every interest of this client; safe to call twice. */
+  dispose(): void
+}
+
+export interface AttachOptions {
+  /** For logs only. */
+  label?: string
+  /** Called with each coalesced batch. Must not throw; a slow sink only ever gets the newest state. */
+  sink: (batch: ViewBatch) => void
+}
+
+export interface MonitorEngine {
+  attachClient(options: AttachOptions): MonitorClient
+  /** Tear down and reconnect every stream now (OS resume, network change). */
+  reconnectNow(): void
+  /** Window layouts persisted in settings (restored by the Electron shell). */
+  getWindowLayouts(): WindowLayout[]
+  saveWindowLayouts(layouts: WindowLayout[]): Promise<void>
+  close(): Promise<void>
+}

@@ -1,0 +1,75 @@
+// Validation of every MonitorApi call that crosses a trust boundary (Electron IPC, browser bridge).
+// A window is untrusted input to main: each argument list is checked before the engine sees it.
+import { z } from 'zod'
+import type { MethodArgs, MonitorMethod } from './ipc'
+
+const id = z.string().min(1).max(200)
+const filter = z.enum(['all', 'orderbook', 'trades'])
+const interest = z.discriminatedUnion('channel', [
+  z.object({ channel: z.literal('market'), id, filter }).strict(),
+  z.object({ channel: z.literal('event'), id, filter }).strict(),
+  z.object({ channel: z.literal('user') }).strict(),
+])
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}(T[\d:.]+Z?)?$/, 'expected a date as YYYY-MM-DD')
+  .nullable()
+const url = z.string().min(1).max(2000)
+const windowTarget = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('main') }).strict(),
+  z.object({ kind: z.literal('market'), market: id }).strict(),
+  z.object({ kind: z.literal('event'), event: id }).strict(),
+])
+
+const argSchemas: { [M in MonitorMethod]: z.ZodType<MethodArgs<M>> } = {
+  listEvents: z.tuple([z.object({ refresh: z.boolean().optional() }).strict().optional()]) as never,
+  setInterests: z.tuple([z.array(interest).max(5000)]),
+  setBookDepth: z.tuple([z.number().int().min(1).max(500)]),
+  getMarketSnapshot: z.tuple([id]),
+  getUserHistory: z.tuple([]),
+  resync: z.tuple([id]),
+  reconnectNow: z.tuple([]),
+  getStatus: z.tuple([]),
+  setInspector: z.tuple([z.boolean()]),
+  getKeyInfo: z.tuple([]),
+  setApiKey: z.tuple([
+    z
+      .object({
+        key: z.string().trim().min(1, 'the key is empty').max(4096),
+        label: z.string().max(200).nullable().optional(),
+        expiresAt: isoDate.optional(),
+      })
+      .strict(),
+  ]) as never,
+  clearApiKey: z.tuple([]),
+  useDemoKey: z.tuple([]),
+  listProfiles: z.tuple([]),
+  saveProfile: z.tuple([
+    z.object({ id: id.optional(), name: z.string().trim().min(1).max(100), baseUrl: url, wsUrl: url }).strict(),
+  ]) as never,
+  selectProfile: z.tuple([id]),
+  deleteProfile: z.tuple([id]),
+  openWindow: z.tuple([windowTarget]),
+}
+
+export type ValidateResult<M extends MonitorMethod> =
+  | { ok: true; args: MethodArgs<M> }
+  | { ok: false; message: string }
+
+export function isMonitorMethod(name: unknown): name is MonitorMethod {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(argSchemas, name)
+}
+
+/** Check one call's arguments. Trailing undefined arguments (optional parameters) are allowed. */
+export function validateArgs<M extends MonitorMethod>(method: M, args: unknown): ValidateResult<M> {
+  if (!Array.isArray(args)) return { ok: false, message: `${method}: arguments must be an array` }
+  const trimmed = [...args]
+  while (trimmed.length > 0 && trimmed[trimmed.length - 1] === undefined) trimmed.pop()
+  const schema = argSchemas[method] as z.ZodType<MethodArgs<M>>
+  // Optional single-argument methods accept zero arguments.
+  const attempt = schema.safeParse(trimmed)
+  if (attempt.success) return { ok: true, args: attempt.data }
+  const issue = attempt.error.issues[0]
+  const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : ''
+  return { ok: false, message: `${method}: invalid arguments${where}: ${issue?.message ?? 'rejected'}` }
+}

@@ -1,0 +1,147 @@
+// THE contract between the engine (main process or browser host) and a window.
+// Every renderer talks to main only through MonitorApi; the preload and the browser bridge both implement it.
+import type {
+  ApiError,
+  BookView,
+  ChannelFilter,
+  EventSummary,
+  InspectorFrame,
+  Profile,
+  Result,
+  StreamStatus,
+  TickerView,
+  TradeView,
+  UserUpdateView,
+  WindowTarget,
+} from './model'
+
+/** What one window wants to watch. The engine keeps the union over all windows. */
+export type Interest =
+  | { channel: 'market'; id: string; filter: ChannelFilter }
+  | { channel: 'event'; id: string; filter: ChannelFilter }
+  | { channel: 'user' }
+
+/** One coalesced push to a window, at most every ~16 ms. Newest state wins; fields absent = unchanged. */
+export interface ViewBatch {
+  /** Increasing per client. */
+  seq: number
+  /** ms since epoch when the batch was emitted. */
+  at: number
+  status?: StreamStatus
+  /** Changed books among this window's markets, top-N levels. */
+  books?: BookView[]
+  /** Best bid/ask/last of this window's markets (also those watched via an event). */
+  tickers?: TickerView[]
+  /** Trades since the last batch, oldest first. */
+  trades?: TradeView[]
+  /** User-channel updates since the last batch, oldest first. */
+  user?: UserUpdateView[]
+  /** Raw frames since the last batch, when the inspector is on for this window. */
+  inspector?: InspectorFrame[]
+  /** Set when the events listing was refreshed by someone; windows may re-read it. */
+  eventsChanged?: true
+}
+
+export interface KeyInfo {
+  profileId: string
+  hasKey: boolean
+  label: string | null
+  expiresAt: string | null
+}
+
+export interface SetKeyRequest {
+  key: string
+  label?: string | null
+  /** ISO date (YYYY-MM-DD) entered by the user; the app reminds ahead of it. */
+  expiresAt?: string | null
+}
+
+export interface ProfileInput {
+  id?: string
+  name: string
+  baseUrl: string
+  wsUrl: string
+}
+
+export interface MonitorApi {
+  // ---- data
+  /** The events listing of the active profile (REST, cached briefly). */
+  listEvents(options?: { refresh?: boolean }): Promise<Result<EventSummary[]>>
+  /** Replace this window's interests. Idempotent; the engine subscribes/unsubscribes the difference. */
+  setInterests(interests: Interest[]): Promise<Result<void>>
+  /** Book depth (levels per side) this window wants in its views. Default 25. */
+  setBookDepth(depth: number): Promise<Result<void>>
+  /** Current views for backfill when a pane opens: book, ticker and the trade tape history. */
+  getMarketSnapshot(market: string): Promise<
+    Result<{ book: BookView | null; ticker: TickerView | null; trades: TradeView[] }>
+  >
+  /** Recent user-channel updates, for backfill when the account pane opens. */
+  getUserHistory(): Promise<Result<UserUpdateView[]>>
+  /** Drop a market's book and resubscribe it. */
+  resync(market: string): Promise<Result<void>>
+  /** Tear the connection down and reconnect now (also called on OS resume). */
+  reconnectNow(): Promise<Result<void>>
+  getStatus(): Promise<Result<StreamStatus>>
+  /** Stream raw frames to this window (inspector). */
+  setInspector(enabled: boolean): Promise<Result<void>>
+
+  // ---- credentials: write-only, the key never comes back
+  getKeyInfo(): Promise<Result<KeyInfo>>
+  /** Verifies the key with a REST call before storing it; the user channel then re-authenticates. */
+  setApiKey(request: SetKeyRequest): Promise<Result<KeyInfo>>
+  clearApiKey(): Promise<Result<KeyInfo>>
+  /** Demo profile only: store the embedded simulator's demo key (the window never sees it). */
+  useDemoKey(): Promise<Result<KeyInfo>>
+
+  // ---- profiles
+  listProfiles(): Promise<Result<{ profiles: Profile[]; activeId: string }>>
+  saveProfile(profile: ProfileInput): Promise<Result<Profile>>
+  selectProfile(id: string): Promise<Result<void>>
+  deleteProfile(id: string): Promise<Result<void>>
+
+  // ---- windows
+  openWindow(target: WindowTarget): Promise<Result<void>>
+
+  // ---- push
+  /** Subscribe to this window's batches. Returns the unsubscribe function. */
+  onBatch(listener: (batch: ViewBatch) => void): () => void
+}
+
+/** The request/response methods (everything but onBatch): the set the IPC wrapper and the bridge bind. */
+export type MonitorMethod = Exclude<keyof MonitorApi, 'onBatch'>
+
+export const MONITOR_METHODS = [
+  'listEvents',
+  'setInterests',
+  'setBookDepth',
+  'getMarketSnapshot',
+  'getUserHistory',
+  'resync',
+  'reconnectNow',
+  'getStatus',
+  'setInspector',
+  'getKeyInfo',
+  'setApiKey',
+  'clearApiKey',
+  'useDemoKey',
+  'listProfiles',
+  'saveProfile',
+  'selectProfile',
+  'deleteProfile',
+  'openWindow',
+] as const satisfies readonly MonitorMethod[]
+
+/** IPC channel names: one invoke channel per method plus one push channel. */
+export const IPC_PREFIX = 'monitor:'
+export const IPC_BATCH_CHANNEL = 'monitor:batch'
+
+export type MethodArgs<M extends MonitorMethod> = Parameters<MonitorApi[M]>
+export type MethodResult<M extends MonitorMethod> = Awaited<ReturnType<MonitorApi[M]>>
+
+export function ok<T>(value: T): Result<T> {
+  return { ok: true, value }
+}
+
+export function fail<T = never>(error: ApiError): Result<T> {
+  return { ok: false, error }
+}

@@ -1,0 +1,237 @@
+// Domain types shared by every process. Pure TypeScript: no node:, no DOM, no electron.
+
+/** One price level: [price, size]. Prices are probabilities in (0, 1) on our venue, but nothing here assumes it. */
+export type Level = [price: number, size: number]
+
+export type ChannelFilter = 'all' | 'orderbook' | 'trades'
+export type Side = 'buy' | 'sell'
+export type UserTopic = 'order' | 'fill' | 'position' | 'balance' | 'other'
+export type ControlTopic = 'subscribed' | 'unsubscribed' | 'error' | 'heartbeat' | 'other'
+
+/** The decoder's output and the engine's internal model (DESIGN §3.2). */
+export type Update =
+  | {
+      kind: 'book'
+      market: string | null
+      snapshot: boolean
+      bids: Level[]
+      asks: Level[]
+      seq?: number
+      relative?: true
+    }
+  | {
+      kind: 'trade'
+      market: string | null
+      price: number
+      size: number
+      /** The taker's (aggressor's) side. */
+      side: Side | null
+      ts: number | null
+      id?: string
+    }
+  | { kind: 'ticker'; market: string | null; bid?: number; ask?: number; last?: number }
+  | { kind: 'user'; topic: UserTopic; market: string | null; data: unknown }
+  | { kind: 'control'; topic: ControlTopic; error?: string; data: unknown }
+  | { kind: 'unknown'; raw: unknown }
+
+export type UpdateKind = Update['kind']
+
+// ---------------------------------------------------------------- reference data
+
+export interface MarketSummary {
+  id: string
+  title: string
+  /** Extra scalar fields the venue sent (status, outcome names, …), shown but not interpreted. */
+  extra?: Record<string, string | number | boolean | null>
+}
+
+export interface EventSummary {
+  id: string
+  title: string
+  markets: MarketSummary[]
+  extra?: Record<string, string | number | boolean | null>
+}
+
+// ---------------------------------------------------------------- views pushed to windows
+
+export type BookState = 'empty' | 'live' | 'stale' | 'resyncing'
+
+export interface BookView {
+  market: string
+  state: BookState
+  /** Why the book is stale: 'gap', 'crossed', 'reconnect', 'stalled', … */
+  staleReason: string | null
+  /** Best first: bids descending, asks ascending; at most the requested depth. */
+  bids: Level[]
+  asks: Level[]
+  /** Total number of levels on each side, before truncation to the view depth. */
+  depth: { bids: number; asks: number }
+  seq: number | null
+  /** ms since epoch of the last applied snapshot or delta. */
+  updatedAt: number | null
+}
+
+export interface TradeView {
+  /** Engine-assigned, unique per engine run: React key and dedupe. */
+  key: string
+  market: string
+  price: number
+  size: number
+  side: Side | null
+  /** Exchange time if sent, else receive time (ms since epoch). */
+  ts: number
+  receivedAt: number
+  /** True for the first trade after a disconnect: trades in between may be missing. */
+  gapBefore?: true
+}
+
+export interface TickerView {
+  market: string
+  bestBid: number | null
+  bestAsk: number | null
+  last: number | null
+  updatedAt: number | null
+  state: BookState
+}
+
+export interface UserUpdateView {
+  /** Engine-assigned, increasing. */
+  seq: number
+  topic: UserTopic
+  market: string | null
+  data: unknown
+  receivedAt: number
+}
+
+// ---------------------------------------------------------------- status and errors
+
+export type ConnectionState = 'live' | 'connecting' | 'reconnecting' | 'offline' | 'auth-error'
+
+/** Every error that crosses to a window has a stable code and a human message. */
+export type ErrorCode =
+  | 'unauthorized'
+  | 'ip_not_allowed'
+  | 'rate_limited'
+  | 'network'
+  | 'timeout'
+  | 'server'
+  | 'bad_response'
+  | 'keyring_unavailable'
+  | 'keyring_locked'
+  | 'keyring_denied'
+  | 'no_key'
+  | 'invalid_argument'
+  | 'internal'
+
+export interface ApiError {
+  code: ErrorCode
+  message: string
+  /** HTTP status when the error came from REST. */
+  status?: number
+  /** For rate_limited: how long to wait, from Retry-After. */
+  retryAfterMs?: number
+}
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: ApiError }
+
+export interface RateLimitInfo {
+  limit: number | null
+  remaining: number | null
+  /** ms since epoch when the window resets, if known. */
+  resetAt: number | null
+  /** ms since epoch until which requests are held back after a 429. */
+  blockedUntil: number | null
+  observedAt: number
+}
+
+export type IncidentKind = 'disconnect' | 'stall' | 'resync' | 'auth' | 'rate_limit' | 'bad_frame'
+
+export interface Incident {
+  id: number
+  kind: IncidentKind
+  startedAt: number
+  /** null while ongoing. */
+  endedAt: number | null
+  detail: string
+  market?: string
+}
+
+export interface StreamCounters {
+  frames: number
+  updates: number
+  malformed: number
+  unknown: number
+  oversized: number
+}
+
+export interface StreamStatus {
+  profileId: string
+  state: ConnectionState
+  /** Reconnects since the engine started. */
+  reconnects: number
+  connectedSince: number | null
+  lastMessageAt: number | null
+  /** When the next connection attempt is due, while reconnecting. */
+  nextRetryAt: number | null
+  /** Sticky error for the user channel or REST: set until the key changes. */
+  authError: ApiError | null
+  lastError: ApiError | null
+  rateLimit: RateLimitInfo | null
+  counters: StreamCounters
+  /** Most recent first, capped. */
+  incidents: Incident[]
+  /** Whether a key is stored for the active profile (never the key itself). */
+  hasKey: boolean
+}
+
+export type FrameClass = 'ok' | 'unknown' | 'malformed' | 'oversized'
+
+export interface InspectorFrame {
+  seq: number
+  receivedAt: number
+  /** The raw text, truncated to a cap. */
+  raw: string
+  truncated: boolean
+  classification: FrameClass
+  decoded: Update[]
+  error?: string
+}
+
+// ---------------------------------------------------------------- profiles, settings, windows
+
+export interface Profile {
+  id: string
+  name: string
+  baseUrl: string
+  wsUrl: string
+  /** True for the embedded simulator profile. */
+  demo: boolean
+  /** A label the user gave the key (never the key). */
+  keyLabel: string | null
+  /** ISO date the user entered for the key's expiry, for reminders. */
+  keyExpiresAt: string | null
+}
+
+export type WindowKind = 'main' | 'market' | 'event'
+
+export type WindowTarget =
+  | { kind: 'main' }
+  | { kind: 'market'; market: string }
+  | { kind: 'event'; event: string }
+
+export interface Bounds {
+  x: number
+  y: number
+  width: number
+  height: number
+}
+
+export interface WindowLayout {
+  target: WindowTarget
+  bounds: Bounds | null
+  /** Display id the window was on, when known. */
+  displayId: number | null
+  maximized: boolean
+}
+
+export const DEMO_PROFILE_ID = 'demo'
