@@ -1,0 +1,540 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { BookStore } from '../../src/main/services/books'
+import { Fanout, type FanoutOptions } from '../../src/main/services/fanout'
+import { TapeStore } from '../../src/main/services/tapes'
+import { UserFeed } from '../../src/main/services/user-feed'
+import type { Logger } from '../../src/main/services/types'
+import type { ViewBatch } from '../../src/shared/ipc'
+import type { InspectorFrame, StreamStatus } from '../../src/shared/model'
+
+/** A deterministic clock and timer queue: tests advance time explicitly, nothing depends on the wall clock. */
+class ManualClock {
+  now = 1_000_000
+  private nextId = 1
+  private readonly timers = new Map<number, { at: number; fn: () => void }>()
+
+  readonly setTimer = (fn: () => void, ms: number): number => {
+    const id = this.nextId++
+    this.timers.set(id, { at: this.now + ms, fn })
+    return id
+  }
+  readonly clearTimer = (handle: unknown): void => {
+    this.timers.delete(handle as number)
+  }
+  get pending(): number {
+    return this.timers.size
+  }
+  /** Runs due timers in time order, bounded so a bug cannot spin forever. */
+  advance(ms: number): void {
+    const until = this.now + ms
+    for (let guard = 0; guard < 10_000; guard++) {
+      let next: [number, { at: number; fn: () => void }] | undefined
+      for (const entry of this.timers)
+        if (entry[1].at <= until && (!next || entry[1].at < next[1].at)) next = entry
+      if (!next) break
+      this.timers.delete(next[0])
+      this.now = Math.max(this.now, next[1].at)
+      next[1].fn()
+    }
+    this.now = until
+  }
+}
+
+function status(): StreamStatus {
+  return {
+    profileId: 'demo',
+    state: 'live',
+    reconnects: 0,
+    connectedSince: 1,
+    lastMessageAt: 2,
+    nextRetryAt: null,
+    authError: null,
+    lastError: null,
+    rateLimit: null,
+    counters: { frames: 1, updates: 1, malformed: 0, unknown: 0, oversized: 0 },
+    incidents: [],
+    hasKey: true,
+  }
+}
+
+function frame(seq: number): InspectorFrame {
+  return { seq, receivedAt: seq, raw: '{}', truncated: false, classification: 'ok', decoded: [] }
+}
+
+interface Rig {
+  clock: ManualClock
+  books: BookStore
+  tapes: TapeStore
+  feed: UserFeed
+  fanout: Fanout
+  logs: string[]
+  statusCalls: { n: number }
+}
+
+function rig(overrides: Partial<FanoutOptions> = {}): Rig {
+  const clock = new ManualClock()
+  const books = new BookStore()
+  const tapes = new TapeStore()
+  const feed = new UserFeed()
+  const logs: string[] = []
+  const logger: Logger = {
+    info: (m) => logs.push(`info ${m}`),
+    warn: (m, f) => logs.push(`warn ${m} ${JSON.stringify(f)}`),
+    error: (m, f) => logs.push(`error ${m} ${JSON.stringify(f)}`),
+  }
+  const statusCalls = { n: 0 }
+  const fanout = new Fanout({
+    intervalMs: 16,
+    now: () => clock.now,
+    setTimer: clock.setTimer,
+    clearTimer: clock.clearTimer,
+    logger,
+    provider: {
+      bookView: (m, d) => books.bookView(m, d),
+      ticker: (m) => books.ticker(m),
+      status: () => {
+        statusCalls.n++
+        return status()
+      },
+    },
+    ...overrides,
+  })
+  return { clock, books, tapes, feed, fanout, logs, statusCalls }
+}
+
+function collector(): { batches: ViewBatch[]; sink: (b: ViewBatch) => void } {
+  const batches: ViewBatch[] = []
+  return { batches, sink: (b) => batches.push(b) }
+}
+
+function snap(r: Rig, market: string, bid: number, ask: number, seq = 1): void {
+  r.books.apply(
+    { kind: 'book', market, snapshot: true, bids: [[bid, 1]], asks: [[ask, 1]], seq },
+    r.clock.now,
+  )
+  r.fanout.bookChanged(market)
+}
+
+describe('Fanout', () => {
+  afterEach(() => {
+    vi.useRealTimers()
+    vi.restoreAllMocks()
+  })
+
+  it('first batch carries the status; later status changes are delivered', () => {
+    const r = rig()
+    const c = collector()
+    r.fanout.addClient('w1', c.sink)
+    r.clock.advance(20)
+    expect(c.batches).toHaveLength(1)
+    expect(c.batches[0]?.status?.state).toBe('live')
+    expect(c.batches[0]?.seq).toBe(1)
+    r.clock.advance(100)
+    expect(c.batches).toHaveLength(1)
+    r.fanout.statusChanged()
+    r.fanout.statusChanged()
+    r.clock.advance(20)
+    expect(c.batches).toHaveLength(2)
+    expect(c.batches[1]?.status).toBeDefined()
+    expect(c.batches[1]?.seq).toBe(2)
+  })
+
+  it('coalesces: 1000 changes of one market between flushes cost one view, and the newest state wins', () => {
+    const r = rig()
+    const c = collector()
+    r.fanout.addClient('w1', c.sink)
+    r.fanout.setClientMarkets('w1', ['a'])
+    r.books.apply(
+      { kind: 'book', market: 'a', snapshot: true, bids: [[0.1, 1]], asks: [[0.9, 1]], seq: 0 },
+      1,
+    )
+    r.clock.advance(20)
+    c.batches.length = 0
+    const before = { ...r.fanout.counters }
+    for (let seq = 1; seq <= 1000; seq++) {
+      r.books.apply({ kind: 'book', market: 'a', snapshot: false, bids: [[0.1, seq]], asks: [], seq }, seq)
+      r.fanout.bookChanged('a')
+    }
+    expect(c.batches).toHaveLength(0)
+    r.clock.advance(20)
+    expect(c.batches).toHaveLength(1)
+    const batch = c.batches[0]
+    expect(batch?.books).toHaveLength(1)
+    expect(batch?.books?.[0]?.bids).toEqual([[0.1, 1000]])
+    expect(batch?.books?.[0]?.seq).toBe(1000)
+    expect(batch?.tickers).toEqual([expect.objectContaining({ market: 'a', bestBid: 0.1, bestAsk: 0.9 })])
+    expect(r.fanout.counters.bookViews - before.bookViews).toBe(1)
+    expect(r.fanout.counters.batches - before.batches).toBe(1)
+  })
+
+  it('sends at most one batch per client per interval under a steady stream', () => {
+    const r = rig()
+    const c = collector()
+    r.fanout.addClient('w1', c.sink)
+    r.fanout.setClientMarkets('w1', ['a'])
+    snap(r, 'a', 0.1, 0.9)
+    // 1 change per ms for 200 ms.
+    for (let i = 0; i < 200; i++) {
+      r.books.apply(
+        { kind: 'book', market: 'a', snapshot: false, bids: [[0.1, i + 2]], asks: [], seq: i + 2 },
+        i,
+      )
+      r.fanout.bookChanged('a')
+      r.clock.advance(1)
+    }
+    r.clock.advance(50)
+    const times = c.batches.map((b) => b.at)
+    for (let i = 1; i < times.length; i++)
+      expect((times[i] as number) - (times[i - 1] as number)).toBeGreaterThanOrEqual(16)
+    expect(c.batches.length).toBeGreaterThanOrEqual(10)
+    expect(c.batches.length).toBeLessThanOrEqual(14)
+    expect(c.batches.at(-1)?.books?.[0]?.bids).toEqual([[0.1, 201]])
+  })
+
+  it('delivers only the markets a client watches, with trades oldest first', () => {
+    const r = rig()
+    const c1 = collector()
+    const c2 = collector()
+    r.fanout.addClient('w1', c1.sink)
+    r.fanout.addClient('w2', c2.sink)
+    r.fanout.setClientMarkets('w1', ['a'])
+    r.fanout.setClientMarkets('w2', new Set(['b']))
+    r.clock.advance(20)
+    c1.batches.length = 0
+    c2.batches.length = 0
+    const viewsBefore = r.fanout.counters.viewsBuilt
+    snap(r, 'a', 0.1, 0.2)
+    snap(r, 'b', 0.3, 0.4)
+    snap(r, 'c', 0.5, 0.6)
+    for (const [m, p] of [
+      ['a', 0.11],
+      ['c', 0.55],
+      ['a', 0.12],
+      ['b', 0.35],
+    ] as const) {
+      const view = r.tapes.push(
+        { kind: 'trade', market: m, price: p, size: 1, side: 'buy', ts: null },
+        r.clock.now,
+      )
+      if (view) {
+        r.books.setLast(m, p, r.clock.now)
+        r.fanout.trade(view)
+      }
+    }
+    r.clock.advance(20)
+    expect(c1.batches).toHaveLength(1)
+    expect(c1.batches[0]?.books?.map((b) => b.market)).toEqual(['a'])
+    expect(c1.batches[0]?.tickers).toEqual([expect.objectContaining({ market: 'a', last: 0.12 })])
+    expect(c1.batches[0]?.trades?.map((t) => t.price)).toEqual([0.11, 0.12])
+    expect(c2.batches[0]?.books?.map((b) => b.market)).toEqual(['b'])
+    expect(c2.batches[0]?.trades?.map((t) => t.price)).toEqual([0.35])
+    // A book and a ticker for each of the two watched markets; 'c' has no watcher and costs nothing.
+    expect(r.fanout.counters.viewsBuilt - viewsBefore).toBe(4)
+  })
+
+  it('a trade alone refreshes the ticker (last price) without rebuilding the book', () => {
+    const r = rig()
+    const c = collector()
+    r.fanout.addClient('w1', c.sink)
+    r.fanout.setClientMarkets('w1', ['a'])
+    snap(r, 'a', 0.1, 0.9)
+    r.clock.advance(20)
+    c.batches.length = 0
+    const view = r.tapes.push({ kind: 'trade', market: 'a', price: 0.5, size: 2, side: 'sell', ts: 5 }, 6)
+    r.books.setLast('a', 0.5, 6)
+    if (view) r.fanout.trade(view)
+    r.fanout.tickerChanged('a')
+    r.clock.advance(20)
+    expect(c.batches[0]?.books).toBeUndefined()
+    expect(c.batches[0]?.tickers).toEqual([expect.objectContaining({ last: 0.5 })])
+    expect(c.batches[0]?.trades).toEqual([view])
+  })
+
+  it('a newly added market gets its current view in the next batch; a removed one stops', () => {
+    const r = rig()
+    const c = collector()
+    r.fanout.addClient('w1', c.sink)
+    r.fanout.setClientMarkets('w1', ['a'])
+    snap(r, 'a', 0.1, 0.2)
+    snap(r, 'b', 0.3, 0.4)
+    r.clock.advance(20)
+    expect(c.batches[0]?.books?.map((b) => b.market)).toEqual(['a'])
+    r.fanout.setClientMarkets('w1', ['a', 'b'])
+    r.clock.advance(20)
+    expect(c.batches).toHaveLength(2)
+    expect(c.batches[1]?.books?.map((b) => b.market)).toEqual(['b'])
+    expect(c.batches[1]?.books?.[0]?.bids).toEqual([[0.3, 1]])
+    // A market with no book yet produces nothing until its book appears.
+    r.fanout.setClientMarkets('w1', ['b', 'x'])
+    r.clock.advance(20)
+    expect(c.batches).toHaveLength(2)
+    snap(r, 'a', 0.15, 0.2, 2)
+    r.clock.advance(20)
+    expect(c.batches).toHaveLength(2)
+    snap(r, 'x', 0.5, 0.6)
+    r.clock.advance(20)
+    expect(c.batches[2]?.books?.map((b) => b.market)).toEqual(['x'])
+  })
+
+  it('pending trades of a market the client stops watching are not delivered', () => {
+    const r = rig()
+    const c = collector()
+    r.fanout.addClient('w1', c.sink)
+    r.fanout.setClientMarkets('w1', ['a', 'b'])
+    r.clock.advance(20)
+    c.batches.length = 0
+    for (const m of ['a', 'b']) {
+      const v = r.tapes.push({ kind: 'trade', market: m, price: 0.5, size: 1, side: null, ts: null }, 1)
+      if (v) r.fanout.trade(v)
+    }
+    r.fanout.setClientMarkets('w1', ['b'])
+    r.clock.advance(20)
+    expect(c.batches[0]?.trades?.map((t) => t.market)).toEqual(['b'])
+  })
+
+  it('setDepth re-sends the watched books at the new depth', () => {
+    const r = rig()
+    const c = collector()
+    r.fanout.addClient('w1', c.sink)
+    r.fanout.setClientMarkets('w1', ['a'])
+    const bids = Array.from({ length: 40 }, (_, i) => [0.4 - i / 1000, 1] as [number, number])
+    r.books.apply({ kind: 'book', market: 'a', snapshot: true, bids, asks: [[0.5, 1]], seq: 1 }, 1)
+    r.clock.advance(20)
+    expect(c.batches[0]?.books?.[0]?.bids).toHaveLength(25)
+    expect(c.batches[0]?.books?.[0]?.depth).toEqual({ bids: 40, asks: 1 })
+    r.fanout.setDepth('w1', 5)
+    r.clock.advance(20)
+    expect(c.batches[1]?.books?.[0]?.bids).toHaveLength(5)
+    expect(r.fanout.setDepth('nobody', 5)).toBe(false)
+  })
+
+  it('caps trades, user updates and inspector frames per batch, keeping the most recent', () => {
+    const r = rig({ maxTradesPerBatch: 500, maxUserPerBatch: 50, maxInspectorPerBatch: 200 })
+    const c = collector()
+    r.fanout.addClient('w1', c.sink)
+    r.fanout.setClientMarkets('w1', ['a'])
+    r.fanout.setUser('w1', true)
+    r.fanout.setInspector('w1', true)
+    r.clock.advance(20)
+    c.batches.length = 0
+    const tapes = new TapeStore(20_000)
+    let last = ''
+    for (let i = 0; i < 10_000; i++) {
+      const v = tapes.push({ kind: 'trade', market: 'a', price: 0.5, size: i, side: 'buy', ts: i }, i)
+      if (v) {
+        last = v.key
+        r.fanout.trade(v)
+      }
+    }
+    for (let i = 0; i < 120; i++)
+      r.fanout.user(r.feed.push({ kind: 'user', topic: 'fill', market: 'a', data: i }, i))
+    for (let i = 0; i < 1000; i++) r.fanout.inspector(frame(i))
+    r.clock.advance(20)
+    const b = c.batches[0]
+    expect(b?.trades).toHaveLength(500)
+    expect(b?.trades?.[0]?.size).toBe(9500)
+    expect(b?.trades?.at(-1)?.key).toBe(last)
+    expect(b?.user).toHaveLength(50)
+    expect(b?.user?.[0]?.data).toBe(70)
+    expect(b?.inspector).toHaveLength(200)
+    expect(b?.inspector?.map((f) => f.seq)).toEqual(Array.from({ length: 200 }, (_, i) => 800 + i))
+    expect(r.fanout.counters.droppedTrades).toBe(9500)
+    expect(r.fanout.counters.droppedUser).toBe(70)
+    expect(r.fanout.counters.droppedInspector).toBe(800)
+  })
+
+  it('user updates and inspector frames go only to clients that asked for them', () => {
+    const r = rig()
+    const c1 = collector()
+    const c2 = collector()
+    r.fanout.addClient('w1', c1.sink)
+    r.fanout.addClient('w2', c2.sink)
+    r.fanout.setUser('w1', true)
+    r.fanout.setInspector('w2', true)
+    r.clock.advance(20)
+    c1.batches.length = 0
+    c2.batches.length = 0
+    r.fanout.user(r.feed.push({ kind: 'user', topic: 'order', market: null, data: { id: 'o1' } }, 1))
+    r.fanout.inspector(frame(1))
+    r.fanout.eventsChanged()
+    r.clock.advance(20)
+    expect(c1.batches[0]?.user?.map((u) => u.seq)).toEqual([1])
+    expect(c1.batches[0]?.inspector).toBeUndefined()
+    expect(c2.batches[0]?.user).toBeUndefined()
+    expect(c2.batches[0]?.inspector?.map((f) => f.seq)).toEqual([1])
+    expect(c1.batches[0]?.eventsChanged).toBe(true)
+    expect(c2.batches[0]?.eventsChanged).toBe(true)
+    r.fanout.setUser('w1', false)
+    r.fanout.user(r.feed.push({ kind: 'user', topic: 'order', market: null, data: null }, 2))
+    r.clock.advance(20)
+    expect(c1.batches).toHaveLength(1)
+  })
+
+  it('a throwing sink is logged and isolated: other clients still get their batches, and it keeps getting tries', () => {
+    const r = rig()
+    const good = collector()
+    let calls = 0
+    r.fanout.addClient('bad', () => {
+      calls++
+      throw new Error('window gone')
+    })
+    r.fanout.addClient('good', good.sink)
+    r.fanout.setClientMarkets('bad', ['a'])
+    r.fanout.setClientMarkets('good', ['a'])
+    snap(r, 'a', 0.1, 0.2)
+    r.clock.advance(20)
+    snap(r, 'a', 0.11, 0.2, 2)
+    r.clock.advance(20)
+    expect(good.batches).toHaveLength(2)
+    expect(good.batches[1]?.books?.[0]?.bids).toEqual([[0.11, 1]])
+    expect(calls).toBe(2)
+    expect(r.fanout.counters.sinkErrors).toBe(2)
+    // Logged once, not on every failure.
+    expect(r.logs.filter((l) => l.includes('fanout sink failed'))).toHaveLength(1)
+    expect(r.logs[0]).toContain('window gone')
+  })
+
+  it('a provider that throws costs one batch of one client, not the flush', () => {
+    const r = rig()
+    const c1 = collector()
+    const c2 = collector()
+    const realBook = r.books.bookView.bind(r.books)
+    vi.spyOn(r.books, 'bookView').mockImplementation((m, d) => {
+      if (m === 'boom') throw new Error('provider bug')
+      return realBook(m, d)
+    })
+    r.fanout.addClient('w1', c1.sink)
+    r.fanout.addClient('w2', c2.sink)
+    r.fanout.setClientMarkets('w1', ['boom'])
+    r.fanout.setClientMarkets('w2', ['a'])
+    snap(r, 'a', 0.1, 0.2)
+    r.clock.advance(20)
+    expect(c1.batches).toHaveLength(0)
+    expect(c2.batches[0]?.books?.map((b) => b.market)).toEqual(['a'])
+    expect(r.logs.some((l) => l.startsWith('error fanout could not build a batch'))).toBe(true)
+  })
+
+  it('removeClient stops delivery and releases the market index', () => {
+    const r = rig()
+    const c1 = collector()
+    const c2 = collector()
+    r.fanout.addClient('w1', c1.sink)
+    r.fanout.addClient('w2', c2.sink)
+    r.fanout.setClientMarkets('w1', ['a'])
+    r.fanout.setClientMarkets('w2', ['b'])
+    r.fanout.setUser('w1', true)
+    snap(r, 'a', 0.1, 0.2)
+    r.fanout.removeClient('w1')
+    r.clock.advance(20)
+    expect(c1.batches).toHaveLength(0)
+    expect(c2.batches).toHaveLength(1)
+    // Nobody watches 'a' any more and nobody wants user updates: nothing to schedule.
+    snap(r, 'a', 0.11, 0.2, 2)
+    r.fanout.user(r.feed.push({ kind: 'user', topic: 'order', market: null, data: null }, 1))
+    expect(r.clock.pending).toBe(0)
+    expect(r.fanout.clientCount).toBe(1)
+    expect(r.fanout.setClientMarkets('w1', ['a'])).toBe(false)
+    r.fanout.removeClient('w1')
+    // The id can be reused by a new window.
+    r.fanout.addClient('w1', c1.sink)
+    expect(() => r.fanout.addClient('w1', c1.sink)).toThrow(/already exists/)
+  })
+
+  it('a sink may change clients while the flush is running', () => {
+    const r = rig()
+    const c2 = collector()
+    const c3 = collector()
+    r.fanout.addClient('w1', () => {
+      r.fanout.removeClient('w2')
+      r.fanout.setClientMarkets('w3', ['a', 'b'])
+      r.fanout.flush()
+    })
+    r.fanout.addClient('w2', c2.sink)
+    r.fanout.addClient('w3', c3.sink)
+    r.fanout.setClientMarkets('w3', ['a'])
+    snap(r, 'a', 0.1, 0.2)
+    snap(r, 'b', 0.3, 0.4)
+    r.clock.advance(100)
+    expect(c2.batches).toHaveLength(0)
+    // w3 was mid-flush when it gained 'b': it gets both books, and no empty batch follows.
+    expect(c3.batches).toHaveLength(1)
+    expect(c3.batches[0]?.books?.map((b) => b.market).sort()).toEqual(['a', 'b'])
+    expect(r.clock.pending).toBe(0)
+  })
+
+  it('builds the status once per flush however many clients need it', () => {
+    const r = rig()
+    for (let i = 0; i < 5; i++) r.fanout.addClient(`w${i}`, () => {})
+    r.clock.advance(20)
+    expect(r.statusCalls.n).toBe(1)
+    for (let i = 0; i < 100; i++) r.fanout.statusChanged()
+    r.clock.advance(20)
+    expect(r.statusCalls.n).toBe(2)
+  })
+
+  it('batches are plain data: JSON and structured clone round-trip them unchanged', () => {
+    const r = rig()
+    const c = collector()
+    r.fanout.addClient('w1', c.sink)
+    r.fanout.setClientMarkets('w1', ['a'])
+    r.fanout.setUser('w1', true)
+    r.fanout.setInspector('w1', true)
+    snap(r, 'a', 0.1, 0.2)
+    r.tapes.push({ kind: 'trade', market: 'a', price: 0.1, size: 1, side: 'buy', ts: 1 }, 1)
+    r.tapes.markGap()
+    const t = r.tapes.push(
+      { kind: 'trade', market: 'a', price: 0.15, size: 1, side: 'sell', ts: 2, id: 'z' },
+      2,
+    )
+    if (t) r.fanout.trade(t)
+    r.fanout.user(r.feed.push({ kind: 'user', topic: 'balance', market: null, data: { usd: '10.5' } }, 3))
+    r.fanout.inspector({ ...frame(1), decoded: [{ kind: 'ticker', market: 'a', bid: 0.1 }] })
+    r.fanout.eventsChanged()
+    r.clock.advance(20)
+    const b = c.batches[0]
+    expect(b && Object.keys(b).sort()).toEqual(
+      ['at', 'books', 'eventsChanged', 'inspector', 'seq', 'status', 'tickers', 'trades', 'user'].sort(),
+    )
+    expect(JSON.parse(JSON.stringify(b))).toEqual(b)
+    expect(structuredClone(b)).toEqual(b)
+    expect(b?.trades?.[0]?.gapBefore).toBe(true)
+  })
+
+  it('with the default timer: flushes on its own, the timer does not hold the process, close() stops it', () => {
+    const spy = vi.spyOn(globalThis, 'setTimeout')
+    const books = new BookStore()
+    const fanout = new Fanout({
+      intervalMs: 60_000,
+      provider: { bookView: (m, d) => books.bookView(m, d), ticker: (m) => books.ticker(m), status },
+    })
+    fanout.addClient('w1', () => {})
+    const handle = spy.mock.results.at(-1)?.value as NodeJS.Timeout | undefined
+    expect(handle?.hasRef()).toBe(false)
+    fanout.close()
+    expect(() => fanout.addClient('w2', () => {})).toThrow(/closed/)
+    fanout.statusChanged()
+    fanout.bookChanged('a')
+    expect(fanout.clientCount).toBe(0)
+  })
+
+  it('with fake timers: batches arrive without an explicit flush, and nothing fires after close()', () => {
+    vi.useFakeTimers()
+    const books = new BookStore()
+    const fanout = new Fanout({
+      provider: { bookView: (m, d) => books.bookView(m, d), ticker: (m) => books.ticker(m), status },
+    })
+    const c = collector()
+    fanout.addClient('w1', c.sink)
+    fanout.setClientMarkets('w1', ['a'])
+    books.apply({ kind: 'book', market: 'a', snapshot: true, bids: [[0.1, 1]], asks: [[0.2, 1]], seq: 1 }, 1)
+    fanout.bookChanged('a')
+    vi.advanceTimersByTime(50)
+    expect(c.batches).toHaveLength(1)
+    expect(c.batches[0]?.books?.[0]?.market).toBe('a')
+    fanout.statusChanged()
+    fanout.close()
+    vi.advanceTimersByTime(1000)
+    expect(c.batches).toHaveLength(1)
+    expect(vi.getTimerCount()).toBe(0)
+  })
+})
