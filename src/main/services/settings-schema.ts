@@ -1,0 +1,200 @@
+// What a valid settings document is: the zod schema of the file, its defaults, and endpoint validation.
+// The schema strips unknown fields (a newer version's extras, and above all any stray API key) and refuses
+// anything that would make the engine misbehave; the file's version number guards real format changes.
+import { z } from 'zod'
+import { fail, ok } from '../../shared/ipc'
+import { DEMO_PROFILE_ID } from '../../shared/model'
+import type { Profile, Result, WindowLayout } from '../../shared/model'
+
+export type Theme = 'system' | 'dark' | 'light'
+
+/** Deliberately has no field for an API key: keys live in the OS keychain only (DESIGN §4). */
+export interface Settings {
+  version: 1
+  profiles: Profile[]
+  activeProfileId: string
+  windows: WindowLayout[]
+  ui?: { theme?: Theme }
+}
+
+export const SETTINGS_VERSION = 1
+const URL_MAX = 2000
+const ID_MAX = 200
+const MAX_PROFILES = 100
+const MAX_WINDOWS = 64
+
+export function demoProfile(): Profile {
+  // URLs stay empty: the engine fills in the embedded simulator's at runtime (its port is ephemeral).
+  return {
+    id: DEMO_PROFILE_ID,
+    name: 'Demo (simulator)',
+    baseUrl: '',
+    wsUrl: '',
+    demo: true,
+    keyLabel: null,
+    keyExpiresAt: null,
+  }
+}
+
+export function defaultSettings(): Settings {
+  return { version: 1, profiles: [demoProfile()], activeProfileId: DEMO_PROFILE_ID, windows: [] }
+}
+
+function invalid(message: string): Result<never> {
+  return fail({ code: 'invalid_argument', message })
+}
+
+function checkUrl(label: string, input: unknown, protocols: readonly string[]): Result<string> {
+  if (typeof input !== 'string') return invalid(`The ${label} is missing.`)
+  const text = input.trim()
+  if (text.length === 0) return invalid(`The ${label} is empty.`)
+  if (text.length > URL_MAX) return invalid(`The ${label} is longer than ${URL_MAX} characters.`)
+  let url: URL
+  try {
+    url = new URL(text)
+  } catch {
+    return invalid(`The ${label} is not a valid URL.`)
+  }
+  const scheme = url.protocol.slice(0, -1)
+  if (!protocols.includes(url.protocol)) {
+    const allowed = protocols.map((p) => p.slice(0, -1)).join(' or ')
+    return invalid(`The ${label} must start with ${allowed}:// (got "${scheme}").`)
+  }
+  if (url.hostname.length === 0) return invalid(`The ${label} has no host.`)
+  // The key belongs in the keychain and is sent in a header; a URL ends up in logs and settings files.
+  if (url.username || url.password) {
+    return invalid(`The ${label} must not contain a user name or password; enter the API key separately.`)
+  }
+  if (url.search || text.includes('?')) {
+    return invalid(`The ${label} must not contain a query string (?…); enter the API key separately.`)
+  }
+  if (url.hash || text.includes('#')) return invalid(`The ${label} must not contain a fragment (#…).`)
+  return ok(`${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`)
+}
+
+/**
+ * Checks a profile's endpoints and returns them normalised (trimmed, no trailing slash). REST must be
+ * http(s) and the stream ws(s); neither may carry credentials.
+ */
+export function validateEndpoints(
+  baseUrl: string,
+  wsUrl: string,
+): Result<{ baseUrl: string; wsUrl: string }> {
+  const base = checkUrl('REST base URL', baseUrl, ['http:', 'https:'])
+  if (!base.ok) return base
+  const ws = checkUrl('WebSocket URL', wsUrl, ['ws:', 'wss:'])
+  if (!ws.ok) return ws
+  return ok({ baseUrl: base.value, wsUrl: ws.value })
+}
+
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/
+
+const idSchema = z
+  .string()
+  .min(1)
+  .max(ID_MAX)
+  .refine((s) => !CONTROL_CHARS.test(s), 'must not contain control characters')
+
+const isoDateSchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2})?)?$/, 'expected a date as YYYY-MM-DD')
+  .refine((s) => !Number.isNaN(Date.parse(s)), 'not a real date')
+
+const profileSchema = z
+  .object({
+    id: idSchema,
+    name: z.string().trim().min(1).max(100),
+    baseUrl: z.string().max(URL_MAX),
+    wsUrl: z.string().max(URL_MAX),
+    demo: z.boolean(),
+    keyLabel: z.string().max(200).nullable(),
+    keyExpiresAt: isoDateSchema.nullable(),
+  })
+  .transform((p, ctx): Profile => {
+    if (p.id === DEMO_PROFILE_ID) {
+      if (!p.demo)
+        ctx.addIssue({ code: 'custom', message: `profile "${DEMO_PROFILE_ID}" is the demo profile` })
+      // Canonical URLs: the demo profile always targets the embedded simulator.
+      return { ...p, demo: true, baseUrl: '', wsUrl: '' }
+    }
+    if (p.demo) {
+      ctx.addIssue({ code: 'custom', message: `only profile "${DEMO_PROFILE_ID}" may be the demo profile` })
+      return p
+    }
+    const endpoints = validateEndpoints(p.baseUrl, p.wsUrl)
+    if (!endpoints.ok) {
+      ctx.addIssue({ code: 'custom', message: `profile "${p.id}": ${endpoints.error.message}` })
+      return p
+    }
+    return { ...p, ...endpoints.value }
+  })
+
+const windowTargetSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('main') }),
+  z.object({ kind: z.literal('market'), market: idSchema }),
+  z.object({ kind: z.literal('event'), event: idSchema }),
+])
+
+const coordinate = z.number().int().min(-100_000).max(100_000)
+const extent = z.number().int().min(1).max(100_000)
+
+const windowLayoutSchema = z.object({
+  target: windowTargetSchema,
+  bounds: z.object({ x: coordinate, y: coordinate, width: extent, height: extent }).nullable(),
+  displayId: z.number().finite().nullable(),
+  maximized: z.boolean(),
+})
+
+const uiSchema = z.object({ theme: z.enum(['system', 'dark', 'light']).optional() })
+
+export const settingsSchema = z
+  .object({
+    version: z.literal(SETTINGS_VERSION),
+    profiles: z.array(profileSchema).min(1).max(MAX_PROFILES),
+    activeProfileId: idSchema,
+    windows: z.array(windowLayoutSchema).max(MAX_WINDOWS),
+    ui: uiSchema.optional(),
+  })
+  .superRefine((s, ctx) => {
+    const ids = new Set<string>()
+    for (const p of s.profiles) {
+      if (ids.has(p.id))
+        ctx.addIssue({ code: 'custom', path: ['profiles'], message: `duplicate profile id "${p.id}"` })
+      ids.add(p.id)
+    }
+    if (!ids.has(DEMO_PROFILE_ID)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['profiles'],
+        message: `the demo profile "${DEMO_PROFILE_ID}" is missing`,
+      })
+    }
+    if (!ids.has(s.activeProfileId)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['activeProfileId'],
+        message: `active profile "${s.activeProfileId}" does not exist`,
+      })
+    }
+  })
+
+// Compile-time check that what the schema produces is exactly the Settings the rest of the code sees.
+type SchemaOutput = z.output<typeof settingsSchema>
+const _schemaMatches: [SchemaOutput] extends [Settings]
+  ? [Settings] extends [SchemaOutput]
+    ? true
+    : never
+  : never = true
+void _schemaMatches
+
+/** Validates a settings document (from disk or from an update) into a clean Settings, or says why not. */
+export function parseSettings(input: unknown): Result<Settings> {
+  const parsed = settingsSchema.safeParse(input)
+  if (parsed.success) return ok(parsed.data)
+  const issues = parsed.error.issues
+    .slice(0, 5)
+    .map((i) => (i.path.length > 0 ? `${i.path.join('.')}: ${i.message}` : i.message))
+    .join('; ')
+  return invalid(`Invalid settings: ${issues}${parsed.error.issues.length > 5 ? '; …' : ''}`)
+}
