@@ -1,0 +1,246 @@
+// Order-book shapes: bids/asks lists (arrays or objects), YES/NO binary books, side-tagged level changes
+// (possibly for several markets in one message) and Kalshi's relative deltas.
+import type { Level, Update } from '../model'
+import type { Ctx } from './context'
+import {
+  binaryPrice,
+  complement,
+  dollarPrice,
+  has,
+  isObj,
+  marketOf,
+  num,
+  pick,
+  sideWord,
+  type Obj,
+} from './values'
+
+const PRICE_KEYS = ['price', 'px', 'p', 'price_level', 'rate'] as const
+const SIZE_KEYS = [
+  'size',
+  'qty',
+  'quantity',
+  'amount',
+  'sz',
+  's',
+  'q',
+  'new_quantity',
+  'volume',
+  'shares',
+] as const
+
+/** Deribit tags each level with what happened to it: ["new"|"change"|"delete", price, amount]. */
+const LEVEL_ACTIONS = new Set(['new', 'change', 'update', 'delete', 'remove'])
+
+type PriceFn = (v: unknown) => number | undefined
+
+function arrayAt(o: Obj, keys: readonly string[]): unknown[] | undefined {
+  for (const k of keys) {
+    if (!has(o, k)) continue
+    const v = o[k]
+    if (Array.isArray(v)) return v
+  }
+  return undefined
+}
+
+function validLevel(price: number | undefined, size: number | undefined, relative: boolean): boolean {
+  if (price === undefined || size === undefined || !Number.isFinite(price) || !Number.isFinite(size))
+    return false
+  return relative || size >= 0
+}
+
+/** One level from [price, size, ...] or {price, size}; null when it is not a usable level. */
+function level(raw: unknown, price: PriceFn, relative: boolean): Level | null {
+  let p: number | undefined
+  let s: number | undefined
+  if (Array.isArray(raw)) {
+    let i = 0
+    let deleted = false
+    const head: unknown = raw[0]
+    if (typeof head === 'string' && LEVEL_ACTIONS.has(head.toLowerCase())) {
+      deleted = head.toLowerCase() === 'delete' || head.toLowerCase() === 'remove'
+      i = 1
+    }
+    if (raw.length < i + 2 && !(deleted && raw.length >= i + 1)) return null
+    p = price(raw[i])
+    s = deleted ? 0 : num(raw[i + 1])
+  } else if (isObj(raw)) {
+    p = price(pick(raw, PRICE_KEYS))
+    s = num(pick(raw, SIZE_KEYS))
+  } else return null
+  if (!validLevel(p, s, relative)) return null
+  return [p as number, s as number]
+}
+
+function levels(list: unknown[], price: PriceFn, relative: boolean): Level[] | null {
+  const out: Level[] = new Array<Level>(list.length)
+  for (let i = 0; i < list.length; i++) {
+    const l = level(list[i], price, relative)
+    if (l === null) return null
+    out[i] = l
+  }
+  return out
+}
+
+const plainPrice: PriceFn = num
+
+/** NO bids at p are YES asks at 1 - p; asks come out best (lowest) first. */
+function noToAsks(no: Level[]): Level[] {
+  return no.map(([p, s]): Level => [complement(p), s]).sort((a, b) => a[0] - b[0])
+}
+
+function bookUpdate(
+  ctx: Ctx,
+  market: string | null,
+  bids: Level[],
+  asks: Level[],
+  relative: boolean,
+): Update {
+  const u: Update = { kind: 'book', market, snapshot: ctx.snapshot ?? false, bids, asks }
+  if (ctx.seq !== undefined) u.seq = ctx.seq
+  if (relative) u.relative = true
+  return u
+}
+
+/**
+ * Tries every book shape on `o`. Returns false when `o` is not book-shaped (the caller tries other shapes);
+ * true when it pushed updates (a malformed book becomes one `unknown`, the rest of the message still decodes).
+ */
+export function tryBook(o: Obj, ctx: Ctx, strong: boolean, out: Update[]): boolean {
+  // YES/NO binary book (Kalshi): both sides are bids, on the YES and on the NO outcome.
+  const yes = arrayAt(o, ['yes'])
+  const no = arrayAt(o, ['no'])
+  const yesD = arrayAt(o, ['yes_dollars'])
+  const noD = arrayAt(o, ['no_dollars'])
+  if (yes !== undefined || no !== undefined || yesD !== undefined || noD !== undefined) {
+    const cents = yes !== undefined || no !== undefined
+    const price: PriceFn = cents ? binaryPrice : dollarPrice
+    const y = levels((cents ? yes : yesD) ?? [], price, false)
+    const n = levels((cents ? no : noD) ?? [], price, false)
+    if (y === null || n === null) out.push({ kind: 'unknown', raw: o })
+    else
+      out.push(
+        bookUpdate(
+          ctx,
+          ctx.market,
+          y.sort((a, b) => b[0] - a[0]),
+          noToAsks(n),
+          false,
+        ),
+      )
+    return true
+  }
+
+  const bidsRaw = arrayAt(o, ['bids', 'buys'])
+  const asksRaw = arrayAt(o, ['asks', 'sells', 'offers'])
+  // Bare `b`/`a` (Binance, Bybit) are lists only in a book message; in bookTicker they are best prices.
+  const bRaw = bidsRaw ?? (strong ? arrayAt(o, ['b', 'bid']) : undefined)
+  const aRaw = asksRaw ?? (strong ? arrayAt(o, ['a', 'ask']) : undefined)
+  if (bRaw !== undefined || aRaw !== undefined) {
+    const bids = levels(bRaw ?? [], plainPrice, false)
+    const asks = levels(aRaw ?? [], plainPrice, false)
+    if (bids === null || asks === null) out.push({ kind: 'unknown', raw: o })
+    else out.push(bookUpdate(ctx, ctx.market, bids, asks, false))
+    return true
+  }
+
+  const changes = arrayAt(o, ['price_changes', 'changes', 'updates'])
+  if (changes !== undefined && (strong || changes.length > 0)) {
+    sideTagged(o, changes, ctx, out)
+    return true
+  }
+
+  // Kalshi orderbook_delta: {price (cents), delta (signed change), side: "yes"|"no"}.
+  if (has(o, 'delta') && has(o, 'side') && (has(o, 'price') || has(o, 'price_dollars'))) {
+    const side = sideWord(o['side'])
+    const p = has(o, 'price') ? binaryPrice(o['price']) : dollarPrice(o['price_dollars'])
+    const d = num(o['delta'])
+    if (side === undefined || !validLevel(p, d, true)) out.push({ kind: 'unknown', raw: o })
+    else {
+      const binarySide = typeof o['side'] === 'string' && /^(yes|no)$/i.test(o['side'])
+      const lvl: Level = [p as number, d as number]
+      if (side === 'buy') out.push(bookUpdate(ctx, ctx.market, [lvl], [], true))
+      else out.push(bookUpdate(ctx, ctx.market, [], [binarySide ? [complement(lvl[0]), lvl[1]] : lvl], true))
+    }
+    return true
+  }
+
+  // One level per message, tagged with its side; only when the message says it is a book.
+  if (strong && has(o, 'side') && pick(o, PRICE_KEYS) !== undefined && pick(o, SIZE_KEYS) !== undefined) {
+    sideTagged(o, [o], ctx, out)
+    return true
+  }
+  return false
+}
+
+interface Group {
+  market: string | null
+  bids: Level[]
+  asks: Level[]
+  relative: boolean
+  bad: boolean
+}
+
+/**
+ * Side-tagged level changes: Polymarket `price_changes: [{asset_id, price, size, side:"BUY"}]` (several
+ * markets per message), Coinbase `changes: [["buy", price, size]]`, Coinbase Advanced `updates: [{side:"bid",
+ * price_level, new_quantity}]`. One book update per market, in order of first appearance.
+ */
+function sideTagged(o: Obj, items: unknown[], ctx: Ctx, out: Update[]): void {
+  const groups = new Map<string | null, Group>()
+  const groupFor = (market: string | null): Group => {
+    let g = groups.get(market)
+    if (g === undefined) {
+      g = { market, bids: [], asks: [], relative: false, bad: false }
+      groups.set(market, g)
+    }
+    return g
+  }
+  for (const item of items) {
+    let sideRaw: unknown
+    let p: number | undefined
+    let s: number | undefined
+    let relative = false
+    let market = ctx.market
+    let binary = false
+    if (Array.isArray(item)) {
+      sideRaw = item[0]
+      p = num(item[1])
+      s = num(item[2])
+    } else if (isObj(item)) {
+      sideRaw = pick(item, ['side', 'S', 'type'])
+      binary = typeof sideRaw === 'string' && /^(yes|no)$/i.test(sideRaw)
+      const pRaw = pick(item, PRICE_KEYS)
+      p = binary ? binaryPrice(pRaw) : num(pRaw)
+      if (has(item, 'delta')) {
+        s = num(item['delta'])
+        relative = true
+      } else s = num(pick(item, SIZE_KEYS))
+      market = marketOf(item) ?? ctx.market
+    } else {
+      groupFor(market).bad = true
+      continue
+    }
+    const g = groupFor(market)
+    const side = sideWord(sideRaw)
+    if (side === undefined || !validLevel(p, s, relative)) {
+      g.bad = true
+      continue
+    }
+    if (relative) g.relative = true
+    const lvl: Level = [p as number, s as number]
+    const noSide = binary && typeof sideRaw === 'string' && sideRaw.toLowerCase() === 'no'
+    if (side === 'buy') g.bids.push(lvl)
+    else g.asks.push(noSide ? [complement(lvl[0]), lvl[1]] : lvl)
+  }
+  if (groups.size === 0) {
+    out.push(bookUpdate(ctx, ctx.market, [], [], false))
+    return
+  }
+  // A per-subscription sequence number would look like a gap on every market but one.
+  const seqCtx = groups.size === 1 ? ctx : { ...ctx, seq: undefined }
+  for (const g of groups.values()) {
+    if (g.bad) out.push({ kind: 'unknown', raw: o })
+    else out.push(bookUpdate(seqCtx, g.market, g.bids, g.asks, g.relative))
+  }
+}

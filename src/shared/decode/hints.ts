@@ -1,0 +1,163 @@
+// What a message says it is. Venues name the message kind under many keys (`type`, `event_type`, `e`,
+// `channel`, `topic`, `op`, `action`, `method`, ...); this reads them all and maps their words to a category
+// and a snapshot/delta flag. Structure is judged elsewhere: a hint only steers which shape is tried.
+import type { ControlTopic, UserTopic } from '../model'
+import { has, isObj, type Obj } from './values'
+
+export type DataCategory = 'book' | 'trade' | 'ticker'
+export type Category = DataCategory | 'user' | 'control'
+
+export interface Hints {
+  /** Lower-cased hint words in priority order. */
+  words: string[]
+  category: Category | null
+  control: ControlTopic | null
+  /** true for snapshot words, false for delta words, undefined when none. */
+  snapshot: boolean | undefined
+}
+
+const HINT_KEYS = [
+  'type',
+  'event_type',
+  'eventType',
+  'e',
+  'msg_type',
+  'msgType',
+  'op',
+  'action',
+  'method',
+  'channel',
+  'topic',
+  'stream',
+  'ch',
+] as const
+
+// Our simulator (and others) put an event *id* under `event`; OKX and Bitstamp put the message kind there.
+// Only words that cannot plausibly be an id are taken from it.
+const EVENT_WORDS = new Set([
+  'trade',
+  'trades',
+  'book',
+  'orderbook',
+  'data',
+  'subscribe',
+  'subscribed',
+  'unsubscribe',
+  'unsubscribed',
+  'error',
+  'ping',
+  'pong',
+  'heartbeat',
+  'info',
+  'update',
+  'snapshot',
+  'ticker',
+  'login',
+])
+
+const CONTROL_OTHER = new Set([
+  'info',
+  'status',
+  'systemstatus',
+  'welcome',
+  'connected',
+  'connection',
+  'login',
+  'auth',
+  'authenticated',
+  'ok',
+  'ack',
+])
+
+export function readHints(o: Obj): Hints {
+  const words: string[] = []
+  for (const k of HINT_KEYS) {
+    if (!has(o, k)) continue
+    const v = o[k]
+    if (typeof v === 'string' && v.length > 0 && v.length < 200) words.push(v.toLowerCase())
+  }
+  if (has(o, 'event')) {
+    const v = o['event']
+    if (typeof v === 'string') {
+      const w = v.toLowerCase()
+      if (EVENT_WORDS.has(w) || w.includes(':')) words.push(w)
+    }
+  }
+  // OKX: {arg:{channel:"books"}}; Deribit: {params:{channel:"book.X.100ms"}}.
+  for (const k of ['arg', 'params'] as const) {
+    if (!has(o, k)) continue
+    const inner = o[k]
+    if (isObj(inner) && typeof inner['channel'] === 'string') words.push(inner['channel'].toLowerCase())
+  }
+  let category: Category | null = null
+  let control: ControlTopic | null = null
+  let snapshot: boolean | undefined
+  for (const w of words) {
+    if (category === null) {
+      const c = controlOf(w)
+      if (c !== null) {
+        category = 'control'
+        control = c
+      } else category = categoryOf(w)
+    }
+    if (snapshot === undefined) snapshot = snapshotOf(w)
+  }
+  return { words, category, control, snapshot }
+}
+
+function controlOf(w: string): ControlTopic | null {
+  if (w === 'error' || w === 'err' || w.endsWith(':error')) return 'error'
+  if (w.includes('heartbeat') || w === 'ping' || w === 'pong' || w === 'hb' || w === 'keepalive') {
+    return 'heartbeat'
+  }
+  if (w.includes('unsubscri')) return 'unsubscribed'
+  if (
+    w === 'subscribe' ||
+    w === 'subscribed' ||
+    w === 'subscriptions' ||
+    w.includes('subscription_succeeded')
+  ) {
+    return 'subscribed'
+  }
+  if (CONTROL_OTHER.has(w)) return 'other'
+  return null
+}
+
+function categoryOf(w: string): Category | null {
+  if (w === 'user' || w.startsWith('user')) return 'user'
+  if (w.includes('ticker') || w.includes('best_bid_ask') || w === 'bbo' || w === 'quote' || w === 'quotes') {
+    return 'ticker'
+  }
+  if (w.includes('trade') || w.includes('match')) return 'trade'
+  if (
+    w.includes('book') ||
+    w.includes('depth') ||
+    w.includes('l2') ||
+    w.includes('level2') ||
+    w.includes('price_change')
+  ) {
+    return 'book'
+  }
+  if (userTopicOf(w) !== null) return 'user'
+  return null
+}
+
+function snapshotOf(w: string): boolean | undefined {
+  if (w.includes('snapshot') || w.includes('partial')) return true
+  if (w.includes('delta') || w.includes('update') || w.includes('change') || w.includes('incremental')) {
+    return false
+  }
+  // Polymarket's `book` event is always a full book.
+  if (w === 'book') return true
+  return undefined
+}
+
+export function userTopicOf(w: string): UserTopic | null {
+  if (w.includes('fill') || w.includes('trade') || w.includes('execution') || w.includes('match')) {
+    return w.includes('executionreport') ? 'order' : 'fill'
+  }
+  if (w.includes('position')) return 'position'
+  if (w.includes('balance') || w.includes('wallet') || w.includes('account')) return 'balance'
+  if (w.includes('order') && !w.includes('book')) return 'order'
+  return null
+}
