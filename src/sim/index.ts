@@ -1,0 +1,268 @@
+// The reference exchange, library form (DESIGN §3.1): REST and WebSocket on one port, seeded data, faults.
+import { createServer, type Server } from 'node:http'
+import type { Socket } from 'node:net'
+import { DemoAccount, type AccountMarket } from './account'
+import { buildCatalog, listingBody, type EventsListing } from './catalog'
+import { resolveConfig, type SimConfig, type SimKeyConfig } from './config'
+import { createFaults, type FaultBook, type SimulatorFaults } from './faults'
+import { Firehose, isFirehoseId } from './firehose'
+import { KeyStore, type KeyPatch } from './keys'
+import { MarketBook } from './market'
+import { createRestHandler } from './rest'
+import { hexId, deriveSeed, mulberry32 } from './rng'
+import { StreamHub, type Subscription } from './stream'
+
+export type { SimConfig, SimKeyConfig, Permission } from './config'
+export { PERMISSIONS, parseConfig, loadConfigFile, ConfigError } from './config'
+export type { SimulatorFaults } from './faults'
+export type { Subscription } from './stream'
+export type { EventsListing, ListingEvent, ListingMarket } from './catalog'
+export type { KeyPatch } from './keys'
+
+export interface SimulatorOptions {
+  /** Default 127.0.0.1. */
+  host?: string
+  /** Default 0 (ephemeral). */
+  port?: number
+  /** Default 1. Same seed, same listing, demo key and per-market update sequence. */
+  seed?: number
+  config?: SimConfig
+  /** Length of one simulation step in ms (default 100). */
+  tickMs?: number
+  /** Upper bound between demo-account changes in ms (default 2000; each gap is drawn from half of it to all). */
+  accountMs?: number
+  /** Server ping interval in ms (default 15000); a connection that misses a pong is dropped at the next one. */
+  pingMs?: number
+  /** Diagnostics (default: none). */
+  log?: (line: string) => void
+}
+
+export interface Simulator {
+  /** http://HOST:PORT/v1 */
+  baseUrl: string
+  /** ws://HOST:PORT/ws */
+  wsUrl: string
+  /** Always valid, all permissions, any IP. */
+  demoKey: string
+  port: number
+  close(): Promise<void>
+  /** The GET /v1/data/events body as it would be served now. */
+  listing(): EventsListing
+  subscriptions(): Subscription[]
+  connections(): number
+  faults: SimulatorFaults
+  /** Change a key at runtime (revoke, disable, expire, restrict IPs). False for an unknown key. */
+  setKeyState(value: string, patch: KeyPatch): boolean
+  addKey(key: SimKeyConfig): void
+  /** Forget every key's rate-limit window. */
+  resetRateLimits(): void
+  /** Frames sent so far (all kinds) and firehose messages delivered, for benchmarks. */
+  stats(): { framesSent: number; firehoseSent: number }
+}
+
+function urlHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1'
+  if (host === '::') return '[::1]'
+  return host.includes(':') ? `[${host}]` : host
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (e: Error): void => reject(e)
+    server.once('error', onError)
+    server.listen(port, host, () => {
+      server.off('error', onError)
+      const addr = server.address()
+      resolve(typeof addr === 'object' && addr !== null ? addr.port : port)
+    })
+  })
+}
+
+export async function createSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  const host = options.host ?? '127.0.0.1'
+  const requestedPort = options.port ?? 0
+  if (!Number.isInteger(requestedPort) || requestedPort < 0 || requestedPort > 65535) {
+    throw new RangeError(`port must be an integer in [0, 65535], got ${String(options.port)}`)
+  }
+  const seed = (options.seed ?? 1) >>> 0
+  const tickMs = options.tickMs ?? 100
+  if (!(tickMs >= 5 && tickMs <= 60_000)) throw new RangeError('tickMs must be in [5, 60000]')
+  const pingMs = options.pingMs ?? 15_000
+  const accountMs = options.accountMs ?? 2000
+  const log = options.log ?? (() => {})
+  const cfg = resolveConfig(options.config)
+
+  const demoKey = `sk_demo_${hexId(mulberry32(deriveSeed(seed, 0xde70)), 32)}`
+  const keys = new KeyStore([{ value: demoKey, name: 'demo' }, ...cfg.keys])
+  const catalog = buildCatalog(seed, cfg.events, cfg.marketsPerEvent)
+  const books = new Map<string, MarketBook>()
+  for (const m of catalog.markets) books.set(m.id, new MarketBook(m.id, m.eventId, seed, m.index))
+  const bookList = [...books.values()]
+
+  const accountMarkets: AccountMarket[] = bookList.map((b) => ({
+    id: b.id,
+    eventId: b.eventId,
+    quote: () => ({ bid: b.bestBidTick(), ask: b.bestAskTick() }),
+  }))
+  // Account changes come accountMs/2 to accountMs apart whatever the step length.
+  const account = new DemoAccount(seed, accountMarkets, Math.max(1, Math.round(accountMs / tickMs)))
+
+  // The hub and the firehose refer to each other only through closures, called once both exist.
+  const fh: Firehose = new Firehose(
+    (market, event, kind, body) => theHub.publishBody(market, event, kind, body),
+    (market, event) => theHub.hasSubscribers(market, event),
+  )
+  const theHub: StreamHub = new StreamHub({
+    keys,
+    accountSnapshot: (ts) => account.snapshot(ts),
+    maxBufferedBytes: 64 * 1024 * 1024,
+    books: {
+      book: (id) => books.get(id) ?? fh.get(id),
+      eventMarkets: (eventId) => catalog.eventById.get(eventId)?.markets.map((m) => m.id),
+    },
+  })
+
+  const listing = (): EventsListing =>
+    listingBody(catalog, (id) => {
+      const b = books.get(id)
+      if (b === undefined) return { lastPrice: null, bestBid: null, bestAsk: null }
+      return { lastPrice: b.lastPrice, bestBid: b.bestBidTick() / 100, bestAsk: b.bestAskTick() / 100 }
+    })
+  const rest = createRestHandler({ keys, rateLimit: cfg.rateLimit, listing, log })
+
+  let refuseUntil = 0
+  let server: Server
+  const sockets = new Set<Socket>()
+  const makeServer = (): Server => {
+    const s = createServer(rest.handle)
+    s.on('connection', (sock: Socket) => {
+      sockets.add(sock)
+      sock.on('close', () => sockets.delete(sock))
+    })
+    s.on('clientError', (_err, sock: Socket) => {
+      if (sock.writable) sock.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n')
+      else sock.destroy()
+    })
+    s.on('upgrade', (req, sock: Socket, head: Buffer) => {
+      sock.on('error', () => {})
+      const path = new URL(req.url ?? '/', 'http://sim.invalid').pathname
+      const refuse = (status: string, body: string, extra = ''): void => {
+        sock.end(
+          `HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Type: application/json\r\n` +
+            `Content-Length: ${Buffer.byteLength(body)}\r\n${extra}\r\n${body}`,
+        )
+      }
+      if (path !== '/ws') {
+        refuse('404 Not Found', '{"error":"not found"}')
+        return
+      }
+      const now = Date.now()
+      if (now < refuseUntil) {
+        refuse(
+          '503 Service Unavailable',
+          '{"error":"unavailable"}',
+          `Retry-After: ${Math.max(1, Math.ceil((refuseUntil - now) / 1000))}\r\n`,
+        )
+        return
+      }
+      theHub.accept(req, sock, head)
+    })
+    return s
+  }
+
+  server = makeServer()
+  const port = await listen(server, requestedPort, host)
+
+  let step = 0
+  let lastPing = Date.now()
+  const loop = setInterval(() => {
+    try {
+      step++
+      const ts = Date.now()
+      for (const b of bookList) {
+        const out = b.step(step)
+        if (!theHub.hasSubscribers(b.id, b.eventId)) continue
+        if (out.trade !== null) theHub.publishTrade(b.id, b.eventId, out.trade, ts)
+        if (out.delta !== null)
+          theHub.publishBook(b.id, b.eventId, out.delta.seq, out.delta.bids, out.delta.asks, ts)
+      }
+      theHub.publishUser(account.step(step, ts))
+      if (ts - lastPing >= pingMs) {
+        lastPing = ts
+        theHub.ping()
+      }
+    } catch (e) {
+      log(`sim: step failed: ${String(e)}`)
+    }
+  }, tickMs)
+  loop.unref()
+
+  const closeServer = async (): Promise<void> => {
+    theHub.dropAll()
+    for (const s of sockets) s.destroy()
+    sockets.clear()
+    await new Promise<void>((resolve) => server.close(() => resolve()))
+  }
+
+  let closed = false
+  let restarting: Promise<void> | null = null
+  const restart = async (): Promise<void> => {
+    if (closed) throw new Error('simulator is closed')
+    if (restarting !== null) return restarting
+    restarting = (async () => {
+      await closeServer()
+      theHub.stalled = false
+      refuseUntil = 0
+      server = makeServer()
+      await listen(server, port, host)
+      log(`sim: restarted on port ${port}`)
+    })()
+    try {
+      await restarting
+    } finally {
+      restarting = null
+    }
+  }
+
+  const findBook = (id: string): FaultBook | undefined =>
+    books.get(id) ?? (isFirehoseId(id) ? fh.get(id) : undefined)
+  const faults = createFaults({
+    hub: theHub,
+    firehose: fh,
+    findBook,
+    refuseUntil: (t) => {
+      refuseUntil = t
+    },
+    restart,
+  })
+
+  const h = urlHost(host)
+  log(`sim: listening on ${h}:${port} (seed ${seed})`)
+  return {
+    baseUrl: `http://${h}:${port}/v1`,
+    wsUrl: `ws://${h}:${port}/ws`,
+    demoKey,
+    port,
+    listing,
+    subscriptions: () => theHub.subscriptions(),
+    connections: () => theHub.connections(),
+    faults,
+    setKeyState: (value, patch) => {
+      const changed = keys.update(value, patch)
+      if (changed) theHub.revalidateUsers()
+      return changed
+    },
+    addKey: (k) => keys.add(k),
+    resetRateLimits: () => rest.limiter.reset(),
+    stats: () => ({ framesSent: theHub.framesSent, firehoseSent: fh.sent }),
+    close: async () => {
+      if (closed) return
+      closed = true
+      clearInterval(loop)
+      fh.stop()
+      if (restarting !== null) await restarting.catch(() => {})
+      theHub.close()
+      await closeServer()
+    },
+  }
+}

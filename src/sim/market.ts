@@ -1,0 +1,239 @@
+// One binary market's order book and trade flow, driven step by step by its own seeded random stream.
+// Prices are integer ticks of 0.01 in [1, 99]; every bid tick stays below every ask tick.
+import type { Level, Side } from '../shared/model'
+import { deriveSeed, mulberry32, randInt, type Rng } from './rng'
+
+const MIN_TICK = 1
+const MAX_TICK = 99
+export const MIN_LEVELS = 10
+export const MAX_LEVELS = 30
+
+const price = (tick: number): number => tick / 100
+const randSize = (r: Rng): number => randInt(r, 20, 2500)
+
+export interface TradeOut {
+  id: string
+  price: number
+  size: number
+  /** Taker (aggressor) side. */
+  side: Side
+}
+
+export interface DeltaOut {
+  seq: number
+  bids: Level[]
+  asks: Level[]
+}
+
+export interface StepOut {
+  trade: TradeOut | null
+  delta: DeltaOut | null
+}
+
+export interface BookSnapshot {
+  seq: number
+  bids: Level[]
+  asks: Level[]
+}
+
+export class MarketBook {
+  // Index = tick, value = size (0 = no level).
+  private readonly bids: number[] = new Array<number>(MAX_TICK + 1).fill(0)
+  private readonly asks: number[] = new Array<number>(MAX_TICK + 1).fill(0)
+  private readonly rng: Rng
+  private readonly bidChanged = new Set<number>()
+  private readonly askChanged = new Set<number>()
+  private seqNo = 0
+  private skipNext = false
+  private tradeNo = 0
+  private nextTradeStep: number
+  private last: number | null = null
+
+  constructor(
+    readonly id: string,
+    readonly eventId: string,
+    seed: number,
+    salt: number,
+  ) {
+    this.rng = mulberry32(deriveSeed(seed, 0x6d6b7400 + salt))
+    const r = this.rng
+    const mid = randInt(r, 25, 75)
+    const bestBid = mid - randInt(r, 0, 1)
+    const bestAsk = mid + 1
+    const bidDepth = randInt(r, MIN_LEVELS, Math.min(MAX_LEVELS, bestBid - MIN_TICK + 1))
+    const askDepth = randInt(r, MIN_LEVELS, Math.min(MAX_LEVELS, MAX_TICK - bestAsk + 1))
+    for (let i = 0; i < bidDepth; i++) this.bids[bestBid - i] = randSize(r)
+    for (let i = 0; i < askDepth; i++) this.asks[bestAsk + i] = randSize(r)
+    this.nextTradeStep = randInt(r, 0, 3)
+  }
+
+  get seq(): number {
+    return this.seqNo
+  }
+
+  get lastPrice(): number | null {
+    return this.last
+  }
+
+  bestBidTick(): number {
+    for (let t = MAX_TICK; t >= MIN_TICK; t--) if ((this.bids[t] ?? 0) > 0) return t
+    return 0
+  }
+
+  bestAskTick(): number {
+    for (let t = MIN_TICK; t <= MAX_TICK; t++) if ((this.asks[t] ?? 0) > 0) return t
+    return MAX_TICK + 1
+  }
+
+  private worstBidTick(): number {
+    for (let t = MIN_TICK; t <= MAX_TICK; t++) if ((this.bids[t] ?? 0) > 0) return t
+    return 0
+  }
+
+  private worstAskTick(): number {
+    for (let t = MAX_TICK; t >= MIN_TICK; t--) if ((this.asks[t] ?? 0) > 0) return t
+    return MAX_TICK + 1
+  }
+
+  private count(side: number[]): number {
+    let n = 0
+    for (let t = MIN_TICK; t <= MAX_TICK; t++) if ((side[t] ?? 0) > 0) n++
+    return n
+  }
+
+  private setBid(t: number, size: number): void {
+    this.bids[t] = size
+    this.bidChanged.add(t)
+  }
+
+  private setAsk(t: number, size: number): void {
+    this.asks[t] = size
+    this.askChanged.add(t)
+  }
+
+  /** Full book, best first: bids descending, asks ascending. */
+  snapshot(): BookSnapshot {
+    const bids: Level[] = []
+    const asks: Level[] = []
+    for (let t = MAX_TICK; t >= MIN_TICK; t--) {
+      const s = this.bids[t] ?? 0
+      if (s > 0) bids.push([price(t), s])
+    }
+    for (let t = MIN_TICK; t <= MAX_TICK; t++) {
+      const s = this.asks[t] ?? 0
+      if (s > 0) asks.push([price(t), s])
+    }
+    return { seq: this.seqNo, bids, asks }
+  }
+
+  /** Fault: the next delta skips one sequence number. */
+  skipSeq(): void {
+    this.skipNext = true
+  }
+
+  private nextSeq(): number {
+    this.seqNo += this.skipNext ? 2 : 1
+    this.skipNext = false
+    return this.seqNo
+  }
+
+  /** Fault: a delta that puts a bid at the best ask. The real book is untouched; only clients see the lie. */
+  crossedDelta(): DeltaOut {
+    const ask = this.bestAskTick()
+    return { seq: this.nextSeq(), bids: [[price(Math.min(ask, MAX_TICK)), 100]], asks: [] }
+  }
+
+  /** Advance one step: maybe a trade (which always changes the book), some size changes, quote moves. */
+  step(stepNo: number): StepOut {
+    const r = this.rng
+    let trade: TradeOut | null = null
+    if (stepNo >= this.nextTradeStep) {
+      this.nextTradeStep = stepNo + randInt(r, 1, 7)
+      trade = this.trade()
+    }
+    if (r() < 0.7) this.resize()
+    if (r() < 0.25) this.resize()
+    if (r() < 0.15) this.improve()
+    if (r() < 0.05) this.extend()
+    if (r() < 0.05) this.trim()
+    if (this.bidChanged.size === 0 && this.askChanged.size === 0) return { trade, delta: null }
+    const bids: Level[] = []
+    const asks: Level[] = []
+    for (const t of this.bidChanged) bids.push([price(t), this.bids[t] ?? 0])
+    for (const t of this.askChanged) asks.push([price(t), this.asks[t] ?? 0])
+    this.bidChanged.clear()
+    this.askChanged.clear()
+    return { trade, delta: { seq: this.nextSeq(), bids, asks } }
+  }
+
+  private trade(): TradeOut {
+    const r = this.rng
+    const side: Side = r() < 0.5 ? 'buy' : 'sell'
+    // A buyer lifts the best ask; a seller hits the best bid.
+    const book = side === 'buy' ? this.asks : this.bids
+    const t = side === 'buy' ? this.bestAskTick() : this.bestBidTick()
+    const set = (tick: number, size: number): void =>
+      side === 'buy' ? this.setAsk(tick, size) : this.setBid(tick, size)
+    const room = side === 'buy' ? this.worstAskTick() < MAX_TICK : this.worstBidTick() > MIN_TICK
+    const canRemove = this.count(book) > MIN_LEVELS || room
+    let level = book[t] ?? 0
+    if (!canRemove && level <= 1) {
+      level += randInt(r, 50, 500)
+      set(t, level)
+    }
+    const full = canRemove && r() < 0.3
+    const size = full ? level : randInt(r, 1, Math.max(1, Math.min(level - 1, 400)))
+    set(t, level - size)
+    if (level - size === 0 && this.count(book) < MIN_LEVELS) {
+      if (side === 'buy') this.setAsk(this.worstAskTick() + 1, randSize(r))
+      else this.setBid(this.worstBidTick() - 1, randSize(r))
+    }
+    this.last = price(t)
+    this.tradeNo++
+    return { id: `${this.id}-t${this.tradeNo}`, price: price(t), size, side }
+  }
+
+  private resize(): void {
+    const r = this.rng
+    const bid = r() < 0.5
+    const n = this.count(bid ? this.bids : this.asks)
+    // Activity clusters near the top of the book.
+    const k = Math.floor(r() * r() * n)
+    if (bid) this.setBid(this.bestBidTick() - k, randSize(r))
+    else this.setAsk(this.bestAskTick() + k, randSize(r))
+  }
+
+  private improve(): void {
+    const r = this.rng
+    const bb = this.bestBidTick()
+    const ba = this.bestAskTick()
+    if (ba - bb <= 1) return
+    if (r() < 0.5) {
+      if (bb + 1 > MAX_TICK - MIN_LEVELS) return
+      this.setBid(bb + 1, randSize(r))
+      if (this.count(this.bids) > MAX_LEVELS) this.setBid(this.worstBidTick(), 0)
+    } else {
+      if (ba - 1 < MIN_TICK + MIN_LEVELS) return
+      this.setAsk(ba - 1, randSize(r))
+      if (this.count(this.asks) > MAX_LEVELS) this.setAsk(this.worstAskTick(), 0)
+    }
+  }
+
+  private extend(): void {
+    const r = this.rng
+    if (r() < 0.5) {
+      const w = this.worstBidTick()
+      if (this.count(this.bids) < MAX_LEVELS && w > MIN_TICK) this.setBid(w - 1, randSize(r))
+    } else {
+      const w = this.worstAskTick()
+      if (this.count(this.asks) < MAX_LEVELS && w < MAX_TICK) this.setAsk(w + 1, randSize(r))
+    }
+  }
+
+  private trim(): void {
+    const r = this.rng
+    if (r() < 0.5) {
+      if (this.count(this.bids) > MIN_LEVELS) this.setBid(this.worstBidTick(), 0)
+    } else if (this.count(this.asks) > MIN_LEVELS) this.setAsk(this.worstAskTick(), 0)
+  }
+}

@@ -1,0 +1,104 @@
+// The HTTP side (DESIGN §3.1): GET /v1/data/events behind the key rules, with a fixed-window rate limit per key.
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { EventsListing } from './catalog'
+import type { KeyStore } from './keys'
+
+export interface RestOptions {
+  keys: KeyStore
+  rateLimit: { requests: number; windowMs: number }
+  listing: () => EventsListing
+  log: (line: string) => void
+}
+
+interface Window {
+  start: number
+  count: number
+}
+
+export class RateLimiter {
+  private readonly windows = new Map<string, Window>()
+
+  constructor(private readonly limit: { requests: number; windowMs: number }) {}
+
+  /** Count one request for a key. */
+  take(key: string, now = Date.now()): { allowed: boolean; remaining: number; resetAt: number } {
+    let w = this.windows.get(key)
+    if (w === undefined || now >= w.start + this.limit.windowMs) {
+      w = { start: now, count: 0 }
+      this.windows.set(key, w)
+    }
+    const resetAt = w.start + this.limit.windowMs
+    if (w.count >= this.limit.requests) return { allowed: false, remaining: 0, resetAt }
+    w.count++
+    return { allowed: true, remaining: this.limit.requests - w.count, resetAt }
+  }
+
+  reset(): void {
+    this.windows.clear()
+  }
+}
+
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string | number> = {},
+): void {
+  const text = JSON.stringify(body)
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-store',
+    ...headers,
+  })
+  res.end(text)
+}
+
+export function createRestHandler(opts: RestOptions): {
+  handle: (req: IncomingMessage, res: ServerResponse) => void
+  limiter: RateLimiter
+} {
+  const limiter = new RateLimiter(opts.rateLimit)
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    try {
+      const path = new URL(req.url ?? '/', 'http://sim.invalid').pathname.replace(/\/+$/, '')
+      if (path !== '/v1/data/events') {
+        sendJson(res, 404, { error: 'not found' })
+        return
+      }
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        sendJson(res, 405, { error: 'method not allowed' }, { Allow: 'GET' })
+        return
+      }
+      const header = req.headers['x-api-key']
+      const key = Array.isArray(header) ? header[0] : header
+      const check = opts.keys.check(key, req.socket.remoteAddress)
+      if (!check.ok) {
+        sendJson(res, check.error === 'unauthorized' ? 401 : 403, { error: check.error })
+        return
+      }
+      const now = Date.now()
+      const rl = limiter.take(check.key.value, now)
+      const limit = opts.rateLimit.requests
+      const rlHeaders: Record<string, string | number> =
+        rl.remaining <= limit * 0.2
+          ? {
+              'X-RateLimit-Limit': limit,
+              'X-RateLimit-Remaining': rl.remaining,
+              'X-RateLimit-Reset': Math.ceil(rl.resetAt / 1000),
+            }
+          : {}
+      if (!rl.allowed) {
+        const retryAfter = Math.max(1, Math.ceil((rl.resetAt - now) / 1000))
+        sendJson(res, 429, { error: 'rate limited' }, { ...rlHeaders, 'Retry-After': retryAfter })
+        return
+      }
+      sendJson(res, 200, opts.listing(), rlHeaders)
+    } catch (e) {
+      opts.log(`sim: internal error serving ${req.method ?? '?'} ${req.url ?? '?'}: ${String(e)}`)
+      if (!res.headersSent) sendJson(res, 500, { error: 'internal' })
+      else res.destroy()
+    }
+  }
+  return { handle, limiter }
+}

@@ -1,0 +1,46 @@
+// The simulator's worker-thread script (demo mode runs the exchange off the engine's event loop).
+// Protocol: workerData = { options: SimulatorOptions without log, log: boolean }; posts {type:'ready', baseUrl,
+// wsUrl, demoKey, port} or {type:'error', message}, {type:'log', line} when asked to, and on {type:'close'}
+// closes the simulator and posts {type:'closed'}.
+import { parentPort, workerData } from 'node:worker_threads'
+import { createSimulator, type Simulator, type SimulatorOptions } from './index'
+
+export type WorkerReply =
+  | { type: 'ready'; baseUrl: string; wsUrl: string; demoKey: string; port: number }
+  | { type: 'error'; message: string }
+  | { type: 'log'; line: string }
+  | { type: 'closed' }
+
+export interface WorkerInput {
+  options: Omit<SimulatorOptions, 'log'>
+  log: boolean
+}
+
+async function run(): Promise<void> {
+  const port = parentPort
+  if (port === null) throw new Error('worker-entry must run in a worker thread')
+  const post = (m: WorkerReply): void => port.postMessage(m)
+  let sim: Simulator
+  try {
+    const input = (workerData ?? { options: {}, log: false }) as WorkerInput
+    sim = await createSimulator({
+      ...input.options,
+      log: input.log ? (line) => post({ type: 'log', line }) : undefined,
+    })
+  } catch (e) {
+    post({ type: 'error', message: (e as Error).message })
+    port.close()
+    return
+  }
+  port.on('message', (m: unknown) => {
+    if (typeof m === 'object' && m !== null && (m as { type?: unknown }).type === 'close') {
+      void sim.close().finally(() => {
+        post({ type: 'closed' })
+        port.close()
+      })
+    }
+  })
+  post({ type: 'ready', baseUrl: sim.baseUrl, wsUrl: sim.wsUrl, demoKey: sim.demoKey, port: sim.port })
+}
+
+void run()

@@ -1,0 +1,82 @@
+// Start the simulator in a worker thread. Under tsx/vitest the entry is worker-entry.ts and the worker
+// loads tsx's CommonJS hook (`--import tsx` does not reach worker threads on Node 20); a bundled build passes
+// its compiled entry explicitly.
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { Worker } from 'node:worker_threads'
+import type { SimulatorOptions } from './index'
+import type { WorkerInput, WorkerReply } from './worker-entry'
+
+export interface SimulatorWorker {
+  baseUrl: string
+  wsUrl: string
+  demoKey: string
+  close(): Promise<void>
+}
+
+export type SimulatorWorkerOptions = SimulatorOptions & {
+  /** Path to the worker script; default: worker-entry.ts beside this file. */
+  entry?: string
+  /** How long to wait for the simulator to listen (default 20 s). */
+  startTimeoutMs?: number
+}
+
+export function startSimulatorWorker(options: SimulatorWorkerOptions = {}): Promise<SimulatorWorker> {
+  const { entry = join(__dirname, 'worker-entry.ts'), startTimeoutMs = 20_000, log, ...simOptions } = options
+  // Functions cannot cross to a worker: log lines come back as messages instead.
+  const workerData: WorkerInput = { options: simOptions, log: log !== undefined }
+  const execArgv = /\.[cm]?ts$/.test(entry) ? ['--require', createRequire(entry).resolve('tsx/cjs')] : []
+  return new Promise((resolve, reject) => {
+    let worker: Worker
+    try {
+      worker = new Worker(entry, { workerData, execArgv })
+    } catch (e) {
+      reject(e as Error)
+      return
+    }
+    let settled = false
+    const fail = (e: Error): void => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      void worker.terminate()
+      reject(e)
+    }
+    const timer = setTimeout(() => fail(new Error('simulator worker did not start in time')), startTimeoutMs)
+    const exited = new Promise<void>((res) => worker.once('exit', () => res()))
+    worker.once('error', (e) => fail(e))
+    worker.once('exit', (code) =>
+      fail(new Error(`simulator worker exited (code ${code}) before it was ready`)),
+    )
+    worker.on('message', (m: WorkerReply) => {
+      if (m.type === 'log') {
+        log?.(m.line)
+        return
+      }
+      if (settled) return
+      if (m.type === 'error') {
+        fail(new Error(`simulator worker failed: ${m.message}`))
+        return
+      }
+      if (m.type !== 'ready') return
+      settled = true
+      clearTimeout(timer)
+      let closing: Promise<void> | null = null
+      resolve({
+        baseUrl: m.baseUrl,
+        wsUrl: m.wsUrl,
+        demoKey: m.demoKey,
+        close: () => {
+          closing ??= (async () => {
+            worker.postMessage({ type: 'close' })
+            // A worker that does not wind down by itself is terminated.
+            const t = setTimeout(() => void worker.terminate(), 5_000)
+            await exited
+            clearTimeout(t)
+          })()
+          return closing
+        },
+      })
+    })
+  })
+}
