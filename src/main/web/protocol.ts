@@ -1,0 +1,42 @@
+// The browser bridge's wire format (JSON text frames). The renderer's bridge-client speaks the same shapes;
+// each side validates what it receives.
+//   page -> host   { "id": number, "method": MonitorMethod, "args": unknown[] }
+//   host -> page   { "id": number, "result": Result }      reply to one call
+//                  { "batch": ViewBatch }                  push
+//                  { "error": ApiError }                   a frame that could not be answered by id
+import type { ViewBatch } from '../../shared/ipc'
+import type { ApiError, Result } from '../../shared/model'
+
+export const BRIDGE_PATH = '/bridge'
+
+export interface BridgeCall {
+  id: number
+  method: string
+  args: unknown[]
+}
+
+export type HostFrame = { id: number; result: Result<unknown> } | { batch: ViewBatch } | { error: ApiError }
+
+export type ParsedCall = { ok: true; call: BridgeCall } | { ok: false; id: number | null; message: string }
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** Shape check only; the method and its arguments are checked against the MonitorApi schemas afterwards. */
+export function parseCall(text: string): ParsedCall {
+  let frame: unknown
+  try {
+    frame = JSON.parse(text)
+  } catch {
+    return { ok: false, id: null, message: 'the frame is not valid JSON' }
+  }
+  if (!isRecord(frame)) return { ok: false, id: null, message: 'the frame must be a JSON object' }
+  const { id, method, args } = frame
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0) {
+    return { ok: false, id: null, message: 'every call needs a non-negative integer "id"' }
+  }
+  if (typeof method !== 'string') return { ok: false, id, message: 'the call needs a "method" string' }
+  if (args !== undefined && !Array.isArray(args)) return { ok: false, id, message: '"args" must be an array' }
+  return { ok: true, call: { id, method, args: args ?? [] } }
+}

@@ -1,0 +1,129 @@
+// The browser host: the built renderer over HTTP and the engine over a WebSocket bridge, on one loopback port.
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Logger, MonitorEngine } from '../services/types'
+import { createToken, hostAllowed } from './access'
+import { createBridge, type Bridge } from './bridge'
+import { RENDERER_OUT_DIR } from './build'
+import { createStderrLogger } from './logger'
+import { BRIDGE_PATH } from './protocol'
+import { securityHeaders, sendText, serveStatic } from './static'
+
+/** Never configurable: the host must not be reachable from other machines. */
+export const HOST = '127.0.0.1'
+
+export interface WebHostOptions {
+  /** 0 (default) = an ephemeral port. */
+  port?: number
+  /** Run the engine on its embedded simulator. Ignored when `monitor` is given. */
+  demo?: boolean | { seed?: number }
+  /** An engine to serve instead of creating one; the host then leaves closing it to the caller. */
+  monitor?: MonitorEngine
+  /** Engine settings file; null = in memory. Ignored when `monitor` is given. */
+  settingsPath?: string | null
+  /** Directory of the built renderer (default out/renderer). Building it is the caller's job (build.ts). */
+  rendererDir?: string
+  logger?: Logger
+  /** Reuse a token (at least 32 characters), e.g. so open pages survive a host restart; default a fresh one. */
+  token?: string
+  /** Bridge tuning, for tests. */
+  bridge?: { maxPayload?: number; highWaterBytes?: number; heartbeatMs?: number }
+}
+
+export interface WebHost {
+  /** The page URL, token included. */
+  url: string
+  token: string
+  port: number
+  close(): Promise<void>
+}
+
+function listen(server: Server, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: Error): void => reject(error)
+    server.once('error', onError)
+    server.listen({ host: HOST, port, exclusive: true }, () => {
+      server.off('error', onError)
+      resolve((server.address() as AddressInfo).port)
+    })
+  })
+}
+
+export async function startWebHost(options: WebHostOptions = {}): Promise<WebHost> {
+  const logger = options.logger ?? createStderrLogger()
+  const requestedPort = options.port ?? 0
+  if (!Number.isInteger(requestedPort) || requestedPort < 0 || requestedPort > 65535) {
+    throw new Error(`invalid port: ${String(requestedPort)}`)
+  }
+  if (options.token !== undefined && options.token.length < 32)
+    throw new Error('a token needs at least 32 characters')
+  const rendererDir = options.rendererDir ?? RENDERER_OUT_DIR
+  const ownsEngine = options.monitor === undefined
+  let engine: MonitorEngine
+  if (options.monitor) {
+    engine = options.monitor
+  } else {
+    // Loaded lazily so that a host serving a caller's engine does not pull in the engine's module graph.
+    const { createMonitor } = await import('../services/monitor')
+    engine = await createMonitor({
+      settingsPath: options.settingsPath ?? null,
+      demo: options.demo ?? false,
+      logger,
+    })
+  }
+
+  const token = options.token ?? createToken()
+  let bridge: Bridge | null = null
+  let headers: Record<string, string> = {}
+  let port = 0
+
+  const server = createServer((req, res) => {
+    if (!hostAllowed(req.headers.host, port)) {
+      sendText(res, 403, 'forbidden', headers)
+      return
+    }
+    if ((req.url ?? '').split('?')[0] === BRIDGE_PATH) {
+      sendText(res, 426, 'upgrade required', headers)
+      return
+    }
+    serveStatic(req, res, { root: rendererDir, headers }).catch(() => {
+      if (!res.headersSent) sendText(res, 500, 'internal error', headers)
+      else res.destroy()
+    })
+  })
+  server.on('clientError', (_error, socket) => socket.destroy())
+  server.on('upgrade', (req, socket, head: Buffer) => {
+    if (bridge) bridge.handleUpgrade(req, socket, head)
+    else socket.destroy()
+  })
+
+  try {
+    port = await listen(server, requestedPort)
+  } catch (error) {
+    if (ownsEngine) await engine.close()
+    throw error
+  }
+  headers = securityHeaders(port)
+  bridge = createBridge({ engine, token, port, logger, ...options.bridge })
+  const url = `http://${HOST}:${port}/?token=${encodeURIComponent(token)}`
+  logger.info('web: listening', { host: HOST, port, rendererDir })
+
+  let closed: Promise<void> | null = null
+  return {
+    url,
+    token,
+    port,
+    close() {
+      closed ??= (async () => {
+        await bridge?.close()
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve())
+          server.closeAllConnections()
+        })
+        if (ownsEngine) await engine.close()
+        logger.info('web: stopped', { port })
+      })()
+      return closed
+    },
+  }
+}

@@ -1,0 +1,106 @@
+// `npm run web` as a user runs it: a child process on the demo engine, one JSON line on stdout, a working
+// page and bridge, and a clean exit on SIGTERM.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { defaultSettingsPath, parseCliArgs } from '../../src/main/web/cli-args'
+import { openBridge, rawGet, waitFor } from './helpers'
+
+const repo = resolve(__dirname, '../..')
+const tsx = join(repo, 'node_modules/.bin/tsx')
+const children: ChildProcessWithoutNullStreams[] = []
+
+interface Run {
+  child: ChildProcessWithoutNullStreams
+  stdout: () => string
+  stderr: () => string
+  exit: Promise<number | null>
+}
+
+function run(args: string[]): Run {
+  const child = spawn(tsx, ['src/main/web/cli.ts', ...args], { cwd: repo, env: { ...process.env } })
+  children.push(child)
+  let out = ''
+  let err = ''
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()))
+  const exit = new Promise<number | null>((done) => child.once('exit', (code) => done(code)))
+  return { child, stdout: () => out, stderr: () => err, exit }
+}
+
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL')
+})
+
+describe('web CLI', () => {
+  it('starts the demo host, prints one JSON line with a 128-bit token, serves and exits cleanly', async () => {
+    const cli = run(['--demo', '--settings', 'none', '--no-build'])
+    await waitFor(
+      'the startup line',
+      () => cli.stdout().includes('\n') || cli.child.exitCode !== null,
+      60_000,
+    )
+    expect(cli.child.exitCode, cli.stderr()).toBeNull()
+    const lines = cli.stdout().trimEnd().split('\n')
+    expect(lines).toHaveLength(1)
+    const parsed = JSON.parse(lines[0] ?? '') as { url: string }
+    expect(Object.keys(parsed)).toEqual(['url'])
+    const url = new URL(parsed.url)
+    expect(url.protocol).toBe('http:')
+    expect(url.hostname).toBe('127.0.0.1')
+    expect(url.pathname).toBe('/')
+    const token = url.searchParams.get('token') ?? ''
+    expect(token).toMatch(/^[0-9a-f]{32}$/)
+    const port = Number(url.port)
+
+    // The page: served when built, a clear 503 otherwise (this run skips the build); headers either way.
+    const page = await rawGet(port, `/?token=${token}`)
+    expect([200, 503]).toContain(page.status)
+    expect(page.headers['content-security-policy']).toContain(`connect-src 'self' ws://127.0.0.1:${port}`)
+
+    const bridge = await openBridge(port, token)
+    const events = await bridge.call('listEvents')
+    expect(events.ok, JSON.stringify(events.error)).toBe(true)
+    expect((events.value as unknown[]).length).toBeGreaterThan(0)
+    bridge.ws.close()
+
+    cli.child.kill('SIGTERM')
+    expect(await cli.exit).toBe(0)
+    expect(cli.stdout().trimEnd().split('\n')).toHaveLength(1)
+    expect(cli.stderr()).not.toContain(token)
+  })
+
+  it('exits 2 with the usage on a bad argument, printing nothing on stdout', async () => {
+    for (const args of [['--bogus'], ['--port', '70000']]) {
+      const cli = run(args)
+      expect(await cli.exit, args.join(' ')).toBe(2)
+      expect(cli.stdout()).toBe('')
+      expect(cli.stderr()).toContain('usage:')
+    }
+  })
+
+  it('parses its options and defaults settings to a per-user file', () => {
+    const env = { XDG_CONFIG_HOME: '/cfg', HOME: '/home/u' }
+    expect(parseCliArgs([], env)).toEqual({
+      port: 0,
+      demo: false,
+      settingsPath: '/cfg/trading-monitor/web-settings.json',
+      build: true,
+    })
+    expect(parseCliArgs(['--port', '8080', '--demo', '--settings', 'none', '--no-build'], env)).toEqual({
+      port: 8080,
+      demo: true,
+      settingsPath: null,
+      build: false,
+    })
+    expect(parseCliArgs(['--settings', 'rel/s.json'], env).settingsPath).toBe(resolve('rel/s.json'))
+    expect(defaultSettingsPath({ XDG_CONFIG_HOME: '' })).toMatch(
+      /\.config\/trading-monitor\/web-settings\.json$/,
+    )
+    expect(() => parseCliArgs(['--port', '-1'], env)).toThrow(/--port/)
+    expect(() => parseCliArgs(['--port', 'eighty'], env)).toThrow(/--port/)
+    expect(() => parseCliArgs(['--settings'], env)).toThrow(/needs a value/)
+    expect(existsSync(tsx)).toBe(true)
+  })
+})
