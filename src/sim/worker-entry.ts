@@ -11,6 +11,9 @@ export type WorkerReply =
   | { type: 'log'; line: string }
   | { type: 'closed' }
 
+/** Test hook: faults injected from the parent thread (e2e tests of the demo app). */
+export type WorkerFault = 'drop' | 'stall' | 'unstall' | 'malformed' | 'restart'
+
 export interface WorkerInput {
   options: Omit<SimulatorOptions, 'log'>
   log: boolean
@@ -33,7 +36,17 @@ async function run(): Promise<void> {
     return
   }
   port.on('message', (m: unknown) => {
-    if (typeof m === 'object' && m !== null && (m as { type?: unknown }).type === 'close') {
+    if (typeof m !== 'object' || m === null) return
+    const msg = m as { type?: unknown; kind?: unknown }
+    if (msg.type === 'fault') {
+      if (msg.kind === 'drop') sim.faults.dropAll()
+      else if (msg.kind === 'stall') sim.faults.stall(true)
+      else if (msg.kind === 'unstall') sim.faults.stall(false)
+      else if (msg.kind === 'malformed') sim.faults.sendMalformed(1)
+      else if (msg.kind === 'restart') void sim.faults.restart()
+      return
+    }
+    if (msg.type === 'close') {
       void sim.close().finally(() => {
         post({ type: 'closed' })
         port.close()

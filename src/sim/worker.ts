@@ -5,12 +5,16 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
 import type { SimulatorOptions } from './index'
-import type { WorkerInput, WorkerReply } from './worker-entry'
+import type { WorkerFault, WorkerInput, WorkerReply } from './worker-entry'
+
+export type { WorkerFault }
 
 export interface SimulatorWorker {
   baseUrl: string
   wsUrl: string
   demoKey: string
+  /** Test hook: inject a fault into the simulator running in the worker. */
+  fault(kind: WorkerFault): void
   close(): Promise<void>
 }
 
@@ -66,6 +70,7 @@ export function startSimulatorWorker(options: SimulatorWorkerOptions = {}): Prom
         baseUrl: m.baseUrl,
         wsUrl: m.wsUrl,
         demoKey: m.demoKey,
+        fault: (kind) => worker.postMessage({ type: 'fault', kind }),
         close: () => {
           closing ??= (async () => {
             worker.postMessage({ type: 'close' })

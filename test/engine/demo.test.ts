@@ -49,6 +49,12 @@ describe('demo mode', () => {
     await waitFor(() => rec.userData(0), 'user data after useDemoKey', 20_000)
     await waitFor(() => rec.status()?.state === 'live', 'live')
 
+    // The end-to-end test hook drops the worker simulator's connections: the engine reconnects and resumes.
+    const before = rec.status()?.reconnects ?? 0
+    expect(engine.injectDemoFault('drop')).toBe(true)
+    await waitFor(() => (rec.status()?.reconnects ?? 0) > before, 'a reconnect after the injected drop', 20_000)
+    await waitFor(() => rec.status()?.state === 'live', 'live again after the drop', 20_000)
+
     // The demo key never reaches a window either.
     const demoKeyFragment = /sk_demo_[0-9a-f]{8}/
     for (const text of [...rec.serialised, ...log.lines]) expect(demoKeyFragment.test(text)).toBe(false)

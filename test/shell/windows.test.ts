@@ -98,6 +98,9 @@ class FakeEngine implements MonitorEngine {
     } as unknown as MonitorClient
   }
   reconnectNow(): void {}
+  injectDemoFault(): boolean {
+    return false
+  }
   getWindowLayouts(): WindowLayout[] {
     return this.layouts
   }

@@ -50,6 +50,7 @@ export function fakeEngine(): FakeEngine {
     },
     reconnectNow() {},
     getWindowLayouts: () => [],
+    injectDemoFault: () => false,
     saveWindowLayouts: async () => {},
     async close() {
       engine.closed = true

@@ -1,12 +1,16 @@
 // The embedded simulator behind the demo profile. It runs in a worker thread so that its market generator never
 // competes with the engine on the main event loop (a firehose there would delay our own socket's frames).
-import { startSimulatorWorker } from '../../sim/worker'
+import { startSimulatorWorker, type WorkerFault } from '../../sim/worker'
+
+export type DemoFault = WorkerFault
 
 export interface DemoSimulator {
   baseUrl: string
   wsUrl: string
   /** Lives only in main memory: stored in the in-memory credential store when the user opts in. */
   demoKey: string
+  /** Test hook for end-to-end tests: a fault injected in the embedded simulator. */
+  fault(kind: DemoFault): void
   close(): Promise<void>
 }
 
@@ -28,6 +32,7 @@ export async function startDemoSimulator(options: DemoOptions = {}): Promise<Dem
     baseUrl: sim.baseUrl,
     wsUrl: sim.wsUrl,
     demoKey: sim.demoKey,
+    fault: (kind) => sim.fault(kind),
     close() {
       closing ??= Promise.resolve(sim.close()).then(() => undefined)
       return closing

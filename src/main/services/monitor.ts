@@ -1020,6 +1020,12 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
     attachClient,
     reconnectNow,
     getWindowLayouts: () => settings.get().windows.map((w) => ({ ...w })),
+    injectDemoFault(kind) {
+      if (!demo) return false
+      log.warn('monitor: test hook injected a simulator fault', { kind })
+      demo.fault(kind)
+      return true
+    },
     async saveWindowLayouts(layouts: WindowLayout[]) {
       const r = await settings.update((s) => ({ ...s, windows: layouts }))
       if (!r.ok) log.warn('monitor: could not save window layouts', { code: r.error.code })

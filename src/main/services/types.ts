@@ -36,5 +36,10 @@ export interface MonitorEngine {
   /** Window layouts persisted in settings (restored by the Electron shell). */
   getWindowLayouts(): WindowLayout[]
   saveWindowLayouts(layouts: WindowLayout[]): Promise<void>
+  /**
+   * Test hook (end-to-end tests of the demo app): inject a fault into the embedded simulator.
+   * Returns false when no embedded simulator is running.
+   */
+  injectDemoFault(kind: 'drop' | 'stall' | 'unstall' | 'malformed' | 'restart'): boolean
   close(): Promise<void>
 }

@@ -33,6 +33,7 @@ async function main(): Promise<void> {
     demo: options.demo,
     settingsPath: options.settingsPath,
     logger,
+    testHooks: process.env['TM_WEB_TEST_HOOKS'] === '1',
   })
   let stopping = false
   const stop = (signal: string): void => {

@@ -1,13 +1,20 @@
 // The browser host: the built renderer over HTTP and the engine over a WebSocket bridge, on one loopback port.
-import { createServer, type Server } from 'node:http'
+import { createServer, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Logger, MonitorEngine } from '../services/types'
-import { createToken, hostAllowed } from './access'
+import { createToken, hostAllowed, tokenMatches } from './access'
 import { createBridge, type Bridge } from './bridge'
 import { RENDERER_OUT_DIR } from './build'
 import { createStderrLogger } from './logger'
 import { BRIDGE_PATH } from './protocol'
 import { securityHeaders, sendText, serveStatic } from './static'
+
+const TEST_FAULT_PATH = '/__test/fault'
+const TEST_FAULTS = ['drop', 'stall', 'unstall', 'malformed', 'restart'] as const
+type TestFault = (typeof TEST_FAULTS)[number]
+function isTestFault(kind: string | null): kind is TestFault {
+  return (TEST_FAULTS as readonly (string | null)[]).includes(kind)
+}
 
 /** Never configurable: the host must not be reachable from other machines. */
 export const HOST = '127.0.0.1'
@@ -26,6 +33,11 @@ export interface WebHostOptions {
   logger?: Logger
   /** Reuse a token (at least 32 characters), e.g. so open pages survive a host restart; default a fresh one. */
   token?: string
+  /**
+   * End-to-end test hook (the CLI enables it with TM_WEB_TEST_HOOKS=1): `POST /__test/fault?kind=K&token=T`
+   * injects a fault into the embedded simulator. Off by default; the token is required as for the bridge.
+   */
+  testHooks?: boolean
   /** Bridge tuning, for tests. */
   bridge?: { maxPayload?: number; highWaterBytes?: number; heartbeatMs?: number }
 }
@@ -73,6 +85,15 @@ export async function startWebHost(options: WebHostOptions = {}): Promise<WebHos
   }
 
   const token = options.token ?? createToken()
+  const handleTestFault = (method: string | undefined, rawUrl: string, res: ServerResponse): void => {
+    const query = new URL(rawUrl, 'http://host').searchParams
+    if (method !== 'POST') return sendText(res, 405, 'method not allowed', headers)
+    if (!tokenMatches(token, query.get('token'))) return sendText(res, 403, 'forbidden', headers)
+    const kind = query.get('kind')
+    if (!isTestFault(kind)) return sendText(res, 400, `unknown fault: ${String(kind)}`, headers)
+    const injected = engine.injectDemoFault(kind)
+    sendText(res, injected ? 200 : 409, injected ? 'ok' : 'no embedded simulator', headers)
+  }
   let bridge: Bridge | null = null
   let headers: Record<string, string> = {}
   let port = 0
@@ -80,6 +101,10 @@ export async function startWebHost(options: WebHostOptions = {}): Promise<WebHos
   const server = createServer((req, res) => {
     if (!hostAllowed(req.headers.host, port)) {
       sendText(res, 403, 'forbidden', headers)
+      return
+    }
+    if (options.testHooks === true && (req.url ?? '').startsWith(TEST_FAULT_PATH)) {
+      handleTestFault(req.method, req.url ?? '', res)
       return
     }
     if ((req.url ?? '').split('?')[0] === BRIDGE_PATH) {
