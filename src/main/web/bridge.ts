@@ -10,7 +10,7 @@ import type { ApiError, Result } from '../../shared/model'
 import type { Logger, MonitorClient, MonitorEngine } from '../services/types'
 import { hostAllowed, originAllowed, tokenMatches } from './access'
 import { mergeBatches } from './batch-merge'
-import { BRIDGE_PATH, parseCall, type HostFrame } from './protocol'
+import { BRIDGE_PATH, parseCall, type HostFrame } from '../../shared/bridge'
 
 export interface BridgeOptions {
   engine: MonitorEngine

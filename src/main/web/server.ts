@@ -6,7 +6,7 @@ import { createToken, hostAllowed, tokenMatches } from './access'
 import { createBridge, type Bridge } from './bridge'
 import { RENDERER_OUT_DIR } from './build'
 import { createStderrLogger } from './logger'
-import { BRIDGE_PATH } from './protocol'
+import { BRIDGE_PATH } from '../../shared/bridge'
 import { securityHeaders, sendText, serveStatic } from './static'
 
 const TEST_FAULT_PATH = '/__test/fault'

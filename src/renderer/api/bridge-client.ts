@@ -3,6 +3,7 @@
 // calls made while (re)connecting are queued, and the window's interests are replayed after a reconnect
 // because the host gives every new socket a fresh engine client.
 import { fail, MONITOR_METHODS, ok } from '../../shared/ipc'
+import { BRIDGE_PATH, parseHostFrame } from '../../shared/bridge'
 import type { MonitorApi, MonitorMethod, ViewBatch } from '../../shared/ipc'
 import type { ApiError, Result, StreamStatus, WindowTarget } from '../../shared/model'
 import { windowTargetQuery } from './window-target'
@@ -48,20 +49,10 @@ interface Call {
   settle: (result: Result<unknown>) => void
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-function isResult(value: unknown): value is Result<unknown> {
-  if (!isRecord(value)) return false
-  if (value.ok === true) return true
-  return value.ok === false && isRecord(value.error) && typeof value.error.code === 'string'
-}
-
 export function bridgeUrl(url: string, token: string): string {
   const target = new URL(url)
   target.protocol = target.protocol === 'https:' || target.protocol === 'wss:' ? 'wss:' : 'ws:'
-  target.pathname = '/bridge'
+  target.pathname = BRIDGE_PATH
   target.search = ''
   target.hash = ''
   target.searchParams.set('token', token)
@@ -119,21 +110,14 @@ export function createBridgeApi(options: BridgeApiOptions): BridgeApi {
   }
 
   function onMessage(event: { data: unknown }): void {
-    if (typeof event.data !== 'string') return
-    let frame: unknown
-    try {
-      frame = JSON.parse(event.data)
-    } catch {
+    const frame = parseHostFrame(event.data)
+    if (frame === null) return
+    if ('batch' in frame) {
+      if (frame.batch.status) lastStatus = frame.batch.status
+      deliver(frame.batch)
       return
     }
-    if (!isRecord(frame)) return
-    if (isRecord(frame.batch) && typeof frame.batch.seq === 'number') {
-      const batch = frame.batch as unknown as ViewBatch
-      if (batch.status) lastStatus = batch.status
-      deliver(batch)
-      return
-    }
-    if (typeof frame.id === 'number' && isResult(frame.result)) {
+    if ('id' in frame) {
       const call = sent.get(frame.id)
       if (!call) return
       sent.delete(frame.id)

@@ -1,11 +1,11 @@
-// The browser bridge's wire format (JSON text frames). The renderer's bridge-client speaks the same shapes;
-// each side validates what it receives.
+// The browser bridge's wire format (JSON text frames), shared by the host (src/main/web) and the page
+// (src/renderer/api/bridge-client.ts); each side validates what it receives.
 //   page -> host   { "id": number, "method": MonitorMethod, "args": unknown[] }
 //   host -> page   { "id": number, "result": Result }      reply to one call
 //                  { "batch": ViewBatch }                  push
 //                  { "error": ApiError }                   a frame that could not be answered by id
-import type { ViewBatch } from '../../shared/ipc'
-import type { ApiError, Result } from '../../shared/model'
+import type { ViewBatch } from './ipc'
+import type { ApiError, Result } from './model'
 
 export const BRIDGE_PATH = '/bridge'
 
@@ -39,4 +39,30 @@ export function parseCall(text: string): ParsedCall {
   if (typeof method !== 'string') return { ok: false, id, message: 'the call needs a "method" string' }
   if (args !== undefined && !Array.isArray(args)) return { ok: false, id, message: '"args" must be an array' }
   return { ok: true, call: { id, method, args: args ?? [] } }
+}
+
+function isResult(value: unknown): value is Result<unknown> {
+  if (!isRecord(value)) return false
+  if (value.ok === true) return true
+  return value.ok === false && isRecord(value.error) && typeof value.error.code === 'string'
+}
+
+/** The page's side: a host frame, or null for anything it should ignore. */
+export function parseHostFrame(text: unknown): HostFrame | null {
+  if (typeof text !== 'string') return null
+  let frame: unknown
+  try {
+    frame = JSON.parse(text)
+  } catch {
+    return null
+  }
+  if (!isRecord(frame)) return null
+  if (isRecord(frame.batch) && typeof frame.batch.seq === 'number') {
+    return { batch: frame.batch as unknown as ViewBatch }
+  }
+  if (typeof frame.id === 'number' && isResult(frame.result)) return { id: frame.id, result: frame.result }
+  if (isRecord(frame.error) && typeof frame.error.code === 'string') {
+    return { error: frame.error as unknown as ApiError }
+  }
+  return null
 }
