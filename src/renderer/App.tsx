@@ -1,0 +1,42 @@
+// Chooses the view for this window from its URL (?view=main|market|event).
+import { useEffect } from 'react'
+import type { MonitorApi } from '../shared/ipc'
+import type { WindowTarget } from '../shared/model'
+import { ServicesProvider, useApi } from './hooks/context'
+import { LADDER_LEVELS } from './components/OrderBook'
+import { useProfiles } from './store/profiles'
+import { EventWindow } from './views/EventWindow'
+import { MainView } from './views/MainView'
+import { MarketWindow } from './views/MarketWindow'
+
+function WindowBody({ target }: { target: WindowTarget }) {
+  const api = useApi()
+  useEffect(() => {
+    void api.setBookDepth(LADDER_LEVELS)
+    void useProfiles.getState().load(api)
+  }, [api])
+  switch (target.kind) {
+    case 'market':
+      return <MarketWindow market={target.market} />
+    case 'event':
+      return <EventWindow event={target.event} />
+    default:
+      return <MainView />
+  }
+}
+
+export function App({ api, target }: { api: MonitorApi; target: WindowTarget }) {
+  useEffect(() => {
+    document.title =
+      target.kind === 'market'
+        ? `Market ${target.market} · Trading Monitor`
+        : target.kind === 'event'
+          ? `Event ${target.event} · Trading Monitor`
+          : 'Trading Monitor'
+  }, [target])
+  return (
+    <ServicesProvider api={api}>
+      <WindowBody target={target} />
+    </ServicesProvider>
+  )
+}

@@ -1,0 +1,333 @@
+// The account from the user channel: balances, positions, open orders, fills, and the raw feed (which also
+// shows updates whose shape we could not interpret).
+import { memo, useEffect, useState } from 'react'
+import type { UserUpdateView } from '../../shared/model'
+import { refreshStatus, useApi, useInterests, useNow } from '../hooks/context'
+import { expiryState, explainError } from '../lib/errors'
+import { formatAmount, formatClock, formatPrice, formatSize } from '../lib/format'
+import { useMarketTitles } from '../store/events'
+import { useMonitor } from '../store/monitor'
+import { activeProfile, useProfiles } from '../store/profiles'
+
+const FEED_ROWS = 120
+
+/** The envelope fields every user update repeats; the feed shows what differs. */
+const ENVELOPE = new Set(['channel', 'type'])
+
+function preview(data: unknown): string {
+  let text: string
+  try {
+    const shown =
+      typeof data === 'object' && data !== null && !Array.isArray(data)
+        ? Object.fromEntries(Object.entries(data).filter(([k]) => !ENVELOPE.has(k)))
+        : data
+    text = JSON.stringify(shown) ?? String(data)
+  } catch {
+    text = String(data)
+  }
+  return text.length > 240 ? `${text.slice(0, 240)}…` : text
+}
+
+const FeedRow = memo(function FeedRow({ u }: { u: UserUpdateView }) {
+  return (
+    <div
+      className="feed-row"
+      data-testid="user-feed-row"
+      data-topic={u.topic}
+      data-market={u.market ?? undefined}
+    >
+      <span className="c-time">{formatClock(u.receivedAt)}</span>
+      <span className={`tag tag-${u.topic}`}>{u.topic}</span>
+      <span className="mono ellipsis" title={preview(u.data)}>
+        {preview(u.data)}
+      </span>
+    </div>
+  )
+})
+
+/** The reminder ahead of the key's expiry, where the trader looks all day (key settings has the details). */
+function ExpiryBanner({ onOpenKeySettings }: { onOpenKeySettings(): void }) {
+  const profile = useProfiles(activeProfile)
+  const now = useNow(60_000)
+  const { state, days } = expiryState(profile?.keyExpiresAt ?? null, now)
+  if (state !== 'soon' && state !== 'expired') return null
+  return (
+    <div
+      className={`alert ${state === 'expired' ? 'error' : 'warn'}`}
+      data-testid="key-expiry-banner"
+      data-state={state}
+    >
+      {state === 'expired'
+        ? `The API key expired on ${profile?.keyExpiresAt}. `
+        : `The API key expires ${days === 0 ? 'today' : `in ${days} day${days === 1 ? '' : 's'}`}. `}
+      Create a new key in your profile’s security settings and store it here.{' '}
+      <button className="link-btn" onClick={onOpenKeySettings}>
+        Key settings
+      </button>
+    </div>
+  )
+}
+
+function NoKey({ onOpenKeySettings }: { onOpenKeySettings(): void }) {
+  const api = useApi()
+  const profile = useProfiles(activeProfile)
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  useEffect(() => {
+    // Whether to offer the demo key depends on the active profile.
+    if (useProfiles.getState().activeId === null) void useProfiles.getState().load(api)
+  }, [api])
+  return (
+    <div className="cta" data-testid="account-cta">
+      <b>No API key for {profile ? `“${profile.name}”` : 'this profile'}</b>
+      <p className="muted">
+        Orders, fills, positions and the wallet come from the private user channel, which needs an API key.
+        Market data keeps flowing without one.
+      </p>
+      <div className="row-gap">
+        <button className="btn primary" onClick={onOpenKeySettings} data-testid="open-key-settings-cta">
+          Add API key…
+        </button>
+        {profile?.demo ? (
+          <button
+            className="btn"
+            disabled={busy}
+            data-testid="cta-use-demo-key"
+            onClick={() => {
+              setBusy(true)
+              setError(null)
+              void api.useDemoKey().then((r) => {
+                setBusy(false)
+                if (!r.ok) setError(r.error.message)
+                void useProfiles.getState().load(api)
+                void refreshStatus(api)
+              })
+            }}
+          >
+            {busy ? 'Verifying…' : 'Use demo key'}
+          </button>
+        ) : null}
+      </div>
+      {error ? <span className="error-text">{error}</span> : null}
+    </div>
+  )
+}
+
+export function AccountPane({ onOpenKeySettings }: { onOpenKeySettings(): void }) {
+  const api = useApi()
+  const hasKey = useMonitor((s) => s.status?.hasKey ?? false)
+  const authError = useMonitor((s) => s.status?.authError ?? null)
+  const account = useMonitor((s) => s.account)
+  const user = useMonitor((s) => s.user)
+  useInterests('account', hasKey ? [{ channel: 'user' }] : [])
+
+  useEffect(() => {
+    if (!hasKey) return
+    let cancelled = false
+    void api.getUserHistory().then((r) => {
+      if (!cancelled && r.ok) useMonitor.getState().seedUser(r.value)
+    })
+    return () => {
+      cancelled = true
+    }
+  }, [api, hasKey])
+
+  const titles = useMarketTitles()
+  const marketCell = (id: string | null) => (
+    <td className="ellipsis" title={id ?? undefined}>
+      {id === null ? '—' : (titles.get(id) ?? <span className="mono">{id}</span>)}
+    </td>
+  )
+  const orders = Object.values(account.orders).reverse()
+  const positions = Object.values(account.positions)
+  const balances = Object.values(account.balances)
+  const feed: UserUpdateView[] = []
+  for (let i = user.length - 1; i >= 0 && feed.length < FEED_ROWS; i--) feed.push(user[i] as UserUpdateView)
+
+  return (
+    <aside className="account-pane" data-testid="account-pane">
+      <div className="pane-toolbar">
+        <span className="pane-title">Account</span>
+        <button className="link-btn" onClick={onOpenKeySettings} data-testid="open-key-settings">
+          Key settings
+        </button>
+      </div>
+      {hasKey ? <ExpiryBanner onOpenKeySettings={onOpenKeySettings} /> : null}
+      {authError ? (
+        <div className="alert error" data-testid="account-auth-error" data-code={authError.code}>
+          <b>{explainError(authError).title}</b>
+          <ul>
+            {explainError(authError).steps.map((s) => (
+              <li key={s}>{s}</li>
+            ))}
+          </ul>
+          <button className="btn" onClick={onOpenKeySettings}>
+            Open key settings
+          </button>
+        </div>
+      ) : null}
+      {!hasKey ? (
+        <NoKey onOpenKeySettings={onOpenKeySettings} />
+      ) : (
+        <div className="account-body">
+          <div className="balances" data-testid="balances">
+            {balances.length === 0 ? (
+              <div className="balance-card muted">Wallet: waiting for a balance update…</div>
+            ) : (
+              balances.map((b) => (
+                <div className="balance-card" key={b.currency} data-testid="balance">
+                  <label>{b.currency}</label>
+                  <b className="num">{formatAmount(b.total ?? b.available)}</b>
+                  <span className="muted num">available {formatAmount(b.available)}</span>
+                </div>
+              ))
+            )}
+          </div>
+          <h4>
+            Positions <span className="muted">{positions.length}</span>
+          </h4>
+          <table className="grid-table compact" data-testid="positions">
+            <colgroup>
+              <col />
+              <col style={{ width: 56 }} />
+              <col style={{ width: 44 }} />
+              <col style={{ width: 60 }} />
+            </colgroup>
+            <thead>
+              <tr>
+                <th>Market</th>
+                <th className="num">Size</th>
+                <th className="num">Avg</th>
+                <th className="num">PnL</th>
+              </tr>
+            </thead>
+            <tbody>
+              {positions.length === 0 ? (
+                <tr>
+                  <td colSpan={4} className="empty-cell">
+                    No positions
+                  </td>
+                </tr>
+              ) : (
+                positions.map((p) => (
+                  <tr key={p.market} data-market={p.market} data-size={p.size}>
+                    {marketCell(p.market)}
+                    <td className={`num ${p.size > 0 ? 'bid-text' : 'ask-text'}`}>{formatSize(p.size)}</td>
+                    <td className="num">{formatPrice(p.avgPrice)}</td>
+                    <td className={`num ${(p.pnl ?? 0) >= 0 ? 'bid-text' : 'ask-text'}`}>
+                      {formatAmount(p.pnl)}
+                    </td>
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+          <h4>
+            Open orders <span className="muted">{orders.length}</span>
+          </h4>
+          <table className="grid-table compact" data-testid="open-orders">
+            <colgroup>
+              <col />
+              <col style={{ width: 36 }} />
+              <col style={{ width: 44 }} />
+              <col style={{ width: 70 }} />
+              <col style={{ width: 84 }} />
+            </colgroup>
+            <thead>
+              <tr>
+                <th>Market</th>
+                <th>Side</th>
+                <th className="num">Price</th>
+                <th className="num">Filled</th>
+                <th>Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {orders.length === 0 ? (
+                <tr>
+                  <td colSpan={5} className="empty-cell">
+                    No open orders
+                  </td>
+                </tr>
+              ) : (
+                orders.slice(0, 50).map((o) => (
+                  <tr key={o.id} data-market={o.market ?? undefined} title={`Order ${o.id}`}>
+                    {marketCell(o.market)}
+                    <td className={o.side === 'buy' ? 'bid-text' : o.side === 'sell' ? 'ask-text' : ''}>
+                      {o.side ?? '—'}
+                    </td>
+                    <td className="num">{formatPrice(o.price)}</td>
+                    <td className="num">
+                      {formatSize(o.filled ?? 0)}/{formatSize(o.size)}
+                    </td>
+                    <td className="ellipsis">{o.status ?? 'open'}</td>
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+          <h4>
+            Fills <span className="muted">{account.fills.length}</span>
+          </h4>
+          <table className="grid-table compact" data-testid="fills">
+            <colgroup>
+              <col style={{ width: 66 }} />
+              <col />
+              <col style={{ width: 36 }} />
+              <col style={{ width: 44 }} />
+              <col style={{ width: 52 }} />
+            </colgroup>
+            <thead>
+              <tr>
+                <th>Time</th>
+                <th>Market</th>
+                <th>Side</th>
+                <th className="num">Price</th>
+                <th className="num">Size</th>
+              </tr>
+            </thead>
+            <tbody>
+              {account.fills.length === 0 ? (
+                <tr>
+                  <td colSpan={5} className="empty-cell">
+                    No fills yet
+                  </td>
+                </tr>
+              ) : (
+                account.fills.slice(0, 30).map((f) => (
+                  <tr key={f.key}>
+                    <td className="num">{formatClock(f.ts)}</td>
+                    {marketCell(f.market)}
+                    <td className={f.side === 'buy' ? 'bid-text' : f.side === 'sell' ? 'ask-text' : ''}>
+                      {f.side ?? '—'}
+                    </td>
+                    <td className="num">{formatPrice(f.price)}</td>
+                    <td className="num">{formatSize(f.size)}</td>
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <div className="feed-pane">
+        <div className="pane-toolbar">
+          <span className="pane-title">Raw user feed</span>
+          <span className="muted num">
+            {user.length}
+            {account.undecoded > 0 ? ` · ${account.undecoded} not interpreted` : ''}
+          </span>
+        </div>
+        <div className="feed" data-testid="user-feed">
+          {feed.length === 0 ? (
+            <div className="empty-note">
+              {hasKey ? 'Waiting for account updates…' : 'No key: no account updates.'}
+            </div>
+          ) : (
+            feed.map((u) => <FeedRow key={u.seq} u={u} />)
+          )}
+        </div>
+      </div>
+    </aside>
+  )
+}

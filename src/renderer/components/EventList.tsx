@@ -1,0 +1,268 @@
+// The events list: instant search over event and market titles, sorting, virtualised rows, expandable events
+// with live quotes, keyboard navigation (arrows or j/k, Enter, Shift+Enter).
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { memo, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react'
+import type { EventSummary, MarketSummary } from '../../shared/model'
+import { useInterests } from '../hooks/context'
+import { EVENT_SORTS, searchEvents, sortEvents, type EventSort } from '../lib/events'
+import { formatPrice } from '../lib/format'
+import { useMonitor } from '../store/monitor'
+
+type Row =
+  | { kind: 'event'; key: string; event: EventSummary; expanded: boolean; shown: number }
+  | { kind: 'market'; key: string; event: EventSummary; market: MarketSummary }
+
+const EVENT_ROW_H = 34
+const MARKET_ROW_H = 26
+
+const MarketQuote = memo(function MarketQuote({ market }: { market: string }) {
+  const t = useMonitor((s) => s.tickers[market])
+  const stale = t && t.state !== 'live' && t.state !== 'empty'
+  return (
+    <>
+      <span className={`c-num bid-text ${stale ? 'stale-text' : ''}`}>{formatPrice(t?.bestBid)}</span>
+      <span className={`c-num ask-text ${stale ? 'stale-text' : ''}`}>{formatPrice(t?.bestAsk)}</span>
+      <span className={`c-num ${stale ? 'stale-text' : ''}`}>{formatPrice(t?.last)}</span>
+    </>
+  )
+})
+
+export interface EventListProps {
+  events: readonly EventSummary[]
+  selectedMarket: string | null
+  onOpenMarket(market: string, newWindow: boolean): void
+  onOpenEvent(event: string): void
+  /** Event to reveal (expand and scroll to), e.g. from quick open. */
+  reveal?: { event: string; n: number } | null
+  searchRef?: RefObject<HTMLInputElement | null>
+}
+
+export function EventList({
+  events,
+  selectedMarket,
+  onOpenMarket,
+  onOpenEvent,
+  reveal,
+  searchRef,
+}: EventListProps) {
+  const [query, setQuery] = useState('')
+  const [sort, setSort] = useState<EventSort>('listing')
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set())
+  const [cursorKey, setCursorKey] = useState<string | null>(null)
+  const [revealed, setRevealed] = useState<{ event: string; n: number } | null>(null)
+  const scrollRef = useRef<HTMLDivElement | null>(null)
+
+  // Quick open asks to reveal an event: expand it and put the cursor on it (state adjusted during render).
+  if (reveal && reveal !== revealed) {
+    setRevealed(reveal)
+    setQuery('')
+    if (!expanded.has(reveal.event)) setExpanded(new Set(expanded).add(reveal.event))
+    setCursorKey(`e:${reveal.event}`)
+  }
+
+  const rows = useMemo<Row[]>(() => {
+    const out: Row[] = []
+    for (const m of sortEvents(searchEvents(events, query), sort)) {
+      const open = expanded.has(m.event.id) || (query.trim() !== '' && m.viaMarkets)
+      const markets = expanded.has(m.event.id) ? m.event.markets : m.markets
+      out.push({
+        kind: 'event',
+        key: `e:${m.event.id}`,
+        event: m.event,
+        expanded: open,
+        shown: markets.length,
+      })
+      if (open)
+        for (const market of markets)
+          out.push({ kind: 'market', key: `m:${m.event.id}:${market.id}`, event: m.event, market })
+    }
+    return out
+  }, [events, query, sort, expanded])
+
+  useInterests(
+    'event-list',
+    [...expanded].sort().map((id) => ({ channel: 'event' as const, id, filter: 'all' as const })),
+  )
+
+  const cursor = Math.max(
+    0,
+    rows.findIndex((r) => r.key === cursorKey),
+  )
+
+  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read during render on purpose
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: (i) => (rows[i]?.kind === 'event' ? EVENT_ROW_H : MARKET_ROW_H),
+    getItemKey: (i) => rows[i]?.key ?? i,
+    overscan: 10,
+  })
+
+  const toggle = (id: string) => {
+    const next = new Set(expanded)
+    if (next.has(id)) next.delete(id)
+    else next.add(id)
+    setExpanded(next)
+  }
+
+  const moveTo = (index: number) => {
+    const row = rows[Math.max(0, Math.min(rows.length - 1, index))]
+    if (!row) return
+    setCursorKey(row.key)
+    virtualizer.scrollToIndex(rows.indexOf(row), { align: 'auto' })
+  }
+
+  const activate = (row: Row | undefined, newWindow: boolean) => {
+    if (!row) return
+    if (row.kind === 'market') onOpenMarket(row.market.id, newWindow)
+    else if (newWindow) onOpenEvent(row.event.id)
+    else toggle(row.event.id)
+  }
+
+  const onKeyDown = (e: KeyboardEvent<HTMLElement>, fromInput: boolean) => {
+    const key = e.key
+    if (key === 'ArrowDown' || (!fromInput && key === 'j')) {
+      e.preventDefault()
+      moveTo(cursor + 1)
+    } else if (key === 'ArrowUp' || (!fromInput && key === 'k')) {
+      e.preventDefault()
+      moveTo(cursor - 1)
+    } else if (key === 'Enter') {
+      e.preventDefault()
+      activate(rows[cursor], e.shiftKey)
+    } else if (!fromInput && (key === 'ArrowRight' || key === 'ArrowLeft')) {
+      const row = rows[cursor]
+      if (row?.kind === 'event' && row.expanded === (key === 'ArrowLeft')) {
+        e.preventDefault()
+        toggle(row.event.id)
+      }
+    } else if (fromInput && key === 'Escape') {
+      setQuery('')
+    }
+  }
+
+  const totalMarkets = useMemo(() => events.reduce((n, e) => n + e.markets.length, 0), [events])
+
+  return (
+    <div className="event-list-pane">
+      <div className="list-tools">
+        <input
+          ref={searchRef}
+          className="search"
+          type="search"
+          placeholder="Filter events and markets…"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          onKeyDown={(e) => onKeyDown(e, true)}
+          aria-label="Filter events and markets"
+          data-testid="event-search"
+        />
+        <select
+          value={sort}
+          onChange={(e) => setSort(e.target.value as EventSort)}
+          aria-label="Sort events"
+          data-testid="event-sort"
+        >
+          {EVENT_SORTS.map((s) => (
+            <option key={s.value} value={s.value}>
+              {s.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="list-head">
+        <span className="c-title">
+          {query
+            ? `${rows.filter((r) => r.kind === 'event').length} of ${events.length} events`
+            : `${events.length} events · ${totalMarkets} markets`}
+        </span>
+        <span className="c-num">Bid</span>
+        <span className="c-num">Ask</span>
+        <span className="c-num">Last</span>
+      </div>
+      <div
+        ref={scrollRef}
+        className="event-list"
+        data-testid="event-list"
+        tabIndex={0}
+        role="listbox"
+        aria-label="Events"
+        aria-activedescendant={rows[cursor] ? `row-${rows[cursor].key}` : undefined}
+        onKeyDown={(e) => onKeyDown(e, false)}
+      >
+        {rows.length === 0 ? <div className="empty-note">No event or market matches “{query}”.</div> : null}
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((v) => {
+            const row = rows[v.index]
+            if (!row) return null
+            const active = v.index === cursor
+            const style = { transform: `translateY(${v.start}px)`, height: v.size }
+            if (row.kind === 'event')
+              return (
+                <div
+                  key={row.key}
+                  id={`row-${row.key}`}
+                  role="option"
+                  aria-selected={active}
+                  aria-expanded={row.expanded}
+                  className={`list-row event-row ${active ? 'cursor' : ''} ${row.expanded ? 'open' : ''}`}
+                  style={style}
+                  data-testid="event-row"
+                  data-event={row.event.id}
+                  onClick={() => {
+                    setCursorKey(row.key)
+                    toggle(row.event.id)
+                  }}
+                  onDoubleClick={() => onOpenEvent(row.event.id)}
+                  title={row.event.title}
+                >
+                  <span className="chevron">{row.expanded ? '▾' : '▸'}</span>
+                  <span className="c-title ellipsis">{row.event.title}</span>
+                  <span className="count" title="Markets">
+                    {row.shown !== row.event.markets.length ? `${row.shown}/` : ''}
+                    {row.event.markets.length}
+                  </span>
+                  <button
+                    className="row-action"
+                    title="Open the event matrix in a new window"
+                    onClick={(e) => {
+                      e.stopPropagation()
+                      onOpenEvent(row.event.id)
+                    }}
+                    tabIndex={-1}
+                  >
+                    ↗
+                  </button>
+                </div>
+              )
+            return (
+              <div
+                key={row.key}
+                id={`row-${row.key}`}
+                role="option"
+                aria-selected={active}
+                className={`list-row market-row ${active ? 'cursor' : ''} ${selectedMarket === row.market.id ? 'selected' : ''}`}
+                style={style}
+                data-testid="market-row"
+                data-market={row.market.id}
+                data-event={row.event.id}
+                onClick={(e) => {
+                  setCursorKey(row.key)
+                  onOpenMarket(row.market.id, e.shiftKey)
+                }}
+                title={`${row.market.title} (${row.market.id})`}
+              >
+                <span className="c-title ellipsis">{row.market.title}</span>
+                <MarketQuote market={row.market.id} />
+              </div>
+            )
+          })}
+        </div>
+      </div>
+      <div className="list-foot muted">
+        <kbd>/</kbd> jump · <kbd>j</kbd>
+        <kbd>k</kbd> move · <kbd>↵</kbd> open · <kbd>⇧↵</kbd> window
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,113 @@
+// Every market of one event in a matrix, with the sum of mids (informational overround).
+import { memo } from 'react'
+import type { EventSummary, MarketSummary } from '../../shared/model'
+import { useApi, useInterests } from '../hooks/context'
+import { formatMid, formatPrice, formatSigned, midOf, spreadOf } from '../lib/format'
+import { OVERROUND_WARN, overround } from '../lib/overround'
+import { useMonitor } from '../store/monitor'
+import { FreshnessBadge } from './FreshnessBadge'
+import { useShallow } from 'zustand/react/shallow'
+
+const MatrixRow = memo(function MatrixRow({
+  market,
+  onOpen,
+}: {
+  market: MarketSummary
+  onOpen(id: string): void
+}) {
+  const t = useMonitor((s) => s.tickers[market.id])
+  const bid = t?.bestBid ?? null
+  const ask = t?.bestAsk ?? null
+  return (
+    <tr
+      data-testid="market-row"
+      data-market={market.id}
+      data-bid={bid ?? undefined}
+      data-ask={ask ?? undefined}
+      onDoubleClick={() => onOpen(market.id)}
+      className={t && (t.state === 'stale' || t.state === 'resyncing') ? 'stale-row' : ''}
+    >
+      <td className="ellipsis" title={`${market.title} (${market.id})`}>
+        {market.title}
+        <span className="muted mono"> {market.id}</span>
+      </td>
+      <td className="num bid-text">{formatPrice(bid)}</td>
+      <td className="num ask-text">{formatPrice(ask)}</td>
+      <td className="num">{formatPrice(t?.last)}</td>
+      <td className="num">{formatPrice(spreadOf(bid, ask))}</td>
+      <td className="num">{formatMid(midOf(bid, ask))}</td>
+      <td>
+        <FreshnessBadge state={t?.state ?? null} updatedAt={t?.updatedAt ?? null} />
+      </td>
+      <td>
+        <button className="link-btn" onClick={() => onOpen(market.id)}>
+          Open ↗
+        </button>
+      </td>
+    </tr>
+  )
+})
+
+export function EventMatrix({ event }: { event: EventSummary }) {
+  const api = useApi()
+  useInterests(`event-matrix:${event.id}`, [{ channel: 'event', id: event.id, filter: 'all' }])
+  const quotes = useMonitor(useShallow((s) => event.markets.map((m) => s.tickers[m.id])))
+  const o = overround(quotes)
+  const open = (market: string) => void api.openWindow({ kind: 'market', market })
+  return (
+    <div className="event-matrix">
+      <table className="grid-table matrix" data-testid="event-matrix" data-event={event.id}>
+        <colgroup>
+          <col />
+          <col style={{ width: 80 }} />
+          <col style={{ width: 80 }} />
+          <col style={{ width: 80 }} />
+          <col style={{ width: 80 }} />
+          <col style={{ width: 80 }} />
+          <col style={{ width: 130 }} />
+          <col style={{ width: 80 }} />
+        </colgroup>
+        <thead>
+          <tr>
+            <th>Market</th>
+            <th className="num">Best bid</th>
+            <th className="num">Best ask</th>
+            <th className="num">Last</th>
+            <th className="num">Spread</th>
+            <th className="num">Mid</th>
+            <th>Data</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {event.markets.map((m) => (
+            <MatrixRow key={m.id} market={m} onOpen={open} />
+          ))}
+        </tbody>
+      </table>
+      <div
+        className={`overround ${o.warn ? 'warn' : ''}`}
+        data-testid="overround"
+        data-sum={o.sum ?? undefined}
+        data-warn={o.warn}
+      >
+        <span>
+          Sum of mids <b className="num">{o.sum === null ? '—' : o.sum.toFixed(3)}</b>
+        </span>
+        {o.deviation !== null ? (
+          <span className="num">({formatSigned(o.deviation, 3)} vs 1)</span>
+        ) : (
+          <span className="muted">
+            {o.counted}/{o.total} markets quoted on both sides
+          </span>
+        )}
+        <span className="muted small">
+          {o.warn
+            ? `Differs from 1 by more than ${OVERROUND_WARN}. If these markets are mutually exclusive and exhaustive, that is mispricing or stale data. `
+            : ''}
+          Informational: the exchange does not say whether an event’s markets are mutually exclusive.
+        </span>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,149 @@
+// One market: header with the quote and freshness, the ladder, the chart and the tape. Used in the main
+// window's pane and as the whole of a market window.
+import { useEffect, useState } from 'react'
+import type { ApiError } from '../../shared/model'
+import { useApi, useInterests } from '../hooks/context'
+import { findMarket } from '../lib/events'
+import { formatPrice, spreadOf } from '../lib/format'
+import { useEvents } from '../store/events'
+import { NO_TRADES, useMonitor } from '../store/monitor'
+import { FreshnessBadge } from './FreshnessBadge'
+import { OrderBook } from './OrderBook'
+import { PriceChart } from './PriceChart'
+import { TradeTape } from './TradeTape'
+
+function useBackfill(market: string): { loading: boolean; error: ApiError | null } {
+  const api = useApi()
+  const [done, setDone] = useState<{ market: string; error: ApiError | null } | null>(null)
+  useEffect(() => {
+    let cancelled = false
+    api.getMarketSnapshot(market).then(
+      (r) => {
+        if (cancelled) return
+        if (r.ok) useMonitor.getState().seedMarket(market, r.value)
+        setDone({ market, error: r.ok ? null : r.error })
+      },
+      (e: unknown) => {
+        if (!cancelled) setDone({ market, error: { code: 'internal', message: String(e) } })
+      },
+    )
+    return () => {
+      cancelled = true
+    }
+  }, [api, market])
+  if (done?.market !== market) return { loading: true, error: null }
+  return { loading: false, error: done.error }
+}
+
+function Quote({ market }: { market: string }) {
+  const book = useMonitor((s) => s.books[market])
+  const ticker = useMonitor((s) => s.tickers[market])
+  const lastTrade = useMonitor((s) => {
+    const t = s.trades[market] ?? NO_TRADES
+    return t[t.length - 1]
+  })
+  const bid = book?.bids[0]?.[0] ?? ticker?.bestBid ?? null
+  const ask = book?.asks[0]?.[0] ?? ticker?.bestAsk ?? null
+  const last = lastTrade?.price ?? ticker?.last ?? null
+  return (
+    <div className="quote" data-testid="market-quote">
+      <span className="quote-cell">
+        <label>Bid</label>
+        <b className="bid-text">{formatPrice(bid)}</b>
+      </span>
+      <span className="quote-cell">
+        <label>Ask</label>
+        <b className="ask-text">{formatPrice(ask)}</b>
+      </span>
+      <span className="quote-cell">
+        <label>Last</label>
+        <b className={lastTrade?.side === 'buy' ? 'bid-text' : lastTrade?.side === 'sell' ? 'ask-text' : ''}>
+          {formatPrice(last)}
+        </b>
+      </span>
+      <span className="quote-cell">
+        <label>Spread</label>
+        <b>{formatPrice(spreadOf(bid, ask))}</b>
+      </span>
+      <FreshnessBadge
+        state={book?.state ?? ticker?.state ?? null}
+        updatedAt={book?.updatedAt ?? ticker?.updatedAt ?? null}
+      />
+    </div>
+  )
+}
+
+export function MarketPane({
+  market,
+  owner,
+  inWindow = false,
+}: {
+  market: string
+  owner: string
+  inWindow?: boolean
+}) {
+  const api = useApi()
+  useInterests(owner, [{ channel: 'market', id: market, filter: 'all' }])
+  const { loading, error } = useBackfill(market)
+  const events = useEvents((s) => s.events)
+  const found = findMarket(events, market)
+  const [openError, setOpenError] = useState<string | null>(null)
+
+  return (
+    <section className="market-pane" data-testid="market-pane" data-market={market}>
+      <header className="market-head">
+        <div className="market-title">
+          <h2 title={found?.market.title ?? market}>{found?.market.title ?? market}</h2>
+          <span className="muted ellipsis">
+            {found ? found.event.title : 'Market'} · <span className="mono">{market}</span>
+            {loading ? ' · loading history…' : null}
+            {error ? <span className="error-text"> · history unavailable: {error.message}</span> : null}
+          </span>
+        </div>
+        <Quote market={market} />
+        <div className="market-actions">
+          {!inWindow ? (
+            <button
+              className="btn ghost"
+              title="Open this market in its own window (Shift+Enter)"
+              data-testid="open-market-window"
+              onClick={() => {
+                setOpenError(null)
+                void api.openWindow({ kind: 'market', market }).then((r) => {
+                  if (!r.ok) setOpenError(r.error.message)
+                })
+              }}
+            >
+              Window ↗
+            </button>
+          ) : null}
+          {found && !inWindow ? (
+            <button
+              className="btn ghost"
+              title="Open the event's markets as a matrix"
+              onClick={() => void api.openWindow({ kind: 'event', event: found.event.id })}
+            >
+              Event ↗
+            </button>
+          ) : null}
+          {openError ? <span className="error-text">{openError}</span> : null}
+        </div>
+      </header>
+      <div className="market-body">
+        <div className="book-col">
+          <div className="pane-toolbar">
+            <span className="pane-title">Order book</span>
+          </div>
+          <OrderBook market={market} />
+        </div>
+        <PriceChart market={market} />
+        <div className="tape-pane">
+          <div className="pane-toolbar">
+            <span className="pane-title">Trades</span>
+          </div>
+          <TradeTape market={market} />
+        </div>
+      </div>
+    </section>
+  )
+}

@@ -1,0 +1,193 @@
+// The ladder: asks above, bids below, fixed rows so nothing moves while the book streams. Size changes flash
+// via a CSS animation restarted by a key, which costs no layout.
+import { memo, useState } from 'react'
+import type { BookView, Level } from '../../shared/model'
+import { useApi } from '../hooks/context'
+import { formatMid, formatPrice, formatSize, midOf, spreadOf } from '../lib/format'
+import { useMonitor } from '../store/monitor'
+
+export const LADDER_LEVELS = 15
+
+interface RowProps {
+  side: 'bid' | 'ask'
+  market: string
+  level: Level
+  cumulative: number
+  maxCumulative: number
+  best: boolean
+}
+
+const LadderRow = memo(function LadderRow({
+  side,
+  market,
+  level,
+  cumulative,
+  maxCumulative,
+  best,
+}: RowProps) {
+  const [price, size] = level
+  const [prevSize, setPrevSize] = useState(size)
+  const [flash, setFlash] = useState<{ n: number; dir: 'up' | 'down' } | null>(null)
+  // Derive the flash from the previous render's size (React's "adjust state on prop change" pattern).
+  if (prevSize !== size) {
+    setPrevSize(size)
+    setFlash({ n: (flash?.n ?? 0) + 1, dir: size > prevSize ? 'up' : 'down' })
+  }
+  const depth = maxCumulative > 0 ? cumulative / maxCumulative : 0
+  return (
+    <div
+      className={`ladder-row ${side} ${best ? 'best' : ''}`}
+      data-testid={side === 'bid' ? 'book-bid-row' : 'book-ask-row'}
+      data-market={market}
+      data-price={price}
+      data-size={size}
+    >
+      <div className="depth-bar" style={{ transform: `scaleX(${depth})` }} />
+      <span className="c-price">{formatPrice(price)}</span>
+      <span key={flash?.n ?? 0} className={`c-size ${flash ? `flash-${flash.dir}` : ''}`}>
+        {formatSize(size)}
+      </span>
+      <span className="c-total">{formatSize(cumulative)}</span>
+    </div>
+  )
+})
+
+function PlaceholderRow({ side }: { side: 'bid' | 'ask' }) {
+  return (
+    <div className={`ladder-row ${side} placeholder`} aria-hidden="true">
+      <span className="c-price" />
+      <span className="c-size" />
+      <span className="c-total" />
+    </div>
+  )
+}
+
+function cumulate(levels: readonly Level[]): number[] {
+  let total = 0
+  return levels.map(([, s]) => (total += s))
+}
+
+function StaleOverlay({ book }: { book: BookView }) {
+  const api = useApi()
+  const [error, setError] = useState<string | null>(null)
+  const resyncing = book.state === 'resyncing'
+  return (
+    <div className="book-overlay" data-testid="book-stale-overlay">
+      <div className="overlay-card">
+        <b>{resyncing ? 'Resyncing book…' : 'Book is stale'}</b>
+        <span className="muted">
+          {resyncing
+            ? 'Waiting for a fresh snapshot. Prices below may be out of date.'
+            : `Prices below may be out of date${book.staleReason ? ` (${book.staleReason})` : ''}.`}
+        </span>
+        {!resyncing ? (
+          <button
+            className="btn"
+            data-testid="resync-button"
+            onClick={() => {
+              setError(null)
+              void api.resync(book.market).then((r) => {
+                if (!r.ok) setError(r.error.message)
+              })
+            }}
+          >
+            Resync
+          </button>
+        ) : null}
+        {error ? <span className="error-text">{error}</span> : null}
+      </div>
+    </div>
+  )
+}
+
+export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; levels?: number }) {
+  const book = useMonitor((s) => s.books[market])
+  const state = book?.state ?? 'empty'
+  const asks = book ? book.asks.slice(0, levels) : []
+  const bids = book ? book.bids.slice(0, levels) : []
+  const askCum = cumulate(asks)
+  const bidCum = cumulate(bids)
+  const maxCum = Math.max(askCum[askCum.length - 1] ?? 0, bidCum[bidCum.length - 1] ?? 0)
+  const bestBid = bids[0]?.[0] ?? null
+  const bestAsk = asks[0]?.[0] ?? null
+  const spread = spreadOf(bestBid, bestAsk)
+  const mid = midOf(bestBid, bestAsk)
+
+  // Asks render top-down from the worst shown level to the best, so the best ask sits on the spread line.
+  const askRows = []
+  for (let i = levels - 1; i >= 0; i--) {
+    const level = asks[i]
+    askRows.push(
+      level ? (
+        <LadderRow
+          key={level[0]}
+          side="ask"
+          market={market}
+          level={level}
+          cumulative={askCum[i] ?? 0}
+          maxCumulative={maxCum}
+          best={i === 0}
+        />
+      ) : (
+        <PlaceholderRow key={`p${i}`} side="ask" />
+      ),
+    )
+  }
+  const bidRows = []
+  for (let i = 0; i < levels; i++) {
+    const level = bids[i]
+    bidRows.push(
+      level ? (
+        <LadderRow
+          key={level[0]}
+          side="bid"
+          market={market}
+          level={level}
+          cumulative={bidCum[i] ?? 0}
+          maxCumulative={maxCum}
+          best={i === 0}
+        />
+      ) : (
+        <PlaceholderRow key={`p${i}`} side="bid" />
+      ),
+    )
+  }
+
+  return (
+    <div
+      className={`orderbook state-${state}`}
+      data-testid="orderbook"
+      data-market={market}
+      data-state={state}
+    >
+      <div className="ladder-head">
+        <span className="c-price">Price</span>
+        <span className="c-size">Size</span>
+        <span className="c-total">Total</span>
+      </div>
+      <div className="ladder-body">
+        <div className="ladder-side asks">{askRows}</div>
+        <div className="spread-row" data-testid="book-spread">
+          <span className="c-price" title="Mid">
+            {formatMid(mid)}
+          </span>
+          <span className="muted">mid</span>
+          <span className="c-spread" title="Spread">
+            spread <b>{formatPrice(spread)}</b>
+          </span>
+        </div>
+        <div className="ladder-side bids">{bidRows}</div>
+        {book && (state === 'stale' || state === 'resyncing') ? <StaleOverlay book={book} /> : null}
+        {!book || (state === 'empty' && bids.length === 0 && asks.length === 0) ? (
+          <div className="book-overlay soft">
+            <span className="muted">Waiting for the first book snapshot…</span>
+          </div>
+        ) : null}
+      </div>
+      <div className="ladder-foot muted">
+        <span>{book ? `${book.depth.bids} bid / ${book.depth.asks} ask levels` : '\u00a0'}</span>
+        <span className="num">{book?.seq !== null && book?.seq !== undefined ? `seq ${book.seq}` : ''}</span>
+      </div>
+    </div>
+  )
+}

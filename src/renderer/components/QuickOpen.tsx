@@ -1,0 +1,90 @@
+// Command-palette search over events and markets (`/` or Ctrl/Cmd+K). Enter opens in the main window,
+// Shift+Enter in a new window.
+import { useEffect, useMemo, useRef, useState } from 'react'
+import type { EventSummary } from '../../shared/model'
+import { quickOpen, type QuickItem } from '../lib/events'
+
+export interface QuickOpenProps {
+  events: readonly EventSummary[]
+  onClose(): void
+  onPick(item: QuickItem, newWindow: boolean): void
+}
+
+export function QuickOpen({ events, onClose, onPick }: QuickOpenProps) {
+  const [query, setQuery] = useState('')
+  const [cursor, setCursor] = useState(0)
+  const input = useRef<HTMLInputElement | null>(null)
+  const items = useMemo(() => quickOpen(events, query, 60), [events, query])
+  const active = Math.min(cursor, Math.max(0, items.length - 1))
+
+  useEffect(() => {
+    input.current?.focus()
+  }, [])
+
+  useEffect(() => {
+    document.getElementById(`qo-${active}`)?.scrollIntoView({ block: 'nearest' })
+  }, [active])
+
+  return (
+    <div className="modal-backdrop" onMouseDown={onClose}>
+      <div
+        className="palette"
+        role="dialog"
+        aria-label="Quick open"
+        data-testid="quick-open"
+        onMouseDown={(e) => e.stopPropagation()}
+      >
+        <input
+          ref={input}
+          className="palette-input"
+          placeholder="Jump to a market or event…"
+          value={query}
+          onChange={(e) => {
+            setQuery(e.target.value)
+            setCursor(0)
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') onClose()
+            else if (e.key === 'ArrowDown' || (e.ctrlKey && e.key === 'n')) {
+              e.preventDefault()
+              setCursor(Math.min(items.length - 1, active + 1))
+            } else if (e.key === 'ArrowUp' || (e.ctrlKey && e.key === 'p')) {
+              e.preventDefault()
+              setCursor(Math.max(0, active - 1))
+            } else if (e.key === 'Enter') {
+              e.preventDefault()
+              const item = items[active]
+              if (item) onPick(item, e.shiftKey)
+            }
+          }}
+          aria-label="Quick open"
+          data-testid="quick-open-input"
+        />
+        <div className="palette-list" role="listbox">
+          {items.length === 0 ? <div className="empty-note">Nothing matches “{query}”.</div> : null}
+          {items.map((item, i) => (
+            <div
+              key={`${item.kind}:${item.id}`}
+              id={`qo-${i}`}
+              role="option"
+              aria-selected={i === active}
+              className={`palette-item ${i === active ? 'cursor' : ''}`}
+              data-testid="quick-open-item"
+              data-kind={item.kind}
+              data-id={item.id}
+              onMouseMove={() => i !== active && setCursor(i)}
+              onClick={(e) => onPick(item, e.shiftKey)}
+            >
+              <span className={`tag tag-${item.kind}`}>{item.kind === 'market' ? 'Market' : 'Event'}</span>
+              <span className="ellipsis">{item.title}</span>
+              <span className="muted ellipsis detail">{item.detail}</span>
+            </div>
+          ))}
+        </div>
+        <div className="palette-foot muted">
+          <kbd>Enter</kbd> open here · <kbd>⇧ Enter</kbd> new window · <kbd>Esc</kbd> close
+        </div>
+      </div>
+    </div>
+  )
+}

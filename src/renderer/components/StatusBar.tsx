@@ -1,0 +1,176 @@
+// Connection state, reconnects, age of the last message, rate-limit quota and the incident log.
+import { useState } from 'react'
+import type { Incident, StreamStatus } from '../../shared/model'
+import { useApi, useNow } from '../hooks/context'
+import { formatClock, formatDuration } from '../lib/format'
+import { useMonitor } from '../store/monitor'
+
+const STATE_LABEL: Record<StreamStatus['state'], string> = {
+  live: 'Live',
+  connecting: 'Connecting…',
+  reconnecting: 'Reconnecting…',
+  offline: 'Offline',
+  'auth-error': 'Key refused',
+}
+
+const INCIDENT_LABEL: Record<Incident['kind'], string> = {
+  disconnect: 'Disconnect',
+  stall: 'Stall',
+  resync: 'Resync',
+  auth: 'Auth',
+  rate_limit: 'Rate limit',
+  bad_frame: 'Bad frame',
+}
+
+function IncidentLog({
+  incidents,
+  now,
+  onClose,
+}: {
+  incidents: Incident[]
+  now: number
+  onClose: () => void
+}) {
+  return (
+    <div className="popover incident-log" role="dialog" aria-label="Incident log">
+      <div className="popover-head">
+        <span>Incidents</span>
+        <button className="icon-btn" onClick={onClose} aria-label="Close">
+          ×
+        </button>
+      </div>
+      {incidents.length === 0 ? (
+        <div className="empty-note">No incidents since start.</div>
+      ) : (
+        <table className="grid-table">
+          <thead>
+            <tr>
+              <th style={{ width: 66 }}>Start</th>
+              <th style={{ width: 96 }}>Kind</th>
+              <th style={{ width: 72 }} className="num">
+                Duration
+              </th>
+              <th>Detail</th>
+            </tr>
+          </thead>
+          <tbody>
+            {incidents.map((i) => (
+              <tr key={i.id} data-testid="incident-row" data-kind={i.kind}>
+                <td className="num">{formatClock(i.startedAt)}</td>
+                <td>
+                  <span className={`tag tag-${i.kind}`}>{INCIDENT_LABEL[i.kind]}</span>
+                </td>
+                <td className="num">
+                  {i.endedAt === null ? (
+                    <span className="warn-text">{formatDuration(now - i.startedAt)}…</span>
+                  ) : (
+                    formatDuration(i.endedAt - i.startedAt)
+                  )}
+                </td>
+                <td className="ellipsis" title={i.detail}>
+                  {i.market ? <span className="muted">{i.market} · </span> : null}
+                  {i.detail}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  )
+}
+
+export function StatusBar({ onOpenInspector }: { onOpenInspector?: () => void }) {
+  const api = useApi()
+  const status = useMonitor((s) => s.status)
+  const now = useNow(500)
+  const [showIncidents, setShowIncidents] = useState(false)
+  const state = status?.state ?? 'connecting'
+  const age = status?.lastMessageAt ? now - status.lastMessageAt : null
+  const rl = status?.rateLimit ?? null
+  const incidents = status?.incidents ?? []
+  const open = incidents.filter((i) => i.endedAt === null).length
+  const blocked = rl?.blockedUntil && rl.blockedUntil > now ? rl.blockedUntil - now : null
+
+  return (
+    <footer className="statusbar">
+      <span
+        className="status-item"
+        data-testid="connection-status"
+        data-state={state}
+        title={status?.lastError?.message}
+      >
+        <span className={`dot dot-${state}`} />
+        <b>{STATE_LABEL[state]}</b>
+        {state === 'reconnecting' && status?.nextRetryAt ? (
+          <span className="muted"> retry in {formatDuration(Math.max(0, status.nextRetryAt - now))}</span>
+        ) : null}
+      </span>
+      {state !== 'live' ? (
+        <button className="link-btn" onClick={() => void api.reconnectNow()}>
+          Reconnect now
+        </button>
+      ) : null}
+      <span className="status-item" title="Reconnects since start">
+        Reconnects <b className="num">{status?.reconnects ?? 0}</b>
+      </span>
+      <span
+        className="status-item"
+        title="Age of the last message from the exchange"
+        data-testid="last-message-age"
+      >
+        Last msg{' '}
+        <b className={`num age ${age !== null && age > 10_000 ? 'warn-text' : ''}`}>{formatDuration(age)}</b>
+      </span>
+      {status?.connectedSince && state === 'live' ? (
+        <span className="status-item muted">up {formatDuration(now - status.connectedSince)}</span>
+      ) : null}
+      <span className="spacer" />
+      {rl && (rl.limit !== null || rl.remaining !== null || blocked !== null) ? (
+        <span className={`status-item ${blocked !== null ? 'warn-text' : ''}`} data-testid="rate-limit">
+          {blocked !== null ? (
+            <>Rate limited · retry in {formatDuration(blocked)}</>
+          ) : (
+            <>
+              Quota <b className="num">{rl.remaining ?? '?'}</b>/
+              <span className="num">{rl.limit ?? '?'}</span>
+              {rl.resetAt ? (
+                <span className="muted"> · resets {formatDuration(Math.max(0, rl.resetAt - now))}</span>
+              ) : null}
+            </>
+          )}
+        </span>
+      ) : null}
+      {status ? (
+        <span className="status-item muted" title="Frames received · malformed · unknown">
+          <span className="num">{status.counters.frames.toLocaleString('en-US')}</span> frames
+          {status.counters.malformed + status.counters.unknown > 0 ? (
+            <span className="warn-text">
+              {' '}
+              · {status.counters.malformed} bad · {status.counters.unknown} unknown
+            </span>
+          ) : null}
+        </span>
+      ) : null}
+      {onOpenInspector ? (
+        <button className="link-btn" onClick={onOpenInspector} data-testid="open-inspector">
+          Inspector
+        </button>
+      ) : null}
+      <span className="popover-anchor">
+        <button
+          className={`link-btn ${open > 0 ? 'warn-text' : ''}`}
+          onClick={() => setShowIncidents((v) => !v)}
+          data-testid="incidents-button"
+          aria-expanded={showIncidents}
+        >
+          Incidents <b className="num">{incidents.length}</b>
+          {open > 0 ? ` (${open} ongoing)` : ''}
+        </button>
+        {showIncidents ? (
+          <IncidentLog incidents={incidents} now={now} onClose={() => setShowIncidents(false)} />
+        ) : null}
+      </span>
+    </footer>
+  )
+}

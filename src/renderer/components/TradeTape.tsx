@@ -1,0 +1,62 @@
+// The trades tape, newest first. Rows have a fixed height; a gap marker row says where trades may be missing
+// (the first trade after a reconnect).
+import { Fragment, memo } from 'react'
+import type { TradeView } from '../../shared/model'
+import { formatClock, formatPrice, formatSize } from '../lib/format'
+import { NO_TRADES, useMonitor } from '../store/monitor'
+
+/** Rows kept in the DOM; the store holds more for the chart. */
+export const TAPE_ROWS = 150
+
+const TradeRow = memo(function TradeRow({ trade }: { trade: TradeView }) {
+  const side = trade.side ?? 'none'
+  return (
+    <div
+      className={`tape-row side-${side}`}
+      data-testid="trade-row"
+      data-market={trade.market}
+      data-price={trade.price}
+      data-size={trade.size}
+      data-side={side}
+      data-key={trade.key}
+    >
+      <span className="c-time">{formatClock(trade.ts)}</span>
+      <span className="c-price">{formatPrice(trade.price)}</span>
+      <span className="c-size">{formatSize(trade.size)}</span>
+      <span className="c-side">{trade.side === 'buy' ? 'Buy' : trade.side === 'sell' ? 'Sell' : '—'}</span>
+    </div>
+  )
+})
+
+export function TradeTape({ market }: { market: string }) {
+  const trades = useMonitor((s) => s.trades[market] ?? NO_TRADES)
+  const shown: TradeView[] = []
+  for (let i = trades.length - 1; i >= 0 && shown.length < TAPE_ROWS; i--) shown.push(trades[i] as TradeView)
+  return (
+    <div className="tape" data-testid="trade-tape" data-market={market}>
+      <div className="tape-head">
+        <span className="c-time">Time</span>
+        <span className="c-price">Price</span>
+        <span className="c-size">Size</span>
+        <span className="c-side">Taker</span>
+      </div>
+      <div className="tape-body">
+        {shown.length === 0 ? <div className="empty-note">No trades yet.</div> : null}
+        {shown.map((t) => (
+          <Fragment key={t.key}>
+            <TradeRow trade={t} />
+            {t.gapBefore ? (
+              <div
+                className="tape-gap"
+                data-testid="trade-gap"
+                title="The connection dropped: trades in between may be missing"
+              >
+                connection gap · trades may be missing
+              </div>
+            ) : null}
+          </Fragment>
+        ))}
+      </div>
+    </div>
+  )
+}

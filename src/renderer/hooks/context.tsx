@@ -1,0 +1,64 @@
+// The MonitorApi and the interest registry, provided once per window so tests can inject a fake engine.
+import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react'
+import type { Interest, MonitorApi } from '../../shared/ipc'
+import { createInterestRegistry, type InterestRegistry } from '../store/interests'
+import { useMonitor } from '../store/monitor'
+
+interface Services {
+  api: MonitorApi
+  interests: InterestRegistry
+}
+
+const ServicesContext = createContext<Services | null>(null)
+
+export function ServicesProvider({ api, children }: { api: MonitorApi; children: ReactNode }) {
+  const services = useMemo<Services>(
+    () => ({
+      api,
+      interests: createInterestRegistry(api, (m) => console.warn('setInterests failed:', m)),
+    }),
+    [api],
+  )
+  // One batch = one store update (the store's applyBatch is a single set()).
+  useEffect(() => api.onBatch((batch) => useMonitor.getState().applyBatch(batch)), [api])
+  useEffect(() => {
+    if (useMonitor.getState().status === null) void refreshStatus(api)
+  }, [api])
+  return <ServicesContext.Provider value={services}>{children}</ServicesContext.Provider>
+}
+
+function useServices(): Services {
+  const s = useContext(ServicesContext)
+  if (!s) throw new Error('ServicesProvider is missing')
+  return s
+}
+
+export function useApi(): MonitorApi {
+  return useServices().api
+}
+
+/** Declare what this component watches; released on unmount. `interests` is compared by value. */
+export function useInterests(owner: string, interests: readonly Interest[]): void {
+  const { interests: registry } = useServices()
+  const text = JSON.stringify(interests)
+  useEffect(() => {
+    registry.set(owner, JSON.parse(text) as Interest[])
+  }, [registry, owner, text])
+  useEffect(() => () => registry.clear(owner), [registry, owner])
+}
+
+/** Re-read the status now (after a key or profile change) instead of waiting for the next batch. */
+export async function refreshStatus(api: MonitorApi): Promise<void> {
+  const r = await api.getStatus()
+  if (r.ok) useMonitor.getState().applyBatch({ seq: -1, at: Date.now(), status: r.value })
+}
+
+/** A clock that ticks every `intervalMs`, for ages that must keep counting while no data arrives. */
+export function useNow(intervalMs = 1000): number {
+  const [now, setNow] = useState(() => Date.now())
+  useEffect(() => {
+    const id = setInterval(() => setNow(Date.now()), intervalMs)
+    return () => clearInterval(id)
+  }, [intervalMs])
+  return now
+}

@@ -1,0 +1,286 @@
+// The account (open orders, fills, positions, balances) derived from user-channel updates. The payloads are
+// not specified, so each field is looked up under the names real venues use; an update that yields nothing
+// usable is only counted, and still shows in the raw feed.
+import type { Side, UserUpdateView } from '../../shared/model'
+
+export interface OrderRow {
+  id: string
+  market: string | null
+  side: Side | null
+  price: number | null
+  size: number | null
+  filled: number | null
+  status: string | null
+  updatedAt: number
+}
+
+export interface FillRow {
+  key: string
+  orderId: string | null
+  market: string | null
+  side: Side | null
+  price: number | null
+  size: number | null
+  ts: number
+}
+
+export interface PositionRow {
+  market: string
+  size: number
+  avgPrice: number | null
+  pnl: number | null
+  updatedAt: number
+}
+
+export interface BalanceRow {
+  currency: string
+  total: number | null
+  available: number | null
+  updatedAt: number
+}
+
+export interface AccountState {
+  /** Open orders by id, in arrival order. */
+  orders: Record<string, OrderRow>
+  /** Newest first, capped. */
+  fills: FillRow[]
+  positions: Record<string, PositionRow>
+  balances: Record<string, BalanceRow>
+  /** Updates that carried no recognisable record. */
+  undecoded: number
+  lastUpdateAt: number | null
+}
+
+export const FILLS_CAP = 200
+/** Closed orders are dropped; a bound on open ones keeps a runaway stream from growing memory. */
+export const ORDERS_CAP = 500
+
+export function emptyAccount(): AccountState {
+  return { orders: {}, fills: [], positions: {}, balances: {}, undecoded: 0, lastUpdateAt: null }
+}
+
+type Obj = Record<string, unknown>
+
+function isObj(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}
+
+function num(v: unknown): number | null {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : null
+  if (typeof v === 'string' && v.trim() !== '') {
+    const n = Number(v)
+    return Number.isFinite(n) ? n : null
+  }
+  return null
+}
+
+function str(v: unknown): string | null {
+  if (typeof v === 'string' && v !== '') return v
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v)
+  return null
+}
+
+function pickNum(o: Obj, names: readonly string[]): number | null {
+  for (const n of names) {
+    const v = num(o[n])
+    if (v !== null) return v
+  }
+  return null
+}
+
+function pickStr(o: Obj, names: readonly string[]): string | null {
+  for (const n of names) {
+    const v = str(o[n])
+    if (v !== null) return v
+  }
+  return null
+}
+
+const ID_FIELDS = ['id', 'order_id', 'orderId', 'orderID', 'client_order_id', 'clientOrderId']
+const MARKET_FIELDS = [
+  'market',
+  'market_id',
+  'marketId',
+  'asset_id',
+  'ticker',
+  'symbol',
+  'product_id',
+  'instrument',
+]
+const SIZE_FIELDS = ['size', 'quantity', 'qty', 'amount', 'original_size', 'count', 'shares']
+const PRICE_FIELDS = ['price', 'limit_price', 'limitPrice', 'px', 'avg_price']
+
+export function normaliseSide(v: unknown): Side | null {
+  if (typeof v === 'boolean') return null
+  const s = typeof v === 'string' ? v.trim().toLowerCase() : ''
+  if (s === 'buy' || s === 'bid' || s === 'long' || s === 'b') return 'buy'
+  if (s === 'sell' || s === 'ask' || s === 'short' || s === 's' || s === 'offer') return 'sell'
+  return null
+}
+
+/** ms since epoch from a number (s or ms) or an ISO string. */
+export function normaliseTime(v: unknown): number | null {
+  const n = num(v)
+  if (n !== null) return n < 1e11 ? n * 1000 : n
+  if (typeof v === 'string') {
+    const t = Date.parse(v)
+    return Number.isFinite(t) ? t : null
+  }
+  return null
+}
+
+/** The record(s) inside an update: `data`, `data.<topic>`, `data.data`, or arrays of them. */
+function records(data: unknown, keys: readonly string[]): Obj[] {
+  if (Array.isArray(data)) return data.filter(isObj)
+  if (!isObj(data)) return []
+  for (const k of keys) {
+    const inner = data[k]
+    if (Array.isArray(inner)) return inner.filter(isObj)
+    if (isObj(inner)) return [inner]
+  }
+  return [data]
+}
+
+const CLOSED = new Set([
+  'filled',
+  'cancelled',
+  'canceled',
+  'rejected',
+  'expired',
+  'done',
+  'closed',
+  'matched',
+  'killed',
+])
+
+function isOpen(o: OrderRow): boolean {
+  if (o.status !== null) return !CLOSED.has(o.status)
+  if (o.size !== null && o.filled !== null) return o.filled < o.size
+  return true
+}
+
+function applyOrder(state: AccountState, r: Obj, u: UserUpdateView): boolean {
+  const id = pickStr(r, ID_FIELDS)
+  if (id === null) return false
+  const prev = state.orders[id]
+  const status = pickStr(r, ['status', 'state', 'order_status'])
+  const row: OrderRow = {
+    id,
+    market: pickStr(r, MARKET_FIELDS) ?? u.market ?? prev?.market ?? null,
+    side: normaliseSide(r.side ?? r.direction) ?? prev?.side ?? null,
+    price: pickNum(r, PRICE_FIELDS) ?? prev?.price ?? null,
+    size: pickNum(r, SIZE_FIELDS) ?? prev?.size ?? null,
+    filled:
+      pickNum(r, [
+        'filled',
+        'filled_size',
+        'filledSize',
+        'size_matched',
+        'filled_quantity',
+        'executed',
+        'cum_qty',
+      ]) ??
+      prev?.filled ??
+      null,
+    status: status !== null ? status.toLowerCase() : (prev?.status ?? null),
+    updatedAt: u.receivedAt,
+  }
+  const orders = { ...state.orders }
+  if (isOpen(row)) {
+    orders[id] = row
+    const ids = Object.keys(orders)
+    for (let i = 0; i < ids.length - ORDERS_CAP; i++) delete orders[ids[i] as string]
+  } else {
+    delete orders[id]
+  }
+  state.orders = orders
+  return true
+}
+
+function applyFill(state: AccountState, r: Obj, u: UserUpdateView): boolean {
+  const price = pickNum(r, PRICE_FIELDS)
+  const size = pickNum(r, SIZE_FIELDS)
+  if (price === null && size === null) return false
+  const id = pickStr(r, ['fill_id', 'fillId', 'trade_id', 'tradeId', 'execution_id', 'id'])
+  const fill: FillRow = {
+    key: id ?? `u${u.seq}-${state.fills.length}`,
+    orderId: pickStr(r, ['order_id', 'orderId', 'orderID']),
+    market: pickStr(r, MARKET_FIELDS) ?? u.market,
+    side: normaliseSide(r.side ?? r.direction),
+    price,
+    size,
+    ts: normaliseTime(r.ts ?? r.time ?? r.timestamp ?? r.created_at ?? r.createdAt) ?? u.receivedAt,
+  }
+  if (id !== null && state.fills.some((f) => f.key === id)) return true
+  state.fills = [fill, ...state.fills].slice(0, FILLS_CAP)
+  return true
+}
+
+function applyPosition(state: AccountState, r: Obj, u: UserUpdateView): boolean {
+  const market = pickStr(r, MARKET_FIELDS) ?? u.market
+  const raw = pickNum(r, ['size', 'quantity', 'qty', 'position', 'shares', 'amount', 'net', 'balance'])
+  if (market === null || raw === null) return false
+  // Some venues send an unsigned size plus a side.
+  const size = normaliseSide(r.side) === 'sell' && raw > 0 ? -raw : raw
+  const positions = { ...state.positions }
+  if (size === 0) delete positions[market]
+  else
+    positions[market] = {
+      market,
+      size,
+      avgPrice: pickNum(r, ['avg_price', 'avgPrice', 'average_price', 'entry_price', 'entryPrice', 'price']),
+      pnl: pickNum(r, ['pnl', 'unrealized_pnl', 'unrealizedPnl', 'upnl', 'realized_pnl']),
+      updatedAt: u.receivedAt,
+    }
+  state.positions = positions
+  return true
+}
+
+function applyBalance(state: AccountState, r: Obj, u: UserUpdateView): boolean {
+  const total = pickNum(r, ['balance', 'total', 'equity', 'amount', 'value', 'cash_balance'])
+  const available = pickNum(r, [
+    'available',
+    'free',
+    'available_balance',
+    'availableBalance',
+    'cash',
+    'withdrawable',
+  ])
+  if (total === null && available === null) return false
+  const currency = pickStr(r, ['currency', 'asset', 'ccy', 'coin', 'denomination']) ?? 'USD'
+  state.balances = { ...state.balances, [currency]: { currency, total, available, updatedAt: u.receivedAt } }
+  return true
+}
+
+const APPLY: Record<
+  Exclude<UserUpdateView['topic'], 'other'>,
+  { keys: readonly string[]; apply: (s: AccountState, r: Obj, u: UserUpdateView) => boolean }
+> = {
+  order: { keys: ['order', 'orders', 'data'], apply: applyOrder },
+  fill: { keys: ['fill', 'fills', 'trade', 'trades', 'data'], apply: applyFill },
+  position: { keys: ['position', 'positions', 'data'], apply: applyPosition },
+  balance: { keys: ['balance', 'balances', 'wallet', 'data'], apply: applyBalance },
+}
+
+/** Apply updates to an account and return the new state; unchanged parts keep their identity. */
+export function applyUserUpdates(prev: AccountState, updates: readonly UserUpdateView[]): AccountState {
+  if (updates.length === 0) return prev
+  const state: AccountState = { ...prev }
+  for (const u of updates) {
+    state.lastUpdateAt = u.receivedAt
+    if (u.topic === 'other') {
+      state.undecoded += 1
+      continue
+    }
+    const { keys, apply } = APPLY[u.topic]
+    const rs = records(u.data, keys)
+    let used = false
+    for (const r of rs) used = apply(state, r, u) || used
+    if (!used) state.undecoded += 1
+  }
+  return state
+}
+
+export function deriveAccount(updates: readonly UserUpdateView[]): AccountState {
+  return applyUserUpdates(emptyAccount(), updates)
+}

@@ -1,0 +1,26 @@
+// Renderer entry: find the engine (preload or browser bridge) and the window's target, then render.
+import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+import { getMonitorApi, readWindowTarget } from './api'
+import { App } from './App'
+import './styles.css'
+
+const root = document.getElementById('root')
+if (!root) throw new Error('index.html has no #root')
+
+try {
+  const api = getMonitorApi()
+  const target = readWindowTarget(window.location.search)
+  createRoot(root).render(
+    <StrictMode>
+      <App api={api} target={target} />
+    </StrictMode>,
+  )
+} catch (e) {
+  // No engine (e.g. the page opened without the host): say so instead of a blank window.
+  root.textContent = ''
+  const box = document.createElement('div')
+  box.className = 'fatal'
+  box.textContent = `Trading Monitor could not reach its engine: ${e instanceof Error ? e.message : String(e)}`
+  root.append(box)
+}

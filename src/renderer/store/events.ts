@@ -1,0 +1,55 @@
+// The events listing, loaded once per window and re-read when the engine says it changed.
+import { useEffect, useMemo } from 'react'
+import { create } from 'zustand'
+import type { MonitorApi } from '../../shared/ipc'
+import type { ApiError, EventSummary } from '../../shared/model'
+import { useApi } from '../hooks/context'
+import { useMonitor } from './monitor'
+
+export interface EventsState {
+  phase: 'idle' | 'loading' | 'ready' | 'error'
+  events: EventSummary[]
+  error: ApiError | null
+  loadedAt: number | null
+  load(api: MonitorApi, refresh?: boolean): Promise<void>
+}
+
+export const useEvents = create<EventsState>()((set, get) => ({
+  phase: 'idle',
+  events: [],
+  error: null,
+  loadedAt: null,
+  load: async (api, refresh = false) => {
+    // Keep showing the last good listing while a refresh is in flight.
+    if (get().phase !== 'ready') set({ phase: 'loading' })
+    const r = await api
+      .listEvents(refresh ? { refresh: true } : undefined)
+      .catch((e: unknown): { ok: false; error: ApiError } => ({
+        ok: false,
+        error: { code: 'internal', message: String(e) },
+      }))
+    if (r.ok) set({ phase: 'ready', events: r.value, error: null, loadedAt: Date.now() })
+    else set({ phase: get().events.length > 0 ? 'ready' : 'error', error: r.error })
+  },
+}))
+
+/** Market id -> title from the listing, for panes that only know ids (account, inspector). */
+export function useMarketTitles(): ReadonlyMap<string, string> {
+  const events = useEvents((s) => s.events)
+  return useMemo(() => {
+    const map = new Map<string, string>()
+    for (const e of events) for (const m of e.markets) map.set(m.id, m.title)
+    return map
+  }, [events])
+}
+
+/** Load the listing on mount, whenever the engine reports a change, and when the key changes. */
+export function useEventsListing(): EventsState {
+  const api = useApi()
+  const version = useMonitor((s) => s.eventsVersion)
+  const hasKey = useMonitor((s) => s.status?.hasKey ?? null)
+  useEffect(() => {
+    void useEvents.getState().load(api)
+  }, [api, version, hasKey])
+  return useEvents()
+}

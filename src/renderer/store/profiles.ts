@@ -1,0 +1,26 @@
+// Connection profiles and the active one; re-read after any change made in key settings.
+import { create } from 'zustand'
+import type { MonitorApi } from '../../shared/ipc'
+import type { Profile } from '../../shared/model'
+
+export interface ProfilesState {
+  profiles: Profile[]
+  activeId: string | null
+  error: string | null
+  load(api: MonitorApi): Promise<void>
+}
+
+export const useProfiles = create<ProfilesState>()((set) => ({
+  profiles: [],
+  activeId: null,
+  error: null,
+  load: async (api) => {
+    const r = await api.listProfiles()
+    if (r.ok) set({ profiles: r.value.profiles, activeId: r.value.activeId, error: null })
+    else set({ error: r.error.message })
+  },
+}))
+
+export function activeProfile(s: Pick<ProfilesState, 'profiles' | 'activeId'>): Profile | null {
+  return s.profiles.find((p) => p.id === s.activeId) ?? null
+}

@@ -1,0 +1,27 @@
+// The window's title bar: app name, active profile, and the global actions.
+import type { ReactNode } from 'react'
+import { activeProfile, useProfiles } from '../store/profiles'
+
+export function Header({ title, children }: { title: ReactNode; children?: ReactNode }) {
+  const profile = useProfiles(activeProfile)
+  return (
+    <header className="app-head">
+      <span className="brand">
+        <span className="brand-mark">◆</span> Trading Monitor
+      </span>
+      <span className="head-title ellipsis">{title}</span>
+      <span className="spacer" />
+      {profile ? (
+        <span
+          className={`profile-chip ${profile.demo ? 'demo' : ''}`}
+          title={profile.baseUrl}
+          data-testid="profile-chip"
+        >
+          {profile.name}
+          {profile.demo ? <span className="tag tag-demo">demo</span> : null}
+        </span>
+      ) : null}
+      {children}
+    </header>
+  )
+}

@@ -1,0 +1,2 @@
+// Vite handles CSS imports in the renderer.
+/// <reference types="vite/client" />

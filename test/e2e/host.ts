@@ -1,0 +1,93 @@
+// Starts the browser host (`tsx src/main/web/cli.ts --demo --settings none`) for one test file and reads its
+// one JSON line. Node runs tsx as a loader in the same process (not via npx), so SIGTERM reaches the host
+// itself. A host that never reports its URL fails the file with its stderr.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { resolve } from 'node:path'
+
+export interface Host {
+  /** The page URL including ?token=. */
+  url: string
+  origin: string
+  token: string
+  /** URL of the same host with a window target query (view=market|event). */
+  page(query: Record<string, string>): string
+  /** Inject a fault through the host's test hook (TM_WEB_TEST_HOOKS=1). Resolves to the HTTP status. */
+  fault(kind: 'drop' | 'stall' | 'unstall' | 'malformed' | 'restart'): Promise<number>
+  stderr(): string
+  close(): Promise<void>
+}
+
+const ROOT = resolve(__dirname, '../..')
+
+export async function startHost(timeoutMs = 180_000): Promise<Host> {
+  const args = ['--import', 'tsx', 'src/main/web/cli.ts', '--demo', '--settings', 'none']
+  const child: ChildProcess = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, TM_WEB_TEST_HOOKS: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let err = ''
+  child.stderr?.on('data', (d: Buffer) => {
+    err = (err + d.toString()).slice(-20_000)
+  })
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    let out = ''
+    const timer = setTimeout(
+      () => reject(new Error(`web host gave no URL within ${timeoutMs} ms:\n${err}`)),
+      timeoutMs,
+    )
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString()
+      const line = out.split('\n').find((l) => l.trim().startsWith('{'))
+      if (!line) return
+      clearTimeout(timer)
+      try {
+        const parsed = JSON.parse(line) as { url?: unknown }
+        if (typeof parsed.url !== 'string') throw new Error(`no url in ${line}`)
+        resolveUrl(parsed.url)
+      } catch (e) {
+        reject(e instanceof Error ? e : new Error(String(e)))
+      }
+    })
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`web host exited (${String(code)}) before reporting its URL:\n${err}`))
+    })
+  })
+  const parsed = new URL(url)
+  const token = parsed.searchParams.get('token') ?? ''
+  return {
+    url,
+    origin: parsed.origin,
+    token,
+    page(query) {
+      const u = new URL(url)
+      for (const [k, v] of Object.entries(query)) u.searchParams.set(k, v)
+      return u.toString()
+    },
+    async fault(kind) {
+      const res = await fetch(
+        `${parsed.origin}/__test/fault?kind=${kind}&token=${encodeURIComponent(token)}`,
+        {
+          method: 'POST',
+          headers: { Origin: parsed.origin },
+        },
+      )
+      return res.status
+    },
+    stderr: () => err,
+    close: () =>
+      new Promise<void>((done) => {
+        if (child.exitCode !== null) return done()
+        const timer = setTimeout(() => {
+          child.kill('SIGKILL')
+          done()
+        }, 10_000)
+        child.once('exit', () => {
+          clearTimeout(timer)
+          done()
+        })
+        child.kill('SIGTERM')
+      }),
+  }
+}

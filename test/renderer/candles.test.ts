@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest'
+import { bucketStart, buildCandles, CandleBuilder, INTERVAL_SECONDS } from '../../src/renderer/lib/candles'
+
+const T0 = Date.UTC(2026, 10, 22, 4, 0, 0) // a whole 5-minute boundary
+const t = (offsetMs: number, price: number, size = 1) => ({ ts: T0 + offsetMs, price, size })
+
+describe('candles from trades', () => {
+  const trades = [
+    t(0, 0.5, 2),
+    t(400, 0.52),
+    t(999, 0.49),
+    t(1_000, 0.51),
+    t(59_000, 0.55, 3),
+    t(61_000, 0.53),
+    t(299_000, 0.47),
+    t(300_000, 0.5),
+  ]
+
+  it('builds 1s candles', () => {
+    const cs = buildCandles(trades, INTERVAL_SECONDS['1s'])
+    expect(cs.map((c) => c.time - T0 / 1000)).toEqual([0, 1, 59, 61, 299, 300])
+    expect(cs[0]).toMatchObject({ open: 0.5, high: 0.52, low: 0.49, close: 0.49, volume: 4 })
+  })
+
+  it('builds 1m candles', () => {
+    const cs = buildCandles(trades, INTERVAL_SECONDS['1m'])
+    expect(cs.map((c) => c.time - T0 / 1000)).toEqual([0, 60, 240, 300])
+    expect(cs[0]).toMatchObject({ open: 0.5, high: 0.55, low: 0.49, close: 0.55, volume: 8 })
+    expect(cs[1]).toMatchObject({ open: 0.53, close: 0.53, volume: 1 })
+  })
+
+  it('builds 5m candles', () => {
+    const cs = buildCandles(trades, INTERVAL_SECONDS['5m'])
+    expect(cs.map((c) => c.time - T0 / 1000)).toEqual([0, 300])
+    expect(cs[0]).toMatchObject({ open: 0.5, high: 0.55, low: 0.47, close: 0.47, volume: 10 })
+  })
+
+  it('sorts trades by time first', () => {
+    const cs = buildCandles([t(30_000, 0.6), t(10_000, 0.4)], 60)
+    expect(cs[0]).toMatchObject({ open: 0.4, close: 0.6 })
+  })
+
+  it('incremental building matches a full rebuild for in-order trades', () => {
+    const b = new CandleBuilder(60)
+    const byTime = new Map<number, unknown>()
+    for (const tr of trades) {
+      const c = b.add(tr)
+      if (c) byTime.set(c.time, c)
+    }
+    expect([...byTime.values()]).toEqual(buildCandles(trades, 60))
+  })
+
+  it('folds a late trade into the current candle instead of going back in time', () => {
+    const b = new CandleBuilder(1)
+    b.add(t(5_000, 0.5))
+    const c = b.add(t(3_000, 0.6))
+    expect(c?.time).toBe(T0 / 1000 + 5)
+    expect(c).toMatchObject({ high: 0.6, close: 0.6, volume: 2 })
+  })
+
+  it('ignores a trade without a usable price or time', () => {
+    const b = new CandleBuilder(60)
+    expect(b.add({ ts: Number.NaN, price: 0.5, size: 1 })).toBeNull()
+    expect(b.add({ ts: T0, price: Number.POSITIVE_INFINITY, size: 1 })).toBeNull()
+    expect(b.last).toBeNull()
+  })
+
+  it('bucketStart floors to the interval', () => {
+    expect(bucketStart(T0 + 299_999, 300)).toBe(T0 / 1000)
+    expect(bucketStart(T0 + 300_000, 300)).toBe(T0 / 1000 + 300)
+  })
+})

@@ -1,0 +1,104 @@
+// A scripted MonitorApi for component tests: every call is recorded, batches are pushed by the test.
+import type { MonitorApi, ViewBatch } from '../../src/shared/ipc'
+import { ok } from '../../src/shared/ipc'
+import type { EventSummary, StreamStatus } from '../../src/shared/model'
+
+export interface FakeApi extends MonitorApi {
+  calls: Array<{ method: string; args: unknown[] }>
+  push(batch: Omit<ViewBatch, 'seq' | 'at'> & { seq?: number; at?: number }): void
+  callsOf(method: string): unknown[][]
+}
+
+export function status(partial: Partial<StreamStatus> = {}): StreamStatus {
+  return {
+    profileId: 'demo',
+    state: 'live',
+    reconnects: 0,
+    connectedSince: 1_000,
+    lastMessageAt: 2_000,
+    nextRetryAt: null,
+    authError: null,
+    lastError: null,
+    rateLimit: null,
+    counters: { frames: 10, updates: 20, malformed: 1, unknown: 2, oversized: 0 },
+    incidents: [],
+    hasKey: true,
+    ...partial,
+  }
+}
+
+export const EVENTS: EventSummary[] = [
+  {
+    id: 'e1',
+    title: 'Fed decision',
+    markets: [
+      { id: 'm1', title: 'No change' },
+      { id: 'm2', title: 'Cut' },
+    ],
+  },
+  { id: 'e2', title: 'Lisbon marathon', markets: [{ id: 'm3', title: 'Under 2h05' }] },
+]
+
+export function createFakeApi(overrides: Partial<MonitorApi> = {}): FakeApi {
+  const calls: FakeApi['calls'] = []
+  const listeners = new Set<(b: ViewBatch) => void>()
+  let seq = 0
+  const rec =
+    <T>(method: string, value: T) =>
+    async (...args: unknown[]) => {
+      calls.push({ method, args })
+      return value
+    }
+  const keyInfo = { profileId: 'demo', hasKey: false, label: null, expiresAt: null }
+  const api: FakeApi = {
+    calls,
+    callsOf: (method) => calls.filter((c) => c.method === method).map((c) => c.args),
+    push(batch) {
+      const full: ViewBatch = { seq: batch.seq ?? ++seq, at: batch.at ?? Date.now(), ...batch }
+      for (const l of listeners) l(full)
+    },
+    listEvents: rec('listEvents', ok(EVENTS)),
+    setInterests: rec('setInterests', ok(undefined)),
+    setBookDepth: rec('setBookDepth', ok(undefined)),
+    getMarketSnapshot: rec('getMarketSnapshot', ok({ book: null, ticker: null, trades: [] })),
+    getUserHistory: rec('getUserHistory', ok([])),
+    resync: rec('resync', ok(undefined)),
+    reconnectNow: rec('reconnectNow', ok(undefined)),
+    getStatus: rec('getStatus', ok(status())),
+    setInspector: rec('setInspector', ok(undefined)),
+    getKeyInfo: rec('getKeyInfo', ok(keyInfo)),
+    setApiKey: rec('setApiKey', ok({ ...keyInfo, hasKey: true })),
+    clearApiKey: rec('clearApiKey', ok(keyInfo)),
+    useDemoKey: rec('useDemoKey', ok({ ...keyInfo, hasKey: true, label: 'Demo key' })),
+    listProfiles: rec(
+      'listProfiles',
+      ok({
+        profiles: [
+          {
+            id: 'demo',
+            name: 'Demo',
+            baseUrl: 'http://127.0.0.1:1/v1',
+            wsUrl: 'ws://127.0.0.1:1/ws',
+            demo: true,
+            keyLabel: null,
+            keyExpiresAt: null,
+          },
+        ],
+        activeId: 'demo',
+      }),
+    ),
+    saveProfile: rec(
+      'saveProfile',
+      ok({ id: 'p1', name: 'x', baseUrl: '', wsUrl: '', demo: false, keyLabel: null, keyExpiresAt: null }),
+    ),
+    selectProfile: rec('selectProfile', ok(undefined)),
+    deleteProfile: rec('deleteProfile', ok(undefined)),
+    openWindow: rec('openWindow', ok(undefined)),
+    onBatch(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    ...overrides,
+  }
+  return api
+}

@@ -1,0 +1,126 @@
+import { beforeEach, describe, expect, it } from 'vitest'
+import type { BookView, TradeView, UserUpdateView } from '../../src/shared/model'
+import { TAPE_CAP, useMonitor } from '../../src/renderer/store/monitor'
+import { status } from './fake-api'
+
+function book(market: string, bid: number, ask: number, state: BookView['state'] = 'live'): BookView {
+  return {
+    market,
+    state,
+    staleReason: null,
+    bids: [[bid, 10]],
+    asks: [[ask, 12]],
+    depth: { bids: 1, asks: 1 },
+    seq: 1,
+    updatedAt: 1_000,
+  }
+}
+
+function trade(market: string, key: string, price = 0.5, ts = 1_000): TradeView {
+  return { key, market, price, size: 1, side: 'buy', ts, receivedAt: ts }
+}
+
+const user = (seq: number): UserUpdateView => ({
+  seq,
+  topic: 'balance',
+  market: null,
+  data: { currency: 'USDC', balance: 100 + seq, available: 90 },
+  receivedAt: seq,
+})
+
+beforeEach(() => useMonitor.getState().reset())
+
+describe('monitor store', () => {
+  it('applies a whole batch in exactly one store update', () => {
+    let notifications = 0
+    const unsub = useMonitor.subscribe(() => notifications++)
+    useMonitor.getState().applyBatch({
+      seq: 7,
+      at: 5_000,
+      status: status({ state: 'reconnecting' }),
+      books: [book('m1', 0.4, 0.6), book('m2', 0.1, 0.2)],
+      tickers: [{ market: 'm1', bestBid: 0.4, bestAsk: 0.6, last: 0.5, updatedAt: 1, state: 'live' }],
+      trades: [trade('m1', 'a'), trade('m2', 'b'), trade('m1', 'c')],
+      user: [user(1), user(2)],
+      inspector: [
+        { seq: 1, receivedAt: 1, raw: '{}', truncated: false, classification: 'unknown', decoded: [] },
+      ],
+      eventsChanged: true,
+    })
+    unsub()
+    expect(notifications).toBe(1)
+    const s = useMonitor.getState()
+    expect(s.status?.state).toBe('reconnecting')
+    expect(Object.keys(s.books).sort()).toEqual(['m1', 'm2'])
+    expect(s.tickers.m1?.last).toBe(0.5)
+    expect(s.trades.m1?.map((t) => t.key)).toEqual(['a', 'c'])
+    expect(s.trades.m2?.map((t) => t.key)).toEqual(['b'])
+    expect(s.user).toHaveLength(2)
+    expect(s.account.balances.USDC?.total).toBe(102)
+    expect(s.inspector).toHaveLength(1)
+    expect(s.eventsVersion).toBe(1)
+    expect(s.lastBatchSeq).toBe(7)
+  })
+
+  it('keeps other markets’ objects identical so their components do not re-render', () => {
+    const { applyBatch } = useMonitor.getState()
+    applyBatch({
+      seq: 1,
+      at: 1,
+      books: [book('m1', 0.4, 0.6), book('m2', 0.1, 0.2)],
+      trades: [trade('m2', 'x')],
+    })
+    const before = useMonitor.getState()
+    applyBatch({ seq: 2, at: 2, books: [book('m1', 0.41, 0.6)], trades: [trade('m1', 'y')] })
+    const after = useMonitor.getState()
+    expect(after.books.m2).toBe(before.books.m2)
+    expect(after.trades.m2).toBe(before.trades.m2)
+    expect(after.books.m1).not.toBe(before.books.m1)
+    // A batch without user updates keeps the account object.
+    expect(after.account).toBe(before.account)
+  })
+
+  it('caps the tape and keeps the newest trades', () => {
+    const trades = Array.from({ length: TAPE_CAP + 25 }, (_, i) => trade('m1', `k${i}`))
+    useMonitor.getState().applyBatch({ seq: 1, at: 1, trades })
+    const tape = useMonitor.getState().trades.m1 ?? []
+    expect(tape).toHaveLength(TAPE_CAP)
+    expect(tape[0]?.key).toBe('k25')
+    expect(tape[tape.length - 1]?.key).toBe(`k${TAPE_CAP + 24}`)
+  })
+
+  it('seeds a market from a snapshot without duplicating trades that already streamed in', () => {
+    const { applyBatch, seedMarket } = useMonitor.getState()
+    applyBatch({
+      seq: 1,
+      at: 1,
+      trades: [trade('m1', 'b'), trade('m1', 'c')],
+      books: [{ ...book('m1', 0.4, 0.6), updatedAt: 9_000 }],
+    })
+    seedMarket('m1', {
+      book: { ...book('m1', 0.3, 0.7), updatedAt: 5_000 },
+      ticker: null,
+      trades: [trade('m1', 'a'), trade('m1', 'b')],
+    })
+    const s = useMonitor.getState()
+    expect(s.trades.m1?.map((t) => t.key)).toEqual(['a', 'b', 'c'])
+    // The streamed book is newer than the snapshot's: it stays.
+    expect(s.books.m1?.bids[0]?.[0]).toBe(0.4)
+    expect(s.tapeEpoch.m1).toBe(1)
+  })
+
+  it('a status read outside the stream does not pose as a batch', () => {
+    useMonitor.getState().applyBatch({ seq: -1, at: 1, status: status() })
+    expect(useMonitor.getState().lastBatchSeq).toBeNull()
+    expect(useMonitor.getState().status?.state).toBe('live')
+  })
+
+  it('seeds the user history in order and derives the account from it', () => {
+    const { applyBatch, seedUser } = useMonitor.getState()
+    applyBatch({ seq: 1, at: 1, user: [user(3)] })
+    seedUser([user(1), user(2), user(3)])
+    const s = useMonitor.getState()
+    expect(s.user.map((u) => u.seq)).toEqual([1, 2, 3])
+    expect(s.account.balances.USDC?.total).toBe(103)
+  })
+})
