@@ -8,11 +8,22 @@ import globals from 'globals'
 const electronMsg = 'Only src/main/*.ts and src/preload may import electron (DESIGN §2).'
 const electronBan = { name: 'electron', message: electronMsg }
 const electronSubBan = { group: ['electron/*'], message: electronMsg }
-const keyringBan = { name: '@napi-rs/keyring', message: 'Only src/main/services/credentials* touches the keychain (DESIGN §2).' }
+const keyringBan = {
+  name: '@napi-rs/keyring',
+  message: 'Only src/main/services/credentials* touches the keychain (DESIGN §2).',
+}
 
 export default tseslint.config(
   {
-    ignores: ['out/**', 'dist/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'docs/**'],
+    ignores: [
+      'out/**',
+      'dist/**',
+      'release/**',
+      'node_modules/**',
+      'test-results/**',
+      'playwright-report/**',
+      'docs/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -39,7 +50,10 @@ export default tseslint.config(
           selector: "Property[key.name='contextIsolation'][value.value=false]",
           message: 'contextIsolation must stay on (DESIGN §5).',
         },
-        { selector: "Property[key.name='sandbox'][value.value=false]", message: 'sandbox must stay on (DESIGN §5).' },
+        {
+          selector: "Property[key.name='sandbox'][value.value=false]",
+          message: 'sandbox must stay on (DESIGN §5).',
+        },
         {
           selector: "Property[key.name='webSecurity'][value.value=false]",
           message: 'webSecurity must stay on (DESIGN §5).',
@@ -70,7 +84,9 @@ export default tseslint.config(
   },
   {
     files: ['src/main/services/**', 'src/main/web/**', 'src/sim/**', 'bench/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: [electronBan, keyringBan], patterns: [electronSubBan] }] },
+    rules: {
+      'no-restricted-imports': ['error', { paths: [electronBan, keyringBan], patterns: [electronSubBan] }],
+    },
   },
   // Electron glue: raw ipcMain only in the typed wrapper.
   {
@@ -82,7 +98,11 @@ export default tseslint.config(
         {
           paths: [
             keyringBan,
-            { name: 'electron', importNames: ['ipcMain'], message: 'Bind IPC only through src/main/ipc.ts (DESIGN §5).' },
+            {
+              name: 'electron',
+              importNames: ['ipcMain'],
+              message: 'Bind IPC only through src/main/ipc.ts (DESIGN §5).',
+            },
           ],
           patterns: [],
         },
@@ -101,10 +121,24 @@ export default tseslint.config(
           patterns: [
             electronSubBan,
             {
-              group: ['node:*', 'fs', 'path', 'os', 'http', 'https', 'net', 'crypto', 'child_process', 'worker_threads'],
+              group: [
+                'node:*',
+                'fs',
+                'path',
+                'os',
+                'http',
+                'https',
+                'net',
+                'crypto',
+                'child_process',
+                'worker_threads',
+              ],
               message: 'src/shared is environment-free (DESIGN §2).',
             },
-            { group: ['**/main/**', '**/renderer/**', '**/preload/**', '**/sim/**'], message: 'src/shared imports only src/shared.' },
+            {
+              group: ['**/main/**', '**/renderer/**', '**/preload/**', '**/sim/**'],
+              message: 'src/shared imports only src/shared.',
+            },
           ],
         },
       ],
@@ -125,7 +159,10 @@ export default tseslint.config(
           patterns: [
             electronSubBan,
             { group: ['node:*'], message: 'The renderer has no Node.' },
-            { group: ['**/main/**', '**/sim/**', '**/preload/**'], message: 'The renderer reaches main only through MonitorApi.' },
+            {
+              group: ['**/main/**', '**/sim/**', '**/preload/**'],
+              message: 'The renderer reaches main only through MonitorApi.',
+            },
           ],
         },
       ],

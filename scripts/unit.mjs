@@ -7,7 +7,10 @@ const root = resolve(import.meta.dirname, '..')
 const args = ['vitest', 'run', ...process.argv.slice(2)]
 const cmd =
   process.platform === 'linux'
-    ? spawnSync('bash', [resolve(root, 'scripts/with-keyring.sh'), 'npx', ...args], { cwd: root, stdio: 'inherit' })
+    ? spawnSync('bash', [resolve(root, 'scripts/with-keyring.sh'), 'npx', ...args], {
+        cwd: root,
+        stdio: 'inherit',
+      })
     : spawnSync('npx', args, { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' })
 if (cmd.error) {
   console.error(`test:unit: ${cmd.error.message}`)

@@ -45,7 +45,9 @@ const argSchemas: { [M in MonitorMethod]: z.ZodType<MethodArgs<M>> } = {
   useDemoKey: z.tuple([]),
   listProfiles: z.tuple([]),
   saveProfile: z.tuple([
-    z.object({ id: id.optional(), name: z.string().trim().min(1).max(100), baseUrl: url, wsUrl: url }).strict(),
+    z
+      .object({ id: id.optional(), name: z.string().trim().min(1).max(100), baseUrl: url, wsUrl: url })
+      .strict(),
   ]) as never,
   selectProfile: z.tuple([id]),
   deleteProfile: z.tuple([id]),
@@ -53,8 +55,7 @@ const argSchemas: { [M in MonitorMethod]: z.ZodType<MethodArgs<M>> } = {
 }
 
 export type ValidateResult<M extends MonitorMethod> =
-  | { ok: true; args: MethodArgs<M> }
-  | { ok: false; message: string }
+  { ok: true; args: MethodArgs<M> } | { ok: false; message: string }
 
 export function isMonitorMethod(name: unknown): name is MonitorMethod {
   return typeof name === 'string' && Object.prototype.hasOwnProperty.call(argSchemas, name)

@@ -72,9 +72,9 @@ export interface MonitorApi {
   /** Book depth (levels per side) this window wants in its views. Default 25. */
   setBookDepth(depth: number): Promise<Result<void>>
   /** Current views for backfill when a pane opens: book, ticker and the trade tape history. */
-  getMarketSnapshot(market: string): Promise<
-    Result<{ book: BookView | null; ticker: TickerView | null; trades: TradeView[] }>
-  >
+  getMarketSnapshot(
+    market: string,
+  ): Promise<Result<{ book: BookView | null; ticker: TickerView | null; trades: TradeView[] }>>
   /** Recent user-channel updates, for backfill when the account pane opens. */
   getUserHistory(): Promise<Result<UserUpdateView[]>>
   /** Drop a market's book and resubscribe it. */

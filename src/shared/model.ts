@@ -215,9 +215,7 @@ export interface Profile {
 export type WindowKind = 'main' | 'market' | 'event'
 
 export type WindowTarget =
-  | { kind: 'main' }
-  | { kind: 'market'; market: string }
-  | { kind: 'event'; event: string }
+  { kind: 'main' } | { kind: 'market'; market: string } | { kind: 'event'; event: string }
 
 export interface Bounds {
   x: number

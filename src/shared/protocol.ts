@@ -40,10 +40,16 @@ export function parseClientMessage(value: unknown): ParseResult {
   }
   const m = value as Record<string, unknown>
   if (m.type !== 'subscribe' && m.type !== 'unsubscribe') {
-    return { ok: false, message: `unknown type ${JSON.stringify(m.type)}: expected "subscribe" or "unsubscribe"` }
+    return {
+      ok: false,
+      message: `unknown type ${JSON.stringify(m.type)}: expected "subscribe" or "unsubscribe"`,
+    }
   }
   if (typeof m.channel !== 'string' || !(CHANNELS as readonly string[]).includes(m.channel)) {
-    return { ok: false, message: `unknown channel ${JSON.stringify(m.channel)}: expected "market", "event" or "user"` }
+    return {
+      ok: false,
+      message: `unknown channel ${JSON.stringify(m.channel)}: expected "market", "event" or "user"`,
+    }
   }
   const type = m.type
   const channel = m.channel as Channel
@@ -57,7 +63,10 @@ export function parseClientMessage(value: unknown): ParseResult {
   const listField = channel === 'market' ? 'markets' : 'events'
   const list = m[listField]
   if (!isStringArray(list) || list.length === 0) {
-    return { ok: false, message: `${type} to channel "${channel}" needs "${listField}": a non-empty array of ids` }
+    return {
+      ok: false,
+      message: `${type} to channel "${channel}" needs "${listField}": a non-empty array of ids`,
+    }
   }
   if (type === 'unsubscribe') {
     return channel === 'market'
@@ -66,7 +75,10 @@ export function parseClientMessage(value: unknown): ParseResult {
   }
   const filter = normaliseFilter(m.filter)
   if (filter === null) {
-    return { ok: false, message: `unknown filter ${JSON.stringify(m.filter)}: expected "all", "orderbook" or "trades"` }
+    return {
+      ok: false,
+      message: `unknown filter ${JSON.stringify(m.filter)}: expected "all", "orderbook" or "trades"`,
+    }
   }
   return channel === 'market'
     ? { ok: true, message: { type, channel, markets: list, filter } }

@@ -52,7 +52,11 @@ describe('demo mode', () => {
     // The end-to-end test hook drops the worker simulator's connections: the engine reconnects and resumes.
     const before = rec.status()?.reconnects ?? 0
     expect(engine.injectDemoFault('drop')).toBe(true)
-    await waitFor(() => (rec.status()?.reconnects ?? 0) > before, 'a reconnect after the injected drop', 20_000)
+    await waitFor(
+      () => (rec.status()?.reconnects ?? 0) > before,
+      'a reconnect after the injected drop',
+      20_000,
+    )
     await waitFor(() => rec.status()?.state === 'live', 'live again after the drop', 20_000)
 
     // The demo key never reaches a window either.
