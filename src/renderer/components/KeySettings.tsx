@@ -186,7 +186,8 @@ function KeySection({ profile }: { profile: Profile }) {
             </label>
           </div>
           <p className="muted small">
-            The key is checked with the exchange before it is saved, then kept in the system keychain. It is
+            The key is checked with the exchange before it is saved, then kept{' '}
+            {profile.demo ? 'in memory until the app quits (demo profile)' : 'in the system keychain'}. It is
             never shown again here.
           </p>
           <div className="row-gap">
