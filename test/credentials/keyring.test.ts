@@ -15,8 +15,12 @@ const WITH_KEYRING = path.join(ROOT, 'scripts', 'with-keyring.sh')
 const HAVE_KEYRING = process.env.TM_KEYRING === '1'
 const IN_CI = process.env.CI === 'true'
 const CHILD_TIMEOUT_MS = 60_000
+// These tests drive the Secret Service over D-Bus; macOS and Windows keychains are another backend entirely.
+const LINUX = process.platform === 'linux'
 
-if (!HAVE_KEYRING && !IN_CI) {
+if (!LINUX) {
+  console.log(`SKIP Secret Service tests: they are Linux-only (this is ${process.platform})`)
+} else if (!HAVE_KEYRING && !IN_CI) {
   console.log(
     'SKIP real-keyring tests: TM_KEYRING is not 1; run them as `scripts/with-keyring.sh npx vitest run test/credentials`',
   )
@@ -99,7 +103,7 @@ afterAll(async () => {
 })
 
 // These need no keyring at all: they prove the store refuses to work without one.
-describe('keyring store without a Secret Service', () => {
+describe.skipIf(!LINUX)('keyring store without a Secret Service', () => {
   it(
     'no D-Bus session: every operation is keyring_unavailable, and set never falls back to another store',
     async () => {
@@ -129,7 +133,7 @@ describe('keyring store without a Secret Service', () => {
   )
 })
 
-describe.skipIf(!HAVE_KEYRING && !IN_CI)('keyring store against a real gnome-keyring', () => {
+describe.skipIf(!LINUX || (!HAVE_KEYRING && !IN_CI))('keyring store against a real gnome-keyring', () => {
   const service = `tm-test-${randomBytes(6).toString('hex')}`
   const store = createKeyringStore({ service })
 
