@@ -1,4 +1,5 @@
-// The deterministic event/market catalog: readable titles and the REST listing body.
+// The deterministic event/market catalog: readable titles and the REST listing body. An event is either a set
+// of mutually exclusive outcomes (exactly one market resolves Yes) or a set of independent yes/no questions.
 import { deriveSeed, hexId, mulberry32, pick, randInt, type Rng } from './rng'
 
 export interface MarketInfo {
@@ -15,13 +16,29 @@ export interface EventInfo {
   title: string
   category: string
   closesAt: string
+  /**
+   * True when the markets are the event's mutually exclusive, exhaustive outcomes (exactly one resolves Yes,
+   * so fair values sum to 1); false when they are independent yes/no questions about the same topic.
+   */
+  mutuallyExclusive: boolean
+  /** Exclusive outcomes that are adjacent ranges of one quantity ("25 bps cut", "No change", ...), in order. */
+  ordered: boolean
   markets: MarketInfo[]
+}
+
+interface Drawn {
+  title: string
+  outcomes: string[]
+  question: (outcome: string) => string
 }
 
 interface Template {
   category: string
-  title: (rng: Rng) => string
-  outcomes: (rng: Rng) => string[]
+  /** Outcomes: the n market titles always cover every case, one each. Questions: n independent yes/no's. */
+  kind: 'outcomes' | 'questions'
+  /** Outcomes are adjacent ranges of one quantity, listed in order. */
+  ordered?: true
+  draw: (rng: Rng, n: number) => Drawn
 }
 
 const YEARS = ['2027', '2028']
@@ -30,83 +47,266 @@ const CITIES = ['Lisbon', 'Toronto', 'Osaka', 'Denver', 'Lyon', 'Melbourne', 'Au
 const TEAMS = ['Falcons', 'Mariners', 'Rovers', 'Comets', 'Harriers', 'Titans', 'Wolves', 'Pilots']
 const COINS = ['Bitcoin', 'Ether', 'Solana']
 const COUNTRIES = ['Norway', 'Chile', 'Kenya', 'Vietnam', 'Portugal', 'Canada']
+const FIRST_NAMES = ['Ana', 'Marek', 'Yuki', 'Grace', 'Tomas', 'Amara', 'Luis', 'Ingrid', 'Kofi', 'Mei']
+const LAST_NAMES = [
+  'Duarte',
+  'Novak',
+  'Tanaka',
+  'Okafor',
+  'Lindqvist',
+  'Moreau',
+  'Kowalski',
+  'Reyes',
+  'Walsh',
+]
+const PARTY_WORDS = [
+  'Liberal',
+  'Green',
+  'Social Democratic',
+  'National',
+  'Progressive',
+  'Conservative',
+  'Labour',
+]
+const PARTY_KINDS = ['Party', 'Alliance', 'Union', 'Movement']
+const FILM_WORDS = ['Silent', 'Last', 'Northern', 'Paper', 'Hidden', 'Golden', 'Quiet', 'Long']
+const FILM_NOUNS = ['Harbour', 'Orchard', 'Winter', 'Lantern', 'River', 'Kingdom', 'Letters', 'Season']
 
+function shuffled<T>(r: Rng, items: readonly T[]): T[] {
+  const out = items.slice()
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(r() * (i + 1))
+    const t = out[i] as T
+    out[i] = out[j] as T
+    out[j] = t
+  }
+  return out
+}
+
+/**
+ * n different names, each one word from `firsts` and one from `lasts`. Walking the shuffled lists' pairs
+ * diagonal by diagonal visits every pair once and, for small n, never repeats a word on either side, so an
+ * event does not list "Mei Reyes" next to "Mei Okafor". Numbered names only beyond every pair.
+ */
+function distinct(r: Rng, n: number, firsts: readonly string[], lasts: readonly string[]): string[] {
+  const a = shuffled(r, firsts)
+  const b = shuffled(r, lasts)
+  const out: string[] = []
+  for (let d = 0; d < b.length; d++) {
+    for (let i = 0; i < a.length && out.length < n; i++)
+      out.push(`${a[i] ?? ''} ${b[(i + d) % b.length] ?? ''}`)
+  }
+  while (out.length < n) out.push(`Candidate ${out.length + 1}`)
+  return out
+}
+
+/** A rate decision's options around "no change", cut-heavy, the end ones open ("50+ bps cut"). */
+function rateMoves(n: number): string[] {
+  if (n === 1) return ['Any decision']
+  const out: string[] = []
+  for (let k = 0; k < n; k++) {
+    const bps = 25 * (k - Math.floor(n / 2))
+    const end = k === 0 || k === n - 1
+    if (bps === 0) out.push(k === n - 1 ? 'No change or hike' : 'No change')
+    else out.push(`${Math.abs(bps)}${end ? '+' : ''} bps ${bps < 0 ? 'cut' : 'hike'}`)
+  }
+  return out
+}
+
+/** Adjacent ranges covering the whole line: "Below 2.0%", "2.0% to 2.5%", ..., "3.0% or more". */
+function ranges(n: number, centre: number, width: number, fmt: (x: number) => string): string[] {
+  if (n === 1) return ['Any value']
+  const first = centre - Math.floor((n - 2) / 2) * width
+  const edges = Array.from({ length: n - 1 }, (_, k) => first + k * width)
+  return edges
+    .map((e, k) => (k === 0 ? `Below ${fmt(e)}` : `${fmt(edges[k - 1] as number)} to ${fmt(e)}`))
+    .concat(`${fmt(edges[n - 2] as number)} or more`)
+}
+
+/** Fixed yes/no questions, numbered ones beyond the list. */
+function questions(list: string[], n: number): string[] {
+  return Array.from({ length: n }, (_, j) => list[j] ?? `Question ${j + 1}`)
+}
+
+const pct = (x: number): string => `${x.toFixed(1)}%`
+const signedPct = (x: number): string => (x > 0 ? `+${x}%` : `${x}%`)
+
+// Outcome events read as one question with one answer ("Who wins…?", "Which…?"); question events name a topic
+// whose markets each ask their own yes/no question. Alternating keeps both kinds near the top of the list.
 const TEMPLATES: Template[] = [
   {
     category: 'Economics',
-    title: (r) => `Fed decision in ${pick(r, MONTHS)} ${pick(r, YEARS)}`,
-    outcomes: () => ['No change', '25 bps cut', '50+ bps cut', '25+ bps hike', 'Emergency meeting held'],
-  },
-  {
-    category: 'Politics',
-    title: (r) => `${pick(r, CITIES)} mayoral election ${pick(r, YEARS)}`,
-    outcomes: () => [
-      'Incumbent wins',
-      'Challenger wins',
-      'Runoff required',
-      'Turnout above 50%',
-      'Result contested',
-    ],
-  },
-  {
-    category: 'Sports',
-    title: (r) => `${pick(r, TEAMS)} vs ${pick(r, TEAMS.slice().reverse())}: championship final`,
-    outcomes: () => ['Home side wins', 'Away side wins', 'Goes to overtime', 'Over 4.5 goals', 'Clean sheet'],
-  },
-  {
-    category: 'Crypto',
-    title: (r) => `${pick(r, COINS)} price on ${pick(r, MONTHS)} 30`,
-    outcomes: () => ['Up more than 10%', 'Up 0-10%', 'Down 0-10%', 'Down more than 10%', 'New all-time high'],
-  },
-  {
-    category: 'Climate',
-    title: (r) => `${pick(r, CITIES)} weather in ${pick(r, MONTHS)}`,
-    outcomes: () => [
-      'Hottest day above 35°C',
-      'Rainfall above average',
-      'Snow recorded',
-      'Storm warning issued',
-    ],
-  },
-  {
-    category: 'Economics',
-    title: (r) => `${pick(r, COUNTRIES)} inflation, ${pick(r, MONTHS)} print`,
-    outcomes: () => ['Above 3%', 'Between 2% and 3%', 'Below 2%', 'Revised upward', 'Central bank comments'],
-  },
-  {
-    category: 'Technology',
-    title: (r) => `Flagship phone launch before ${pick(r, MONTHS)} ${pick(r, YEARS)}`,
-    outcomes: () => ['Launch announced', 'Price above $1,000', 'Foldable model shown', 'Launch delayed'],
-  },
-  {
-    category: 'Science',
-    title: (r) => `Crewed lunar mission by ${pick(r, YEARS)}`,
-    outcomes: () => ['Launch on schedule', 'Landing succeeds', 'Mission delayed', 'Private crew aboard'],
-  },
-  {
-    category: 'Culture',
-    title: (r) => `Film awards ${pick(r, YEARS)}: best picture`,
-    outcomes: () => ['Drama wins', 'Comedy wins', 'Animated film nominated', 'Debut director wins'],
-  },
-  {
-    category: 'Politics',
-    title: (r) => `${pick(r, COUNTRIES)} general election ${pick(r, YEARS)}`,
-    outcomes: () => [
-      'Ruling party keeps power',
-      'Coalition government',
-      'Snap election called',
-      'Turnout record',
-    ],
-  },
-  {
-    category: 'Sports',
-    title: (r) => `${pick(r, CITIES)} marathon ${pick(r, YEARS)}`,
-    outcomes: () => ['Course record broken', 'Winner under 2:05', 'Home runner on podium', 'Race postponed'],
+    kind: 'outcomes',
+    ordered: true,
+    draw: (r, n) => {
+      const when = `${pick(r, MONTHS)} ${pick(r, YEARS)}`
+      return {
+        title: `Fed decision in ${when}: which move?`,
+        outcomes: rateMoves(n),
+        question: (o) => `Fed decision in ${when}: ${o}?`,
+      }
+    },
   },
   {
     category: 'Business',
-    title: (r) => `Quarterly earnings: ${pick(r, ['Acme Robotics', 'Northwind', 'Globex', 'Initech'])}`,
-    outcomes: () => ['Beats estimates', 'Misses estimates', 'Raises guidance', 'Announces buyback'],
+    kind: 'questions',
+    draw: (r, n) => {
+      const company = pick(r, ['Acme Robotics', 'Northwind', 'Globex', 'Initech'])
+      const title = `Quarterly earnings: ${company}`
+      const list = [
+        'Revenue beats estimates',
+        'EPS beats estimates',
+        'Raises full-year guidance',
+        'Announces buyback',
+        'Shares up 5% next day',
+        'CEO change announced',
+      ]
+      return { title, outcomes: questions(list, n), question: (o) => `${company} earnings: ${o}?` }
+    },
+  },
+  {
+    category: 'Politics',
+    kind: 'outcomes',
+    draw: (r, n) => {
+      const race = `${pick(r, CITIES)} mayoral election ${pick(r, YEARS)}`
+      return {
+        title: `Who wins the ${race}?`,
+        outcomes: distinct(r, n, FIRST_NAMES, LAST_NAMES),
+        question: (o) => `Will ${o} win the ${race}?`,
+      }
+    },
+  },
+  {
+    category: 'Sports',
+    kind: 'questions',
+    draw: (r, n) => {
+      const home = pick(r, TEAMS)
+      const away = pick(
+        r,
+        TEAMS.filter((t) => t !== home),
+      )
+      const title = `${home} vs ${away} championship final`
+      const list = [
+        `${home} win`,
+        'Goes to overtime',
+        'Over 4.5 goals',
+        'A clean sheet',
+        'Red card shown',
+        'Attendance record',
+      ]
+      return { title, outcomes: questions(list, n), question: (o) => `${title}: ${o}?` }
+    },
+  },
+  {
+    category: 'Crypto',
+    kind: 'outcomes',
+    ordered: true,
+    draw: (r, n) => {
+      const coin = pick(r, COINS)
+      const day = `${pick(r, MONTHS)} 30`
+      return {
+        title: `${coin} monthly change to ${day}: which range?`,
+        outcomes: ranges(n, 0, 5, signedPct),
+        question: (o) => `${coin} monthly change to ${day}: ${o}?`,
+      }
+    },
+  },
+  {
+    category: 'Climate',
+    kind: 'questions',
+    draw: (r, n) => {
+      const title = `${pick(r, CITIES)} weather in ${pick(r, MONTHS)}`
+      const list = [
+        'Hottest day above 35°C',
+        'Rainfall above average',
+        'Snow recorded',
+        'Storm warning issued',
+        'Record low temperature',
+        'Drought declared',
+      ]
+      return { title, outcomes: questions(list, n), question: (o) => `${title}: ${o}?` }
+    },
+  },
+  {
+    category: 'Economics',
+    kind: 'outcomes',
+    ordered: true,
+    draw: (r, n) => {
+      const print = `${pick(r, COUNTRIES)} inflation, ${pick(r, MONTHS)} print`
+      return {
+        title: `${print}: which range?`,
+        outcomes: ranges(n, 2.5, 0.5, pct),
+        question: (o) => `${print}: ${o}?`,
+      }
+    },
+  },
+  {
+    category: 'Technology',
+    kind: 'questions',
+    draw: (r, n) => {
+      const title = `Flagship phone launch before ${pick(r, MONTHS)} ${pick(r, YEARS)}`
+      const list = [
+        'Launch announced',
+        'Price above $1,000',
+        'Foldable model shown',
+        'Launch delayed',
+        'New chip unveiled',
+        'Satellite messaging included',
+      ]
+      return { title, outcomes: questions(list, n), question: (o) => `${title}: ${o}?` }
+    },
+  },
+  {
+    category: 'Culture',
+    kind: 'outcomes',
+    draw: (r, n) => {
+      const year = pick(r, YEARS)
+      return {
+        title: `Film awards ${year}: which film wins best picture?`,
+        outcomes: distinct(r, n, FILM_WORDS, FILM_NOUNS).map((f) => `The ${f}`),
+        question: (o) => `Will ${o} win best picture at the ${year} film awards?`,
+      }
+    },
+  },
+  {
+    category: 'Science',
+    kind: 'questions',
+    draw: (r, n) => {
+      const title = `Crewed lunar mission by ${pick(r, YEARS)}`
+      const list = [
+        'Launch on schedule',
+        'Landing succeeds',
+        'Mission delayed',
+        'Private crew aboard',
+        'Moonwalk over 6 hours',
+        'Samples returned',
+      ]
+      return { title, outcomes: questions(list, n), question: (o) => `${title}: ${o}?` }
+    },
+  },
+  {
+    category: 'Politics',
+    kind: 'outcomes',
+    draw: (r, n) => {
+      const vote = `${pick(r, COUNTRIES)} general election ${pick(r, YEARS)}`
+      return {
+        title: `${vote}: which party wins the most seats?`,
+        outcomes: distinct(r, n, PARTY_WORDS, PARTY_KINDS),
+        question: (o) => `${vote}: will the ${o} win the most seats?`,
+      }
+    },
+  },
+  {
+    category: 'Sports',
+    kind: 'outcomes',
+    draw: (r, n) => {
+      const race = `${pick(r, CITIES)} marathon ${pick(r, YEARS)}`
+      return {
+        title: `Who wins the ${race}?`,
+        outcomes: distinct(r, n, FIRST_NAMES, LAST_NAMES),
+        question: (o) => `Will ${o} win the ${race}?`,
+      }
+    },
   },
 ]
 
@@ -125,9 +325,8 @@ export function buildCatalog(seed: number, eventCount: number, marketsPerEvent: 
   const base = Date.UTC(2027, 0, 1)
   for (let i = 0; i < eventCount; i++) {
     const t = TEMPLATES[i % TEMPLATES.length] as Template
-    const title = t.title(rng)
+    const { title, outcomes, question } = t.draw(rng, marketsPerEvent)
     const id = `ev-${hexId(rng, 4)}${i.toString(36)}`
-    const outcomes = t.outcomes(rng)
     const ms: MarketInfo[] = []
     for (let j = 0; j < marketsPerEvent; j++) {
       const outcome = outcomes[j] ?? `Outcome ${j + 1}`
@@ -135,14 +334,22 @@ export function buildCatalog(seed: number, eventCount: number, marketsPerEvent: 
         id: `${id}-m${j + 1}`,
         eventId: id,
         title: outcome,
-        question: `${title}: ${outcome}?`,
+        question: question(outcome),
         index: markets.length,
       }
       ms.push(m)
       markets.push(m)
     }
     const closesAt = new Date(base + randInt(rng, 10, 600) * 86_400_000).toISOString()
-    events.push({ id, title, category: t.category, closesAt, markets: ms })
+    events.push({
+      id,
+      title,
+      category: t.category,
+      closesAt,
+      mutuallyExclusive: t.kind === 'outcomes',
+      ordered: t.ordered === true,
+      markets: ms,
+    })
   }
   return {
     events,
@@ -170,6 +377,8 @@ export interface ListingEvent {
   category: string
   status: 'open'
   closesAt: string
+  /** Extra field (the spec allows extras): the markets are one event's exclusive outcomes, summing to 1. */
+  mutuallyExclusive: boolean
   markets: ListingMarket[]
 }
 
@@ -192,6 +401,7 @@ export function listingBody(catalog: Catalog, quote: (marketId: string) => Quote
       category: e.category,
       status: 'open',
       closesAt: e.closesAt,
+      mutuallyExclusive: e.mutuallyExclusive,
       markets: e.markets.map((m) => ({
         id: m.id,
         title: m.title,

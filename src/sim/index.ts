@@ -7,7 +7,7 @@ import { resolveConfig, type SimConfig, type SimKeyConfig } from './config'
 import { createFaults, type FaultBook, type SimulatorFaults } from './faults'
 import { Firehose, isFirehoseId } from './firehose'
 import { KeyStore, type KeyPatch } from './keys'
-import { MarketBook } from './market'
+import { buildMarketBooks, type MarketBook } from './market'
 import { createRestHandler } from './rest'
 import { hexId, deriveSeed, mulberry32 } from './rng'
 import { StreamHub, type Subscription } from './stream'
@@ -96,7 +96,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
   const keys = new KeyStore([{ value: demoKey, name: 'demo' }, ...cfg.keys])
   const catalog = buildCatalog(seed, cfg.events, cfg.marketsPerEvent)
   const books = new Map<string, MarketBook>()
-  for (const m of catalog.markets) books.set(m.id, new MarketBook(m.id, m.eventId, seed, m.index))
+  for (const b of buildMarketBooks(catalog, seed)) books.set(b.id, b)
   const bookList = [...books.values()]
 
   const accountMarkets: AccountMarket[] = bookList.map((b) => ({

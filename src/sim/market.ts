@@ -1,6 +1,11 @@
 // One binary market's order book and trade flow, driven step by step by its own seeded random stream.
 // Prices are integer ticks of 0.01 in [1, 99]; every bid tick stays below every ask tick.
+// A market that is one outcome of a mutually exclusive event is anchored: makers keep its touch within a
+// tick or two of the outcome's fair value (see fair.ts), so the event's mids sum to about 1. Other markets
+// wander freely.
 import type { Level, Side } from '../shared/model'
+import type { Catalog } from './catalog'
+import { OutcomeFairs } from './fair'
 import { deriveSeed, mulberry32, randInt, type Rng } from './rng'
 
 const MIN_TICK = 1
@@ -36,6 +41,38 @@ export interface BookSnapshot {
   asks: Level[]
 }
 
+/** An outcome's fair probability in (0, 1) as of a step; called with steps that never go back. */
+export type FairSource = (stepNo: number) => number
+
+/** Where an anchored book's best bid and best ask may sit, in ticks. */
+interface Band {
+  fair: number
+  lowBid: number
+  highBid: number
+  lowAsk: number
+  highAsk: number
+}
+
+/**
+ * Best bid strictly below the fair value and best ask strictly above it, each within two ticks of it: the mid
+ * is then always less than one tick from fair, whatever the fair value's position between ticks.
+ */
+function bandAt(fairTicks: number): Band {
+  const f = Math.min(MAX_TICK - 1, Math.max(MIN_TICK + 1, fairTicks))
+  const highBid = Math.ceil(f) - 1
+  const lowAsk = Math.floor(f) + 1
+  const lowBid = Math.max(MIN_TICK, highBid - 1)
+  const highAsk = Math.min(MAX_TICK, lowAsk + 1)
+  // Where one side is squeezed against 0.01 or 0.99, narrow the other too so the mid is not biased away.
+  return {
+    fair: f,
+    lowBid: highAsk === lowAsk ? highBid : lowBid,
+    highBid,
+    lowAsk,
+    highAsk: lowBid === highBid ? lowAsk : highAsk,
+  }
+}
+
 export class MarketBook {
   // Index = tick, value = size (0 = no level).
   private readonly bids: number[] = new Array<number>(MAX_TICK + 1).fill(0)
@@ -54,9 +91,25 @@ export class MarketBook {
     readonly eventId: string,
     seed: number,
     salt: number,
+    /** Present for an outcome of a mutually exclusive event: the book then follows this fair value. */
+    private readonly fair?: FairSource,
   ) {
     this.rng = mulberry32(deriveSeed(seed, 0x6d6b7400 + salt))
     const r = this.rng
+    if (fair !== undefined) {
+      const band = bandAt(fair(0) * 100)
+      const bestBid = randInt(r, band.lowBid, band.highBid)
+      const bestAsk = randInt(r, band.lowAsk, band.highAsk)
+      // Near 0 or 1 a side has fewer than MIN_LEVELS ticks: it then holds every tick there is.
+      const bidRoom = bestBid - MIN_TICK + 1
+      const askRoom = MAX_TICK - bestAsk + 1
+      const bidDepth = randInt(r, Math.min(MIN_LEVELS, bidRoom), Math.min(MAX_LEVELS, bidRoom))
+      const askDepth = randInt(r, Math.min(MIN_LEVELS, askRoom), Math.min(MAX_LEVELS, askRoom))
+      for (let i = 0; i < bidDepth; i++) this.bids[bestBid - i] = randSize(r)
+      for (let i = 0; i < askDepth; i++) this.asks[bestAsk + i] = randSize(r)
+      this.nextTradeStep = randInt(r, 0, 3)
+      return
+    }
     const mid = randInt(r, 25, 75)
     const bestBid = mid - randInt(r, 0, 1)
     const bestAsk = mid + 1
@@ -146,16 +199,18 @@ export class MarketBook {
   /** Advance one step: maybe a trade (which always changes the book), some size changes, quote moves. */
   step(stepNo: number): StepOut {
     const r = this.rng
+    const band = this.fair === undefined ? null : bandAt(this.fair(stepNo) * 100)
     let trade: TradeOut | null = null
     if (stepNo >= this.nextTradeStep) {
       this.nextTradeStep = stepNo + randInt(r, 1, 7)
-      trade = this.trade()
+      trade = this.trade(band)
     }
     if (r() < 0.7) this.resize()
     if (r() < 0.25) this.resize()
-    if (r() < 0.15) this.improve()
+    if (r() < 0.15) this.improve(band)
     if (r() < 0.05) this.extend()
     if (r() < 0.05) this.trim()
+    if (band !== null) this.follow(band)
     if (this.bidChanged.size === 0 && this.askChanged.size === 0) return { trade, delta: null }
     const bids: Level[] = []
     const asks: Level[] = []
@@ -166,9 +221,14 @@ export class MarketBook {
     return { trade, delta: { seq: this.nextSeq(), bids, asks } }
   }
 
-  private trade(): TradeOut {
+  private trade(band: Band | null): TradeOut {
     const r = this.rng
-    const side: Side = r() < 0.5 ? 'buy' : 'sell'
+    // Takers lean towards the fair value: buyers lift an ask that sits below it, sellers hit a rich bid.
+    const lean =
+      band === null
+        ? 0
+        : Math.max(-0.3, Math.min(0.3, (band.fair - (this.bestBidTick() + this.bestAskTick()) / 2) / 4))
+    const side: Side = r() < 0.5 + lean ? 'buy' : 'sell'
     // A buyer lifts the best ask; a seller hits the best bid.
     const book = side === 'buy' ? this.asks : this.bids
     const t = side === 'buy' ? this.bestAskTick() : this.bestBidTick()
@@ -203,11 +263,24 @@ export class MarketBook {
     else this.setAsk(this.bestAskTick() + k, randSize(r))
   }
 
-  private improve(): void {
+  private improve(band: Band | null): void {
     const r = this.rng
     const bb = this.bestBidTick()
     const ba = this.bestAskTick()
     if (ba - bb <= 1) return
+    if (band !== null) {
+      // Anchored: improve only within the band, never through the fair value.
+      if (r() < 0.5) {
+        if (bb + 1 > band.highBid) return
+        this.setBid(bb + 1, randSize(r))
+        if (this.count(this.bids) > MAX_LEVELS) this.setBid(this.worstBidTick(), 0)
+      } else {
+        if (ba - 1 < band.lowAsk) return
+        this.setAsk(ba - 1, randSize(r))
+        if (this.count(this.asks) > MAX_LEVELS) this.setAsk(this.worstAskTick(), 0)
+      }
+      return
+    }
     if (r() < 0.5) {
       if (bb + 1 > MAX_TICK - MIN_LEVELS) return
       this.setBid(bb + 1, randSize(r))
@@ -236,4 +309,46 @@ export class MarketBook {
       if (this.count(this.bids) > MIN_LEVELS) this.setBid(this.worstBidTick(), 0)
     } else if (this.count(this.asks) > MIN_LEVELS) this.setAsk(this.worstAskTick(), 0)
   }
+
+  /**
+   * Makers re-quote around the fair value: quotes that moved past it are pulled, a touch that fell too far
+   * behind is filled back up tick by tick (the ladder stays gap-free), and each side is kept 10–30 levels
+   * deep where the price range has that many ticks.
+   */
+  private follow(band: Band): void {
+    const r = this.rng
+    // Only this re-quoting can take a side out of 10–30 levels (the other moves keep depth themselves), so the
+    // level counts are paid for only when a side's touch left its band.
+    const bb = this.bestBidTick()
+    if (bb > band.highBid || bb < band.lowBid) {
+      for (let t = bb; t > band.highBid; t--) if ((this.bids[t] ?? 0) > 0) this.setBid(t, 0)
+      // After news every bid may have been pulled (best = 0): the ladder is then rebuilt from 0.01.
+      for (let t = this.bestBidTick() + 1; t <= band.lowBid; t++) this.setBid(t, randSize(r))
+      let n = this.count(this.bids)
+      for (; n > MAX_LEVELS; n--) this.setBid(this.worstBidTick(), 0)
+      for (let w = this.worstBidTick(); n < MIN_LEVELS && w > MIN_TICK; n++) this.setBid(--w, randSize(r))
+    }
+    const ba = this.bestAskTick()
+    if (ba < band.lowAsk || ba > band.highAsk) {
+      for (let t = ba; t < band.lowAsk; t++) if ((this.asks[t] ?? 0) > 0) this.setAsk(t, 0)
+      for (let t = Math.min(MAX_TICK, this.bestAskTick() - 1); t >= band.highAsk; t--)
+        this.setAsk(t, randSize(r))
+      let n = this.count(this.asks)
+      for (; n > MAX_LEVELS; n--) this.setAsk(this.worstAskTick(), 0)
+      for (let w = this.worstAskTick(); n < MIN_LEVELS && w < MAX_TICK; n++) this.setAsk(++w, randSize(r))
+    }
+  }
+}
+
+/** One book per market; outcomes of a mutually exclusive event share one fair-value process. */
+export function buildMarketBooks(catalog: Catalog, seed: number): MarketBook[] {
+  const out: MarketBook[] = []
+  catalog.events.forEach((e, i) => {
+    const fairs = e.mutuallyExclusive ? new OutcomeFairs(seed, i, e.markets.length, e.ordered) : null
+    e.markets.forEach((m, j) => {
+      const fair = fairs === null ? undefined : (stepNo: number): number => fairs.fair(j, stepNo)
+      out.push(new MarketBook(m.id, m.eventId, seed, m.index, fair))
+    })
+  })
+  return out
 }
