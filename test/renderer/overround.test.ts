@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { overround } from '../../src/renderer/lib/overround'
+import { exclusivityOf, overround } from '../../src/renderer/lib/overround'
 
 const q = (bestBid: number | null, bestAsk: number | null) => ({ bestBid, bestAsk })
 
@@ -28,5 +28,19 @@ describe('sum of mids (overround)', () => {
   it('uses the given threshold', () => {
     expect(overround([q(0.5, 0.5), q(0.53, 0.53)], 0.05).warn).toBe(false)
     expect(overround([q(0.5, 0.5), q(0.53, 0.53)], 0.02).warn).toBe(true)
+  })
+
+  it('never warns for markets the listing calls independent', () => {
+    const far = [q(0.56, 0.58), q(0.45, 0.46), q(0.36, 0.39)]
+    expect(overround(far, 0.05, 'independent').warn).toBe(false)
+    expect(overround(far, 0.05, 'exclusive').warn).toBe(true)
+    expect(overround(far, 0.05, 'unknown').warn).toBe(true)
+  })
+
+  it('reads exclusivity from the listing extras', () => {
+    expect(exclusivityOf({ extra: { mutuallyExclusive: true } })).toBe('exclusive')
+    expect(exclusivityOf({ extra: { mutually_exclusive: 'false' } })).toBe('independent')
+    expect(exclusivityOf({ extra: { exclusive: 1 } })).toBe('unknown')
+    expect(exclusivityOf({})).toBe('unknown')
   })
 })

@@ -3,7 +3,7 @@ import { memo } from 'react'
 import type { EventSummary, MarketSummary } from '../../shared/model'
 import { useApi, useInterests } from '../hooks/context'
 import { formatMid, formatPrice, formatSigned, midOf, spreadOf } from '../lib/format'
-import { OVERROUND_WARN, overround } from '../lib/overround'
+import { exclusivityOf, OVERROUND_WARN, overround } from '../lib/overround'
 import { useMonitor } from '../store/monitor'
 import { FreshnessBadge } from './FreshnessBadge'
 import { useShallow } from 'zustand/react/shallow'
@@ -52,7 +52,8 @@ export function EventMatrix({ event }: { event: EventSummary }) {
   const api = useApi()
   useInterests(`event-matrix:${event.id}`, [{ channel: 'event', id: event.id, filter: 'all' }])
   const quotes = useMonitor(useShallow((s) => event.markets.map((m) => s.tickers[m.id])))
-  const o = overround(quotes)
+  const exclusivity = exclusivityOf(event)
+  const o = overround(quotes, OVERROUND_WARN, exclusivity)
   const open = (market: string) => void api.openWindow({ kind: 'market', market })
   return (
     <div className="event-matrix">
@@ -101,11 +102,14 @@ export function EventMatrix({ event }: { event: EventSummary }) {
             {o.counted}/{o.total} markets quoted on both sides
           </span>
         )}
-        <span className="muted small">
-          {o.warn
-            ? `Differs from 1 by more than ${OVERROUND_WARN}. If these markets are mutually exclusive and exhaustive, that is mispricing or stale data. `
-            : ''}
-          Informational: the exchange does not say whether an event’s markets are mutually exclusive.
+        <span className="muted small" data-testid="overround-note" data-exclusivity={exclusivity}>
+          {exclusivity === 'independent'
+            ? 'The exchange lists these markets as independent questions: their mids need not sum to 1.'
+            : exclusivity === 'exclusive'
+              ? o.warn
+                ? `The exchange lists these markets as mutually exclusive outcomes, yet their mids differ from 1 by more than ${OVERROUND_WARN}: mispricing, or stale data.`
+                : 'The exchange lists these markets as mutually exclusive outcomes: their mids should sum to about 1.'
+              : `${o.warn ? `Differs from 1 by more than ${OVERROUND_WARN}. If these markets are mutually exclusive and exhaustive, that is mispricing or stale data. ` : ''}Informational: the exchange does not say whether these markets are mutually exclusive.`}
         </span>
       </div>
     </div>

@@ -1,6 +1,21 @@
-// Sum of mids across an event's markets. If the markets were mutually exclusive and exhaustive, the mids
-// would sum to about 1; the spec does not say they are, so the figure is informational only.
+// Sum of mids across an event's markets. If the markets are mutually exclusive and exhaustive, the mids sum
+// to about 1. The spec does not say whether they are; some venues (and our simulator) flag it in the listing.
+import type { EventSummary } from '../../shared/model'
 import { midOf } from './format'
+
+export type Exclusivity = 'exclusive' | 'independent' | 'unknown'
+
+const EXCLUSIVE_FIELDS = ['mutuallyExclusive', 'mutually_exclusive', 'exclusive']
+
+/** What the listing says about an event's markets; 'unknown' when it says nothing usable. */
+export function exclusivityOf(event: Pick<EventSummary, 'extra'>): Exclusivity {
+  for (const field of EXCLUSIVE_FIELDS) {
+    const v = event.extra?.[field]
+    if (v === true || v === 'true') return 'exclusive'
+    if (v === false || v === 'false') return 'independent'
+  }
+  return 'unknown'
+}
 
 export const OVERROUND_WARN = 0.05
 
@@ -12,13 +27,14 @@ export interface OverroundResult {
   total: number
   /** sum - 1, only when every market has a mid. */
   deviation: number | null
-  /** |sum - 1| above the threshold with every market quoted. */
+  /** |sum - 1| above the threshold with every market quoted, unless the markets are known to be independent. */
   warn: boolean
 }
 
 export function overround(
   quotes: ReadonlyArray<{ bestBid: number | null; bestAsk: number | null } | undefined>,
   threshold = OVERROUND_WARN,
+  exclusivity: Exclusivity = 'unknown',
 ): OverroundResult {
   let sum = 0
   let counted = 0
@@ -36,6 +52,6 @@ export function overround(
     counted,
     total,
     deviation,
-    warn: deviation !== null && Math.abs(deviation) > threshold,
+    warn: exclusivity !== 'independent' && deviation !== null && Math.abs(deviation) > threshold,
   }
 }
