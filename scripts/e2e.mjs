@@ -1,6 +1,8 @@
 // `npm run test:e2e`: build the renderer when it is missing or older than its sources, then run Playwright in
 // the system Chromium. Without /usr/bin/chromium the run is skipped (exit 0), except under CI=true where a
-// missing browser is a failure.
+// missing browser is a failure. On Linux Playwright runs inside scripts/with-keyring.sh (a throwaway unlocked
+// gnome-keyring on a private session bus), so a host started without --demo stores keys in a real Secret
+// Service; elsewhere it runs directly.
 import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
@@ -44,4 +46,9 @@ if (stale) {
   if (status !== 0) process.exit(status)
 }
 
-process.exit(run('npx', ['playwright', 'test', '-c', 'playwright.config.mts', ...process.argv.slice(2)]))
+const playwright = ['npx', 'playwright', 'test', '-c', 'playwright.config.mts', ...process.argv.slice(2)]
+process.exit(
+  process.platform === 'linux'
+    ? run('bash', [join(root, 'scripts/with-keyring.sh'), ...playwright])
+    : run(playwright[0], playwright.slice(1)),
+)

@@ -1,8 +1,19 @@
-// Starts the browser host (`tsx src/main/web/cli.ts --demo --settings none`) for one test file and reads its
-// one JSON line. Node runs tsx as a loader in the same process (not via npx), so SIGTERM reaches the host
-// itself. A host that never reports its URL fails the file with its stderr.
+// Starts the browser host (`tsx src/main/web/cli.ts --demo --settings none` unless told otherwise) for one test
+// file and reads its one JSON line. Node runs tsx as a loader in the same process (not via npx), so SIGTERM
+// reaches the host itself. A host that never reports its URL fails the file with its stderr.
 import { spawn, type ChildProcess } from 'node:child_process'
+import { createWriteStream } from 'node:fs'
 import { resolve } from 'node:path'
+
+export interface HostOptions {
+  /** Host flags; default ['--demo', '--settings', 'none']. */
+  args?: readonly string[]
+  /** Merged over this process's environment (TM_WEB_TEST_HOOKS=1 is always set). */
+  env?: NodeJS.ProcessEnv
+  /** Everything the host writes, stdout and stderr, is also appended to this file. */
+  logFile?: string
+  timeoutMs?: number
+}
 
 export interface Host {
   /** The page URL including ?token=. */
@@ -19,16 +30,26 @@ export interface Host {
 
 const ROOT = resolve(__dirname, '../..')
 
-export async function startHost(timeoutMs = 180_000): Promise<Host> {
-  const args = ['--import', 'tsx', 'src/main/web/cli.ts', '--demo', '--settings', 'none']
+export async function startHost(options: number | HostOptions = {}): Promise<Host> {
+  const opts: HostOptions = typeof options === 'number' ? { timeoutMs: options } : options
+  const timeoutMs = opts.timeoutMs ?? 180_000
+  const args = ['--import', 'tsx', 'src/main/web/cli.ts', ...(opts.args ?? ['--demo', '--settings', 'none'])]
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { ...process.env, TM_WEB_TEST_HOOKS: '1' },
+    env: { ...process.env, ...opts.env, TM_WEB_TEST_HOOKS: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
+  const log = opts.logFile === undefined ? null : createWriteStream(opts.logFile, { flags: 'a', mode: 0o600 })
+  child.stdout?.on('data', (d: Buffer) => log?.write(d))
   let err = ''
   child.stderr?.on('data', (d: Buffer) => {
+    log?.write(d)
     err = (err + d.toString()).slice(-20_000)
+  })
+  // The log must hold everything the host wrote before a test reads it after close().
+  const logClosed = new Promise<void>((done) => {
+    if (!log) return done()
+    child.once('close', () => log.end(() => done()))
   })
   const url = await new Promise<string>((resolveUrl, reject) => {
     let out = ''
@@ -76,9 +97,9 @@ export async function startHost(timeoutMs = 180_000): Promise<Host> {
       return res.status
     },
     stderr: () => err,
-    close: () =>
-      new Promise<void>((done) => {
-        if (child.exitCode !== null) return done()
+    close: async () => {
+      await new Promise<void>((done) => {
+        if (child.exitCode !== null || child.signalCode !== null) return done()
         const timer = setTimeout(() => {
           child.kill('SIGKILL')
           done()
@@ -88,6 +109,9 @@ export async function startHost(timeoutMs = 180_000): Promise<Host> {
           done()
         })
         child.kill('SIGTERM')
-      }),
+      })
+      // Bounded: a stray grandchild holding the pipes must not hang the test; the log is then cut short.
+      await Promise.race([logClosed, new Promise((done) => setTimeout(done, 5000).unref())])
+    },
   }
 }
