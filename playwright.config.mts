@@ -13,7 +13,7 @@ export default defineConfig({
   use: {
     viewport: { width: 1400, height: 900 },
     launchOptions: {
-      executablePath: '/usr/bin/chromium',
+      executablePath: process.env.TM_CHROMIUM || '/usr/bin/chromium',
       args: [
         '--no-sandbox',
         '--disable-gpu',

@@ -10,7 +10,8 @@ import { startWebHost } from '../src/main/web/server'
 import { createSimulator } from '../src/sim'
 import { firehoseId } from '../src/sim/firehose'
 
-const CHROMIUM = '/usr/bin/chromium'
+// TM_CHROMIUM points at another Chromium-based browser (e.g. Google Chrome on GitHub's macOS/Windows runners).
+const CHROMIUM = process.env.TM_CHROMIUM || '/usr/bin/chromium'
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`)

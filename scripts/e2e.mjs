@@ -8,7 +8,8 @@ import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 
 const root = resolve(import.meta.dirname, '..')
-const CHROMIUM = '/usr/bin/chromium'
+// TM_CHROMIUM points at another Chromium-based browser (e.g. Google Chrome on GitHub's macOS/Windows runners).
+const CHROMIUM = process.env.TM_CHROMIUM || '/usr/bin/chromium'
 const ci = process.env.CI === 'true'
 
 if (!existsSync(CHROMIUM)) {
