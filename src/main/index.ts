@@ -71,7 +71,11 @@ async function start(): Promise<void> {
     logger,
   })
   installMenu(
-    { newWindow: () => windows.open({ kind: 'main' }), reconnectNow: () => engine.reconnectNow() },
+    {
+      newWindow: () => windows.open({ kind: 'main' }),
+      sendMenuCommand: (command) => windows.sendMenuCommand(command),
+      reconnectNow: () => engine.reconnectNow(),
+    },
     { platform: process.platform, appName: app.getName(), devTools: !app.isPackaged },
   )
 

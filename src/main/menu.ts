@@ -1,9 +1,12 @@
 // The application menu: the platform's standard roles plus our own window commands.
 import { Menu } from 'electron'
 import type { MenuItemConstructorOptions } from 'electron'
+import type { MenuCommand } from '../shared/ipc'
 
 export interface MenuActions {
   newWindow(): void
+  /** Push a command to the window it is meant for (WindowManager.sendMenuCommand). */
+  sendMenuCommand(command: MenuCommand): void
   reconnectNow(): void
 }
 
@@ -21,11 +24,17 @@ export function menuTemplate(actions: MenuActions, options: MenuOptions): MenuIt
     accelerator: 'CmdOrCtrl+N',
     click: () => actions.newWindow(),
   }
+  const newMarketWindow: MenuItemConstructorOptions = {
+    label: 'New Market Window…',
+    accelerator: 'CmdOrCtrl+Shift+N',
+    // The window asks which market (its quick-open palette), then opens it with openWindow.
+    click: () => actions.sendMenuCommand('new-market-window'),
+  }
   const template: MenuItemConstructorOptions[] = []
   if (mac) template.push({ label: options.appName, role: 'appMenu' })
   template.push({
     label: 'File',
-    submenu: [newWindow, { type: 'separator' }, mac ? { role: 'close' } : { role: 'quit' }],
+    submenu: [newWindow, newMarketWindow, { type: 'separator' }, mac ? { role: 'close' } : { role: 'quit' }],
   })
   template.push({ role: 'editMenu' })
   const view: MenuItemConstructorOptions[] = [

@@ -2,8 +2,8 @@
 // to that window only, and its layout is remembered across launches.
 import { BrowserWindow, screen } from 'electron'
 import type { WebContents } from 'electron'
-import { IPC_BATCH_CHANNEL, fail, ok } from '../shared/ipc'
-import type { ViewBatch } from '../shared/ipc'
+import { IPC_BATCH_CHANNEL, IPC_COMMAND_CHANNEL, fail, ok } from '../shared/ipc'
+import type { MenuCommand, ViewBatch } from '../shared/ipc'
 import type { Bounds, Result, WindowLayout, WindowTarget } from '../shared/model'
 import type { Logger, MonitorClient, MonitorEngine } from './services/types'
 import { WINDOW_SIZE, placeWindow } from './layout'
@@ -185,6 +185,31 @@ export class WindowManager {
     this.open({ kind: 'main' })
   }
 
+  /**
+   * Application menu -> one window: the focused window of ours, else a main window (brought forward, or opened
+   * if there is none). A window still loading gets the command once it has loaded, so that its page is there
+   * to receive it.
+   */
+  sendMenuCommand(command: MenuCommand): void {
+    const target = this.menuTarget()
+    if (!target) return
+    const { entry, opened } = target
+    const { window, contents } = entry
+    const send = (): void => {
+      if (window.isDestroyed() || contents.isDestroyed()) return
+      try {
+        contents.send(IPC_COMMAND_CHANNEL, command)
+      } catch (error) {
+        this.options.logger.warn('menu command not delivered', {
+          command,
+          error: error instanceof Error ? error.message : String(error),
+        })
+      }
+    }
+    if (opened || contents.isLoading()) contents.once('did-finish-load', send)
+    else send()
+  }
+
   /** App is quitting: persist every window as it is now, and stop saving while they close one by one. */
   beginQuit(): Promise<void> {
     if (this.quitting) return Promise.resolve()
@@ -218,6 +243,22 @@ export class WindowManager {
     if (window.isMinimized()) window.restore()
     window.show()
     window.focus()
+  }
+
+  private menuTarget(): { entry: ManagedWindow; opened: boolean } | undefined {
+    let main: ManagedWindow | undefined
+    for (const entry of this.windows.values()) {
+      if (entry.window.isDestroyed()) continue
+      if (entry.window.isFocused()) return { entry, opened: false }
+      if (main === undefined && entry.target.kind === 'main') main = entry
+    }
+    if (main) {
+      this.reveal(main.window)
+      return { entry: main, opened: false }
+    }
+    const window = this.open({ kind: 'main' })
+    const entry = this.windows.get(window.webContents.id)
+    return entry ? { entry, opened: true } : undefined
   }
 
   private attach(contents: WebContents, target: WindowTarget): MonitorClient {

@@ -105,10 +105,24 @@ export interface MonitorApi {
   // ---- push
   /** Subscribe to this window's batches. Returns the unsubscribe function. */
   onBatch(listener: (batch: ViewBatch) => void): () => void
+  /**
+   * Subscribe to commands of the application menu aimed at this window. Returns the unsubscribe function.
+   * Optional only because the engine's per-window client type (services/types.ts, MonitorClientApi) is derived
+   * from MonitorApi and the engine has no menu; the preload and the browser bridge always provide it.
+   */
+  onMenuCommand(listener: (command: MenuCommand) => void): () => void
 }
 
-/** The request/response methods (everything but onBatch): the set the IPC wrapper and the bridge bind. */
-export type MonitorMethod = Exclude<keyof MonitorApi, 'onBatch'>
+/** Application-menu commands main pushes to one window (push only: not a MonitorMethod). */
+export type MenuCommand = 'new-market-window'
+export const MENU_COMMANDS = ['new-market-window'] as const satisfies readonly MenuCommand[]
+
+export function isMenuCommand(value: unknown): value is MenuCommand {
+  return typeof value === 'string' && (MENU_COMMANDS as readonly string[]).includes(value)
+}
+
+/** The request/response methods (everything but the push subscriptions): what the IPC wrapper and bridge bind. */
+export type MonitorMethod = Exclude<keyof MonitorApi, 'onBatch' | 'onMenuCommand'>
 
 export const MONITOR_METHODS = [
   'listEvents',
@@ -134,6 +148,8 @@ export const MONITOR_METHODS = [
 /** IPC channel names: one invoke channel per method plus one push channel. */
 export const IPC_PREFIX = 'monitor:'
 export const IPC_BATCH_CHANNEL = 'monitor:batch'
+/** Push channel for MenuCommand values (main -> one window). */
+export const IPC_COMMAND_CHANNEL = 'monitor:command'
 
 export type MethodArgs<M extends MonitorMethod> = Parameters<MonitorApi[M]>
 export type MethodResult<M extends MonitorMethod> = Awaited<ReturnType<MonitorApi[M]>>

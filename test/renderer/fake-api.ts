@@ -1,11 +1,15 @@
 // A scripted MonitorApi for component tests: every call is recorded, batches are pushed by the test.
-import type { MonitorApi, ViewBatch } from '../../src/shared/ipc'
+import type { MenuCommand, MonitorApi, ViewBatch } from '../../src/shared/ipc'
 import { ok } from '../../src/shared/ipc'
 import type { EventSummary, StreamStatus } from '../../src/shared/model'
 
 export interface FakeApi extends MonitorApi {
   calls: Array<{ method: string; args: unknown[] }>
   push(batch: Omit<ViewBatch, 'seq' | 'at'> & { seq?: number; at?: number }): void
+  /** What main does when the trader picks an application-menu command aimed at this window. */
+  menu(command: MenuCommand): void
+  /** How many menu-command listeners are subscribed right now. */
+  menuListeners(): number
   callsOf(method: string): unknown[][]
 }
 
@@ -42,6 +46,7 @@ export const EVENTS: EventSummary[] = [
 export function createFakeApi(overrides: Partial<MonitorApi> = {}): FakeApi {
   const calls: FakeApi['calls'] = []
   const listeners = new Set<(b: ViewBatch) => void>()
+  const commandListeners = new Set<(c: MenuCommand) => void>()
   let seq = 0
   const rec =
     <T>(method: string, value: T) =>
@@ -57,6 +62,10 @@ export function createFakeApi(overrides: Partial<MonitorApi> = {}): FakeApi {
       const full: ViewBatch = { seq: batch.seq ?? ++seq, at: batch.at ?? Date.now(), ...batch }
       for (const l of listeners) l(full)
     },
+    menu(command) {
+      for (const l of [...commandListeners]) l(command)
+    },
+    menuListeners: () => commandListeners.size,
     listEvents: rec('listEvents', ok(EVENTS)),
     setInterests: rec('setInterests', ok(undefined)),
     setBookDepth: rec('setBookDepth', ok(undefined)),
@@ -97,6 +106,11 @@ export function createFakeApi(overrides: Partial<MonitorApi> = {}): FakeApi {
     onBatch(listener) {
       listeners.add(listener)
       return () => listeners.delete(listener)
+    },
+    onMenuCommand(listener) {
+      const own = (command: MenuCommand): void => listener(command)
+      commandListeners.add(own)
+      return () => commandListeners.delete(own)
     },
     ...overrides,
   }

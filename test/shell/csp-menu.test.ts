@@ -70,7 +70,7 @@ describe('menu', () => {
     walk(template)
     return out
   }
-  const actions = { newWindow: vi.fn(), reconnectNow: vi.fn() }
+  const actions = { newWindow: vi.fn(), sendMenuCommand: vi.fn(), reconnectNow: vi.fn() }
 
   it('uses the standard roles, with the app menu on macOS only', () => {
     const mac = roles(
@@ -91,7 +91,7 @@ describe('menu', () => {
     expect(dev).toContain('toggleDevTools')
   })
 
-  it('wires New Window and Reconnect Now to their actions', () => {
+  it('wires New Window, New Market Window… and Reconnect Now to their actions', () => {
     installMenu(actions, { platform: 'linux', appName: 'Trading Monitor', devTools: false })
     const template = menus.built as MenuItemConstructorOptions[]
     const find = (label: string): MenuItemConstructorOptions | undefined => {
@@ -111,6 +111,21 @@ describe('menu', () => {
     click('Reconnect Now')
     expect(actions.newWindow).toHaveBeenCalledTimes(1)
     expect(actions.reconnectNow).toHaveBeenCalledTimes(1)
+    expect(actions.sendMenuCommand).not.toHaveBeenCalled()
     expect(find('New Window')?.accelerator).toBe('CmdOrCtrl+N')
+
+    click('New Market Window…')
+    expect(actions.sendMenuCommand).toHaveBeenCalledTimes(1)
+    expect(actions.sendMenuCommand).toHaveBeenCalledWith('new-market-window')
+    expect(actions.newWindow).toHaveBeenCalledTimes(1)
+    expect(find('New Market Window…')?.accelerator).toBe('CmdOrCtrl+Shift+N')
+    // It sits in File on every platform, beside New Window.
+    for (const platform of ['darwin', 'win32', 'linux'] as const) {
+      const file = menuTemplate(actions, { platform, appName: 'Trading Monitor', devTools: false }).find(
+        (top) => top.label === 'File',
+      )
+      const labels = Array.isArray(file?.submenu) ? file.submenu.map((i) => i.label) : []
+      expect(labels.slice(0, 2)).toEqual(['New Window', 'New Market Window…'])
+    }
   })
 })

@@ -9,9 +9,18 @@ const fake = vi.hoisted(() => {
   class FakeContents extends Emitter {
     id = nextId++
     destroyed = false
+    loading = false
     sent: { channel: string; payload: unknown }[] = []
     isDestroyed(): boolean {
       return this.destroyed
+    }
+    isLoading(): boolean {
+      return this.loading
+    }
+    /** What Electron does when the page (and its preload) has loaded. */
+    finishLoad(): void {
+      this.loading = false
+      this.emit('did-finish-load')
     }
     send(channel: string, payload: unknown): void {
       if (this.destroyed) throw new Error('Object has been destroyed')
@@ -24,6 +33,7 @@ const fake = vi.hoisted(() => {
     bounds: { x: number; y: number; width: number; height: number }
     maximized = false
     destroyed = false
+    focused = false
     loaded: string | null = null
     constructor(readonly options: Record<string, unknown>) {
       super()
@@ -33,6 +43,7 @@ const fake = vi.hoisted(() => {
     }
     loadURL(url: string): Promise<void> {
       this.loaded = url
+      this.webContents.loading = true
       return Promise.resolve()
     }
     getBounds() {
@@ -53,8 +64,13 @@ const fake = vi.hoisted(() => {
     maximize(): void {
       this.maximized = true
     }
+    isFocused(): boolean {
+      return this.focused
+    }
     show(): void {}
-    focus(): void {}
+    focus(): void {
+      for (const w of FakeWindow.all) w.focused = w === this
+    }
     restore(): void {}
     /** What Electron does when the user closes the window. */
     userClose(): void {
@@ -80,7 +96,7 @@ vi.mock('electron', () => ({
 import { WindowManager } from '../../src/main/windows'
 import type { AttachOptions, MonitorClient, MonitorEngine } from '../../src/main/services/types'
 import type { ViewBatch } from '../../src/shared/ipc'
-import { IPC_BATCH_CHANNEL } from '../../src/shared/ipc'
+import { IPC_BATCH_CHANNEL, IPC_COMMAND_CHANNEL } from '../../src/shared/ipc'
 import type { WindowLayout } from '../../src/shared/model'
 
 class FakeEngine implements MonitorEngine {
@@ -249,5 +265,81 @@ describe('second instance', () => {
     expect(fake.FakeWindow.all).toHaveLength(1)
     manager.focusMain()
     expect(fake.FakeWindow.all).toHaveLength(1)
+  })
+})
+
+describe('menu commands', () => {
+  const command = { channel: IPC_COMMAND_CHANNEL, payload: 'new-market-window' }
+  const commandsTo = (w: Win) => w.webContents.sent.filter((m) => m.channel === IPC_COMMAND_CHANNEL)
+  function openLoaded(...targets: Parameters<WindowManager['open']>[0][]): void {
+    for (const target of targets) manager.open(target)
+    for (const w of fake.FakeWindow.all) w.webContents.finishLoad()
+  }
+
+  it('go to the focused window of ours, whatever its kind', () => {
+    openLoaded({ kind: 'main' }, { kind: 'market', market: 'M1' }, { kind: 'event', event: 'E1' })
+    win(1).focused = true
+    manager.sendMenuCommand('new-market-window')
+    expect(commandsTo(win(1))).toEqual([command])
+    expect(commandsTo(win(0))).toEqual([])
+    expect(commandsTo(win(2))).toEqual([])
+
+    win(1).focused = false
+    win(2).focused = true
+    manager.sendMenuCommand('new-market-window')
+    expect(commandsTo(win(2))).toEqual([command])
+    expect(commandsTo(win(1))).toEqual([command])
+    expect(fake.FakeWindow.all).toHaveLength(3)
+  })
+
+  it('go to the main window, brought forward, when none of ours is focused', () => {
+    openLoaded({ kind: 'market', market: 'M1' }, { kind: 'main' })
+    expect(fake.FakeWindow.all.some((w) => w.focused)).toBe(false)
+    manager.sendMenuCommand('new-market-window')
+    expect(commandsTo(win(1))).toEqual([command])
+    expect(commandsTo(win(0))).toEqual([])
+    expect(win(1).focused).toBe(true)
+    expect(fake.FakeWindow.all).toHaveLength(2)
+  })
+
+  it('open a main window first when there is none, and reach it once it has loaded (once)', () => {
+    manager.sendMenuCommand('new-market-window')
+    expect(fake.FakeWindow.all).toHaveLength(1)
+    expect(win(0).loaded).toBe('app://bundle/index.html?view=main')
+    // Sent now, it would be lost: the page is not there yet.
+    expect(commandsTo(win(0))).toEqual([])
+    win(0).webContents.finishLoad()
+    expect(commandsTo(win(0))).toEqual([command])
+    // A later reload does not replay it.
+    win(0).webContents.finishLoad()
+    expect(commandsTo(win(0))).toEqual([command])
+  })
+
+  it('open a main window when only unfocused market windows are left', () => {
+    openLoaded({ kind: 'market', market: 'M1' })
+    manager.sendMenuCommand('new-market-window')
+    expect(fake.FakeWindow.all).toHaveLength(2)
+    expect(win(1).loaded).toBe('app://bundle/index.html?view=main')
+    win(1).webContents.finishLoad()
+    expect(commandsTo(win(1))).toEqual([command])
+    expect(commandsTo(win(0))).toEqual([])
+  })
+
+  it('wait for a target window that is still loading, and drop the command if it closes first', () => {
+    manager.open({ kind: 'main' })
+    win(0).focused = true
+    manager.sendMenuCommand('new-market-window')
+    expect(commandsTo(win(0))).toEqual([])
+    win(0).webContents.finishLoad()
+    expect(commandsTo(win(0))).toEqual([command])
+
+    manager.open({ kind: 'market', market: 'M1' })
+    win(0).focused = false
+    win(1).focused = true
+    manager.sendMenuCommand('new-market-window')
+    win(1).userClose()
+    // The fake's send throws on a destroyed window, as Electron's does.
+    expect(() => win(1).webContents.emit('did-finish-load')).not.toThrow()
+    expect(commandsTo(win(1))).toEqual([])
   })
 })

@@ -14,7 +14,7 @@ export interface Logger {
 }
 
 /** A window's handle on the engine: MonitorApi minus what the shell owns (opening windows, the push listener). */
-export type MonitorClientApi = Omit<MonitorApi, 'onBatch' | 'openWindow'>
+export type MonitorClientApi = Omit<MonitorApi, 'onBatch' | 'onMenuCommand' | 'openWindow'>
 
 export interface MonitorClient extends MonitorClientApi {
   readonly id: string

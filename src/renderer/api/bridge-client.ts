@@ -270,12 +270,16 @@ export function createBridgeApi(options: BridgeApiOptions): BridgeApi {
   connect()
 
   return {
-    ...(api as unknown as Omit<MonitorApi, 'onBatch'>),
+    ...(api as unknown as Omit<MonitorApi, 'onBatch' | 'onMenuCommand'>),
     onBatch(listener) {
       listeners.add(listener)
       return () => {
         listeners.delete(listener)
       }
+    },
+    // A browser tab has no application menu, so no command ever arrives.
+    onMenuCommand() {
+      return () => {}
     },
     get connected() {
       return isOpen

@@ -1,20 +1,36 @@
 // Command-palette search over events and markets (`/` or Ctrl/Cmd+K). Enter opens in the main window,
-// Shift+Enter in a new window.
+// Shift+Enter in a new window. In 'new-window' mode (the menu's New Market Window…) it lists markets only and
+// Enter always opens the pick in its own window.
 import { useEffect, useMemo, useRef, useState } from 'react'
 import type { EventSummary } from '../../shared/model'
 import { quickOpen, type QuickItem } from '../lib/events'
 
+export type QuickOpenMode = 'here' | 'new-window'
+
 export interface QuickOpenProps {
   events: readonly EventSummary[]
+  /** Default 'here'. */
+  mode?: QuickOpenMode
   onClose(): void
   onPick(item: QuickItem, newWindow: boolean): void
 }
 
-export function QuickOpen({ events, onClose, onPick }: QuickOpenProps) {
+const LIMIT = 60
+
+export function QuickOpen({ events, mode = 'here', onClose, onPick }: QuickOpenProps) {
   const [query, setQuery] = useState('')
   const [cursor, setCursor] = useState(0)
   const input = useRef<HTMLInputElement | null>(null)
-  const items = useMemo(() => quickOpen(events, query, 60), [events, query])
+  const newWindowOnly = mode === 'new-window'
+  const items = useMemo(
+    () =>
+      newWindowOnly
+        ? quickOpen(events, query, Number.POSITIVE_INFINITY)
+            .filter((item) => item.kind === 'market')
+            .slice(0, LIMIT)
+        : quickOpen(events, query, LIMIT),
+    [events, query, newWindowOnly],
+  )
   const active = Math.min(cursor, Math.max(0, items.length - 1))
 
   useEffect(() => {
@@ -30,14 +46,21 @@ export function QuickOpen({ events, onClose, onPick }: QuickOpenProps) {
       <div
         className="palette"
         role="dialog"
-        aria-label="Quick open"
+        aria-label={newWindowOnly ? 'Open a market in a new window' : 'Quick open'}
         data-testid="quick-open"
+        data-mode={mode}
         onMouseDown={(e) => e.stopPropagation()}
       >
+        {newWindowOnly ? (
+          <div className="popover-head" data-testid="quick-open-mode">
+            <span className="pane-title">Open in a new window</span>
+            <span className="muted">Markets only</span>
+          </div>
+        ) : null}
         <input
           ref={input}
           className="palette-input"
-          placeholder="Jump to a market or event…"
+          placeholder={newWindowOnly ? 'Type a market name…' : 'Jump to a market or event…'}
           value={query}
           onChange={(e) => {
             setQuery(e.target.value)
@@ -54,7 +77,7 @@ export function QuickOpen({ events, onClose, onPick }: QuickOpenProps) {
             } else if (e.key === 'Enter') {
               e.preventDefault()
               const item = items[active]
-              if (item) onPick(item, e.shiftKey)
+              if (item) onPick(item, newWindowOnly || e.shiftKey)
             }
           }}
           aria-label="Quick open"
@@ -73,7 +96,7 @@ export function QuickOpen({ events, onClose, onPick }: QuickOpenProps) {
               data-kind={item.kind}
               data-id={item.id}
               onMouseMove={() => i !== active && setCursor(i)}
-              onClick={(e) => onPick(item, e.shiftKey)}
+              onClick={(e) => onPick(item, newWindowOnly || e.shiftKey)}
             >
               <span className={`tag tag-${item.kind}`}>{item.kind === 'market' ? 'Market' : 'Event'}</span>
               <span className="ellipsis">{item.title}</span>
@@ -82,7 +105,15 @@ export function QuickOpen({ events, onClose, onPick }: QuickOpenProps) {
           ))}
         </div>
         <div className="palette-foot muted">
-          <kbd>Enter</kbd> open here · <kbd>⇧ Enter</kbd> new window · <kbd>Esc</kbd> close
+          {newWindowOnly ? (
+            <>
+              <kbd>Enter</kbd> open in a new window · <kbd>Esc</kbd> cancel
+            </>
+          ) : (
+            <>
+              <kbd>Enter</kbd> open here · <kbd>⇧ Enter</kbd> new window · <kbd>Esc</kbd> close
+            </>
+          )}
         </div>
       </div>
     </div>

@@ -5,6 +5,7 @@ import { KeySettings } from '../components/KeySettings'
 import { StatusBar } from '../components/StatusBar'
 import { useEventsListing } from '../store/events'
 import { Header } from './Header'
+import { NewMarketWindowPalette } from './NewMarketWindow'
 
 export function EventWindow({ event }: { event: string }) {
   const listing = useEventsListing()
@@ -37,6 +38,7 @@ export function EventWindow({ event }: { event: string }) {
           Key settings
         </button>
       </Header>
+      <NewMarketWindowPalette events={listing.events} />
       <main className="single-grid">{body}</main>
       <StatusBar />
       {keySettings ? <KeySettings onClose={() => setKeySettings(false)} /> : null}

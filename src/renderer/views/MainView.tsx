@@ -4,12 +4,13 @@ import { AccountPane } from '../components/AccountPane'
 import { Inspector } from '../components/Inspector'
 import { KeySettings } from '../components/KeySettings'
 import { MarketPane } from '../components/MarketPane'
-import { QuickOpen } from '../components/QuickOpen'
+import { QuickOpen, type QuickOpenMode } from '../components/QuickOpen'
 import { StatusBar } from '../components/StatusBar'
 import { useApi } from '../hooks/context'
 import { useEvents } from '../store/events'
 import { EventsColumn } from './EventsColumn'
 import { Header } from './Header'
+import { useMenuCommand } from './NewMarketWindow'
 
 function isTyping(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null
@@ -22,7 +23,7 @@ function isTyping(target: EventTarget | null): boolean {
 export function MainView() {
   const api = useApi()
   const [market, setMarket] = useState<string | null>(null)
-  const [quickOpen, setQuickOpen] = useState(false)
+  const [quickOpen, setQuickOpen] = useState<QuickOpenMode | null>(null)
   const [keySettings, setKeySettings] = useState(false)
   const [inspector, setInspector] = useState(false)
   const [reveal, setReveal] = useState<{ event: string; n: number } | null>(null)
@@ -34,15 +35,16 @@ export function MainView() {
     const onKey = (e: KeyboardEvent) => {
       if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'k') {
         e.preventDefault()
-        setQuickOpen(true)
+        setQuickOpen('here')
       } else if (e.key === '/' && !isTyping(e.target)) {
         e.preventDefault()
-        setQuickOpen(true)
+        setQuickOpen('here')
       }
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
   }, [])
+  useMenuCommand('new-market-window', () => setQuickOpen('new-window'))
 
   const openWindow = (target: Parameters<typeof api.openWindow>[0]) => {
     setWindowError(null)
@@ -59,7 +61,11 @@ export function MainView() {
   return (
     <div className={`app main-view ${inspector ? 'with-inspector' : ''}`}>
       <Header title={null}>
-        <button className="quick-open-btn" onClick={() => setQuickOpen(true)} data-testid="quick-open-button">
+        <button
+          className="quick-open-btn"
+          onClick={() => setQuickOpen('here')}
+          data-testid="quick-open-button"
+        >
           <span>Search markets and events</span>
           <kbd>/</kbd>
           <kbd>Ctrl K</kbd>
@@ -112,9 +118,10 @@ export function MainView() {
       {quickOpen ? (
         <QuickOpen
           events={events}
-          onClose={() => setQuickOpen(false)}
+          mode={quickOpen}
+          onClose={() => setQuickOpen(null)}
           onPick={(item, newWindow) => {
-            setQuickOpen(false)
+            setQuickOpen(null)
             if (item.kind === 'market') {
               openMarket(item.id, newWindow)
               setReveal({ event: item.eventId, n: (reveal?.n ?? 0) + 1 })

@@ -6,6 +6,7 @@ import { StatusBar } from '../components/StatusBar'
 import { findMarket } from '../lib/events'
 import { useEventsListing } from '../store/events'
 import { Header } from './Header'
+import { NewMarketWindowPalette } from './NewMarketWindow'
 
 export function MarketWindow({ market }: { market: string }) {
   const listing = useEventsListing()
@@ -18,6 +19,7 @@ export function MarketWindow({ market }: { market: string }) {
           Key settings
         </button>
       </Header>
+      <NewMarketWindowPalette events={listing.events} />
       <main className="single-grid">
         {listing.phase === 'ready' && !found ? (
           <div className="alert warn banner">
