@@ -1,7 +1,7 @@
 // The CLI contract (DESIGN §3.1): one JSON line on stdout, logs on stderr, SIGTERM exits cleanly,
 // bad flags or config -> one error line and exit 2.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -68,9 +68,20 @@ afterEach(() => {
   }
 })
 
+const scratch: string[] = []
+/** A temp folder for config files, removed after each test. */
+function scratchDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'sim-cli-'))
+  scratch.push(dir)
+  return dir
+}
+afterEach(() => {
+  for (const dir of scratch.splice(0)) rmSync(dir, { recursive: true, force: true })
+})
+
 describe('sim CLI', () => {
   it('prints exactly one JSON line, serves REST and WS, and exits 0 on SIGTERM', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sim-cli-'))
+    const dir = scratchDir()
     const cfg = join(dir, 'sim.json')
     writeFileSync(
       cfg,
@@ -138,7 +149,7 @@ describe('sim CLI', () => {
     ['a schema violation', JSON.stringify({ events: -1 })],
     ['an unknown field', JSON.stringify({ keys: [{ value: 'k', colour: 'red' }] })],
   ])('a config file with %s -> one error line, exit 2', async (_name, text) => {
-    const dir = mkdtempSync(join(tmpdir(), 'sim-cli-'))
+    const dir = scratchDir()
     const cfg = join(dir, 'bad.json')
     writeFileSync(cfg, text)
     const r = run(['--config', cfg])

@@ -5,8 +5,10 @@ import { fakeEngine } from './fake-engine'
 import { captureLogger, rendererFixture } from './helpers'
 
 const hosts: WebHost[] = []
+const fixtures: Array<{ cleanup(): void }> = []
 afterEach(async () => {
   await Promise.all(hosts.splice(0).map((h) => h.close()))
+  for (const f of fixtures.splice(0)) f.cleanup()
 })
 
 async function start(testHooks: boolean, injected: string[]): Promise<WebHost> {
@@ -15,9 +17,11 @@ async function start(testHooks: boolean, injected: string[]): Promise<WebHost> {
     injected.push(kind)
     return true
   }
+  const fixture = rendererFixture()
+  fixtures.push(fixture)
   const host = await startWebHost({
     monitor: engine,
-    rendererDir: rendererFixture().root,
+    rendererDir: fixture.root,
     logger: captureLogger(),
     testHooks,
   })
