@@ -308,13 +308,13 @@ describe('OrderBook', () => {
 describe('BookStore', () => {
   it('routes snapshots and deltas per market and reports outcomes', () => {
     const store = new BookStore()
-    expect(store.apply(snapshot('a', [[0.4, 1]], [[0.5, 1]], 1), 1).outcome).toBe('snapshot')
-    expect(store.apply(snapshot('b', [[0.1, 1]], [[0.2, 1]], 100), 1).outcome).toBe('snapshot')
-    expect(store.apply(delta('a', [[0.41, 2]], [], 2), 2).outcome).toBe('applied')
-    expect(store.apply(delta('b', [[0.1, 2]], [], 100), 2).outcome).toBe('ignored')
-    expect(store.apply(delta('b', [[0.1, 2]], [], 103), 2).outcome).toBe('gap')
-    expect(store.apply(delta('a', [], [[0.41, 1]], 3), 3).outcome).toBe('crossed')
-    expect(store.apply(delta('c', [[0.1, 1]], [], 1), 3).outcome).toBe('ignored')
+    expect(store.apply(snapshot('a', [[0.4, 1]], [[0.5, 1]], 1), 1)).toBe('snapshot')
+    expect(store.apply(snapshot('b', [[0.1, 1]], [[0.2, 1]], 100), 1)).toBe('snapshot')
+    expect(store.apply(delta('a', [[0.41, 2]], [], 2), 2)).toBe('applied')
+    expect(store.apply(delta('b', [[0.1, 2]], [], 100), 2)).toBe('ignored')
+    expect(store.apply(delta('b', [[0.1, 2]], [], 103), 2)).toBe('gap')
+    expect(store.apply(delta('a', [], [[0.41, 1]], 3), 3)).toBe('crossed')
+    expect(store.apply(delta('c', [[0.1, 1]], [], 1), 3)).toBe('ignored')
     expect(store.get('a')?.state).toBe('stale')
     expect(store.get('b')?.staleReason).toBe('gap')
   })
@@ -346,9 +346,9 @@ describe('BookStore', () => {
     for (const m of ['a', 'b', 'never-snapshotted']) {
       expect(store.bookView(m, 5)).toMatchObject({ state: 'stale', staleReason: 'reconnect' })
     }
-    expect(store.apply(delta('a', [[0.35, 1]], [], 6), 2).outcome).toBe('ignored')
+    expect(store.apply(delta('a', [[0.35, 1]], [], 6), 2)).toBe('ignored')
     // After a reconnect the venue's seq restarts: the snapshot's seq is taken as is.
-    expect(store.apply(snapshot('a', [[0.2, 7]], [[0.6, 7]], 1), 3).outcome).toBe('snapshot')
+    expect(store.apply(snapshot('a', [[0.2, 7]], [[0.6, 7]], 1), 3)).toBe('snapshot')
     expect(store.bookView('a', 5)).toMatchObject({
       state: 'live',
       staleReason: null,
@@ -356,7 +356,7 @@ describe('BookStore', () => {
       bids: [[0.2, 7]],
       asks: [[0.6, 7]],
     })
-    expect(store.apply(delta('a', [[0.21, 1]], [], 2), 4).outcome).toBe('applied')
+    expect(store.apply(delta('a', [[0.21, 1]], [], 2), 4)).toBe('applied')
     expect(store.get('b')?.state).toBe('stale')
   })
 

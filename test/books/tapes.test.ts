@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { RingBuffer, TapeStore, type TradeUpdate } from '../../src/main/services/tapes'
+import { IdWindow, RingBuffer, TapeStore, type TradeUpdate } from '../../src/main/services/tapes'
 import { UserFeed } from '../../src/main/services/user-feed'
 
 function trade(market: string, price: number, extra: Partial<TradeUpdate> = {}): TradeUpdate {
@@ -114,6 +114,144 @@ describe('TapeStore', () => {
     tapes.delete('a')
     expect(tapes.history('a')).toEqual([])
     expect(tapes.push(trade('a', 0.1, { id: 'q' }), 2)).not.toBeNull()
+  })
+})
+
+/** Deterministic PRNG (mulberry32), so a failing sequence can be replayed. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+describe('TapeStore dedupe window', () => {
+  it('finds a replay among trades of the same ts at the newest end (the common, ordered case)', () => {
+    const tapes = new TapeStore(100)
+    let n = 0
+    for (let ts = 1; ts <= 50; ts++)
+      for (let k = 0; k < 3; k++) tapes.push(trade('a', 0.5, { id: `t${++n}`, ts }), ts)
+    // t148..t150 share ts 50; t100 (ts 34) is further back, still on the 100-trade tape.
+    expect(tapes.push(trade('a', 0.5, { id: 't149', ts: 50 }), 51)).toBeNull()
+    expect(tapes.push(trade('a', 0.5, { id: 't150', ts: 50 }), 51)).toBeNull()
+    expect(tapes.push(trade('a', 0.5, { id: 't100', ts: 34 }), 51)).toBeNull()
+    // t40 has fallen off the tape: its replay is a trade the tape no longer has, so it is kept.
+    expect(tapes.push(trade('a', 0.5, { id: 't40', ts: 14 }), 51)).not.toBeNull()
+    expect(tapes.push(trade('a', 0.5, { id: 't151', ts: 50 }), 51)).not.toBeNull()
+    expect(tapes.duplicates).toBe(3)
+  })
+
+  it('drops a resubscribe replay and keeps the trades that happened during the gap', () => {
+    const tapes = new TapeStore()
+    for (let i = 1; i <= 10; i++) tapes.push(trade('a', 0.5, { id: `t${i}`, ts: 1000 + i }), 1000 + i)
+    tapes.markGap()
+    const replay = [6, 7, 8, 9, 10, 11, 12].map((i) =>
+      tapes.push(trade('a', 0.5, { id: `t${i}`, ts: 1000 + i }), 2000),
+    )
+    expect(replay.map((v) => v !== null)).toEqual([false, false, false, false, false, true, true])
+    expect(replay[5]?.gapBefore).toBe(true)
+    expect(tapes.history('a').map((t) => t.ts)).toEqual([...Array(12).keys()].map((i) => 1001 + i))
+  })
+
+  it('falls back to an exact index while the tape is out of ts order, and leaves it once that has passed', () => {
+    const w = new IdWindow(4)
+    w.push('a', 10)
+    w.push('b', 11)
+    expect(w.indexed).toBe(false)
+    w.push('c', 5) // older than the newest: a backwards scan would stop before it
+    expect(w.indexed).toBe(true)
+    expect(w.has('c', 5)).toBe(true)
+    expect(w.has('a', 10)).toBe(true)
+    w.push('d', 12)
+    w.push('e', 13)
+    w.push('f', 14)
+    expect(w.indexed).toBe(true)
+    expect(w.has('a', 10)).toBe(false)
+    w.push('g', 15) // 'c' has now left the window
+    expect(w.indexed).toBe(false)
+    expect(w.has('d', 12)).toBe(true)
+    expect(w.has('g', 15)).toBe(true)
+    expect(w.has('c', 5)).toBe(false)
+    // A trade without a ts cannot be placed in the order: exact again.
+    expect(w.has('h', null)).toBe(false)
+    expect(w.indexed).toBe(true)
+    w.push('h', null)
+    expect(w.has('h', null)).toBe(true)
+    w.clear()
+    expect(w.indexed).toBe(false)
+    expect(w.has('h', null)).toBe(false)
+  })
+
+  it('a run of hundreds of trades with one ts is searched exactly, however long', () => {
+    const w = new IdWindow(1000)
+    for (let i = 0; i < 900; i++) w.push(`t${i}`, 7)
+    expect(w.indexed).toBe(false)
+    expect(w.has('t899', 7)).toBe(true)
+    expect(w.has('t900', 7)).toBe(false)
+    // Too far back for the scan: it switches to the exact index rather than give a wrong answer.
+    expect(w.has('t3', 7)).toBe(true)
+    expect(w.indexed).toBe(true)
+    expect(w.has('t900', 8)).toBe(false)
+  })
+
+  it('matches an exact model of "the ids on the tape" over long random streams', () => {
+    // The model: an id is a duplicate exactly when it is among the ids of the last `cap` trades kept. Replays carry
+    // their trade's original ts (what a venue resends); the streams mix in-order, equal-ts runs longer than the
+    // scan, out-of-order and missing ts, trades without ids, and replays both on and off the tape.
+    for (const seed of [1, 2, 3, 4, 5, 6]) {
+      const rand = prng(seed)
+      const cap = 20 + Math.floor(rand() * 60)
+      const tapes = new TapeStore(cap)
+      const kept: (string | undefined)[] = []
+      const tsOf = new Map<string, number | null>()
+      const issued: string[] = []
+      let clock = 1000
+      let next = 0
+      let dropped = 0
+      let indexedDups = 0
+      let orderedDups = 0
+      const burstFrom = 2000 + Math.floor(rand() * 4000)
+      for (let step = 0; step < 12_000; step++) {
+        const r = rand()
+        let id: string | undefined
+        let ts: number | null
+        if (r < 0.1 && issued.length > 0) {
+          // A replay of one of the recent trades; now and then of one that has left the tape.
+          const back = rand() < 0.95 ? cap / 2 : cap * 2
+          id = issued[issued.length - 1 - Math.floor(rand() * Math.min(issued.length, back))] as string
+          ts = tsOf.get(id) ?? null
+        } else {
+          if (step < burstFrom || step > burstFrom + 200)
+            clock += rand() < 0.5 ? 0 : 1 + Math.floor(rand() * 3)
+          // Out-of-order and missing ts only in some stretches, so the ordered path gets long runs too.
+          const shape = step % 3000 < 600 ? rand() : 1
+          ts = shape < 0.03 ? null : shape < 0.06 ? clock - 1 - Math.floor(rand() * 50) : clock
+          if (rand() < 0.05) id = undefined
+          else {
+            id = `t${++next}`
+            issued.push(id)
+            tsOf.set(id, ts)
+          }
+        }
+        const expectedDup = id !== undefined && kept.slice(-cap).includes(id)
+        const window = (tapes as unknown as { tapes: Map<string, { ids: IdWindow }> }).tapes.get('a')?.ids
+        if (expectedDup && window?.indexed === true) indexedDups++
+        else if (expectedDup) orderedDups++
+        const view = tapes.push(trade('a', 0.5, { ts, ...(id !== undefined ? { id } : {}) }), clock)
+        expect(view === null, `seed ${seed} step ${step} id ${id ?? '-'}`).toBe(expectedDup)
+        if (view !== null) kept.push(id)
+        else dropped++
+      }
+      expect(dropped).toBeGreaterThan(100)
+      expect(tapes.duplicates).toBe(dropped)
+      // Both lookup paths found duplicates.
+      expect(indexedDups).toBeGreaterThan(100)
+      expect(orderedDups).toBeGreaterThan(100)
+    }
   })
 })
 

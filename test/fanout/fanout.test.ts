@@ -276,6 +276,35 @@ describe('Fanout', () => {
     expect(c.batches[2]?.books?.map((b) => b.market)).toEqual(['x'])
   })
 
+  it('a change reaches exactly the windows watching its market when the batch goes out', () => {
+    const r = rig()
+    const w = [collector(), collector(), collector()]
+    w.forEach((c, i) => r.fanout.addClient(`w${i + 1}`, c.sink))
+    r.fanout.setClientMarkets('w1', ['a'])
+    r.fanout.setClientMarkets('w2', ['a'])
+    r.fanout.setClientMarkets('w3', ['b'])
+    r.clock.advance(20)
+    for (const c of w) c.batches.length = 0
+    const before = r.fanout.counters.bookViews
+    for (let i = 1; i <= 100; i++) snap(r, 'a', 0.1, 0.2, i)
+    const v = r.tapes.push({ kind: 'trade', market: 'a', price: 0.15, size: 1, side: 'buy', ts: 1 }, 1)
+    if (v) r.fanout.trade(v)
+    // w2 stops watching before the flush: it gets neither the book nor the trade.
+    r.fanout.setClientMarkets('w2', [])
+    r.clock.advance(20)
+    expect(w[0]?.batches.map((b) => b.books?.map((x) => x.market))).toEqual([['a']])
+    expect(w[0]?.batches[0]?.trades).toHaveLength(1)
+    expect(w[0]?.batches[0]?.tickers?.map((t) => t.market)).toEqual(['a'])
+    expect(w[1]?.batches).toEqual([])
+    expect(w[2]?.batches).toEqual([])
+    expect(r.fanout.counters.bookViews - before).toBe(1)
+    // A market nobody watches costs nothing and sends nothing.
+    snap(r, 'zz', 0.1, 0.2)
+    r.clock.advance(20)
+    expect(r.clock.pending).toBe(0)
+    expect(w.map((c) => c.batches.length)).toEqual([1, 0, 0])
+  })
+
   it('pending trades of a market the client stops watching are not delivered', () => {
     const r = rig()
     const c = collector()
@@ -536,5 +565,114 @@ describe('Fanout', () => {
     vi.advanceTimersByTime(1000)
     expect(c.batches).toHaveLength(1)
     expect(vi.getTimerCount()).toBe(0)
+  })
+})
+
+describe('Fanout when timers are starved (a firehose keeps Node reading the socket)', () => {
+  /**
+   * The manual clock's timers never fire here: under a firehose libuv reads many socket chunks before the timers
+   * phase. Deferred work runs at the end of each chunk, as queueMicrotask work does after each socket read.
+   */
+  function starved(overrides: Partial<FanoutOptions> = {}) {
+    const deferred: Array<() => void> = []
+    const r = rig({ defer: (fn) => deferred.push(fn), ...overrides })
+    const c = collector()
+    r.fanout.addClient('w1', c.sink)
+    r.fanout.setClientMarkets('w1', ['a'])
+    snap(r, 'a', 0.1, 0.9)
+    r.clock.advance(0)
+    expect(c.batches).toHaveLength(1)
+    let seq = 1
+    const change = (): void => {
+      seq++
+      r.books.apply(
+        { kind: 'book', market: 'a', snapshot: false, bids: [[0.1, seq]], asks: [], seq },
+        r.clock.now,
+      )
+      r.fanout.bookChanged('a')
+    }
+    /** One socket chunk: `frames` book deltas 1/128 ms apart with no timer running, then the deferred work. */
+    const chunk = (frames: number): void => {
+      for (let i = 0; i < frames; i++) {
+        change()
+        r.clock.now += 1 / 128
+      }
+      for (const fn of deferred.splice(0)) fn()
+    }
+    return { r, c, deferred, change, chunk, seq: () => seq }
+  }
+
+  it('keeps sending about one batch per interval, never two within one, and the newest state wins', () => {
+    const s = starved()
+    const start = s.r.clock.now
+    // 500 ms of 2 ms chunks.
+    for (let i = 0; i < 250; i++) s.chunk(256)
+    const elapsed = s.r.clock.now - start
+    const times = s.c.batches.map((b) => b.at)
+    for (let i = 1; i < times.length; i++) {
+      const gap = (times[i] as number) - (times[i - 1] as number)
+      expect(gap).toBeGreaterThanOrEqual(16)
+      // Interval + overdue threshold + at most one chunk + the notifications between two clock reads.
+      expect(gap).toBeLessThanOrEqual(16 + 2 + 2 + 16 / 128)
+    }
+    expect(s.c.batches.length - 1).toBeGreaterThanOrEqual(Math.floor(elapsed / (16 + 2 + 2 + 16 / 128)))
+    expect(s.c.batches.length - 1).toBeLessThanOrEqual(Math.ceil(elapsed / 16))
+    // Once the loop is free again the timer sends what is left.
+    s.r.clock.advance(20)
+    expect(s.c.batches.at(-1)?.books?.[0]?.bids).toEqual([[0.1, s.seq()]])
+  })
+
+  it('flushes only once the timer is overdue, and only after the current chunk', () => {
+    const s = starved()
+    const first = s.c.batches[0]?.at as number
+    s.change()
+    // Due at first + 16: 1 ms late is within the threshold, so the timer is left to do it.
+    s.r.clock.now = first + 17
+    for (let i = 0; i < 100; i++) s.change()
+    expect(s.deferred).toHaveLength(0)
+    s.r.clock.now = first + 18.5
+    for (let i = 0; i < 100; i++) s.change()
+    // Handed to `defer`, not sent from inside the notification: the rest of the frame joins the batch.
+    expect(s.deferred).toHaveLength(1)
+    expect(s.c.batches).toHaveLength(1)
+    s.chunk(0)
+    expect(s.c.batches).toHaveLength(2)
+    expect(s.c.batches[1]?.at).toBe(first + 18.5)
+    expect(s.c.batches[1]?.books?.[0]?.bids).toEqual([[0.1, s.seq()]])
+    expect(s.r.clock.pending).toBe(0)
+  })
+
+  it('an overdue flush that lost the race to an explicit flush does not send a second batch early', () => {
+    const s = starved()
+    const first = s.c.batches[0]?.at as number
+    s.change()
+    s.r.clock.now = first + 30
+    for (let i = 0; i < 20; i++) s.change()
+    expect(s.deferred).toHaveLength(1)
+    s.r.fanout.flush()
+    expect(s.c.batches).toHaveLength(2)
+    // A new change arms a timer for one interval later; the stale deferred flush must leave it alone.
+    s.change()
+    s.chunk(0)
+    expect(s.c.batches).toHaveLength(2)
+    s.r.clock.advance(16)
+    expect(s.c.batches).toHaveLength(3)
+    expect((s.c.batches[2]?.at as number) - (s.c.batches[1]?.at as number)).toBeGreaterThanOrEqual(16)
+  })
+
+  it('nothing is sent by a deferred flush after close()', () => {
+    const s = starved()
+    s.change()
+    s.r.clock.now += 40
+    for (let i = 0; i < 20; i++) s.change()
+    expect(s.deferred).toHaveLength(1)
+    s.r.fanout.close()
+    s.chunk(0)
+    expect(s.c.batches).toHaveLength(1)
+  })
+
+  it('rejects a negative or non-finite overdue threshold', () => {
+    expect(() => rig({ overdueMs: -1 })).toThrow(RangeError)
+    expect(() => rig({ overdueMs: Number.NaN })).toThrow(RangeError)
   })
 })

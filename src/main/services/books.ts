@@ -213,9 +213,20 @@ export class OrderBook {
   }
 
   applyDelta(bids: readonly Level[], asks: readonly Level[], opts: DeltaOptions, now: number): DeltaOutcome {
+    return this.applyLevels(bids, asks, opts.seq, opts.relative === true, now)
+  }
+
+  /** applyDelta without the options object, for the per-frame path. */
+  applyLevels(
+    bids: readonly Level[],
+    asks: readonly Level[],
+    seqIn: number | undefined,
+    relative: boolean,
+    now: number,
+  ): DeltaOutcome {
     // Only a snapshot can bring an empty, stale or resyncing book back: a delta has nothing sound to apply to.
     if (this._state !== 'live') return 'ignored'
-    const seq = opts.seq !== undefined && Number.isFinite(opts.seq) ? opts.seq : undefined
+    const seq = seqIn !== undefined && Number.isFinite(seqIn) ? seqIn : undefined
     if (seq !== undefined && this._seq !== null) {
       if (seq <= this._seq) return 'ignored'
       if (seq !== this._seq + 1) {
@@ -223,7 +234,6 @@ export class OrderBook {
         return 'gap'
       }
     }
-    const relative = opts.relative === true
     for (const level of bids) {
       if (!(relative ? this.bids.add(level[0], level[1]) : this.bids.set(level[0], level[1])))
         this.rejectedLevels++
@@ -316,14 +326,11 @@ export class BookStore {
   private readonly books = new Map<string, OrderBook>()
   private readonly extra = new Map<string, TickerFields>()
 
-  apply(update: BookUpdate, now: number): { outcome: BookOutcome } {
+  /** Applies a snapshot or delta to its market's book (created on first use) and says what happened. */
+  apply(update: BookUpdate, now: number): BookOutcome {
     const book = this.getOrCreate(update.market)
-    if (update.snapshot) {
-      return { outcome: book.applySnapshot(update.bids, update.asks, update.seq, now) }
-    }
-    return {
-      outcome: book.applyDelta(update.bids, update.asks, { seq: update.seq, relative: update.relative }, now),
-    }
+    if (update.snapshot) return book.applySnapshot(update.bids, update.asks, update.seq, now)
+    return book.applyLevels(update.bids, update.asks, update.seq, update.relative === true, now)
   }
 
   get(market: string): OrderBook | undefined {

@@ -28,6 +28,14 @@ export interface FanoutOptions {
   /** Injected for tests; the default timer is unref'd so it never keeps the process alive. */
   setTimer?: (fn: () => void, ms: number) => TimerHandle
   clearTimer?: (handle: TimerHandle) => void
+  /**
+   * How late the timer may be before a change notification flushes in its place (default 2 ms). Under a firehose
+   * Node reads many socket chunks, tens of ms of frames, before it runs timers; without this the windows would
+   * get their batches that much less often.
+   */
+  overdueMs?: number
+  /** Runs an overdue flush once the current synchronous work (one socket chunk) is done; injected for tests. */
+  defer?: (fn: () => void) => void
   logger?: Logger
   /** Book depth a client gets until it asks for another (MonitorApi default). */
   defaultDepth?: number
@@ -51,6 +59,8 @@ export interface FanoutCounters {
 
 export const DEFAULT_DEPTH = 25
 export const MAX_DEPTH = 1000
+/** Notifications between two clock reads while a flush is pending: keeps the overdue check off the per-frame cost. */
+const CLOCK_CHECK_EVERY = 16
 
 class Client {
   markets = new Set<string>()
@@ -137,6 +147,8 @@ export class Fanout {
   private readonly now: () => number
   private readonly setTimer: (fn: () => void, ms: number) => TimerHandle
   private readonly clearTimer: (handle: TimerHandle) => void
+  private readonly overdueMs: number
+  private readonly defer: (fn: () => void) => void
   private readonly logger: Logger
   private readonly defaultDepth: number
   private readonly maxTrades: number
@@ -146,17 +158,29 @@ export class Fanout {
   private readonly clients = new Map<string, Client>()
   /** market -> clients watching it: a change touches only its watchers. */
   private readonly byMarket = new Map<string, Set<Client>>()
+  /**
+   * Watched markets whose book (or only ticker) changed since the last flush, engine-wide: a change costs one set
+   * insert however many windows watch the market; `distribute` hands them to the watchers at flush time.
+   */
+  private readonly changedBooks = new Set<string>()
+  private readonly changedTickers = new Set<string>()
   private readonly userClients = new Set<Client>()
   private readonly inspectorClients = new Set<Client>()
   /** Clients with something to send. Swapped with `spare` at flush so sinks may re-enter safely. */
   private pending = new Set<Client>()
   private spare = new Set<Client>()
   private timer: TimerHandle | null = null
+  /** When the pending timer should fire; never earlier than one interval after the last flush. */
+  private dueAt = -Infinity
+  private notesSinceClockCheck = 0
+  /** An overdue flush has been handed to `defer` and has not run yet. */
+  private deferred = false
   private lastFlushAt = -Infinity
   private flushStatus: StreamStatus | null = null
   private flushing = false
   private closed = false
   private readonly onTimer: () => void
+  private readonly onDeferred: () => void
 
   constructor(options: FanoutOptions) {
     this.provider = options.provider
@@ -167,6 +191,11 @@ export class Fanout {
     this.now = options.now ?? Date.now
     this.setTimer = options.setTimer ?? defaultSetTimer
     this.clearTimer = options.clearTimer ?? defaultClearTimer
+    const overdue = options.overdueMs ?? 2
+    if (!Number.isFinite(overdue) || overdue < 0)
+      throw new RangeError('overdueMs must be a non-negative number')
+    this.overdueMs = overdue
+    this.defer = options.defer ?? queueMicrotask
     this.logger = options.logger ?? console
     this.defaultDepth = clampDepth(options.defaultDepth ?? DEFAULT_DEPTH)
     this.maxTrades = positiveInt(options.maxTradesPerBatch, 500, 'maxTradesPerBatch')
@@ -175,6 +204,11 @@ export class Fanout {
     this.onTimer = () => {
       this.timer = null
       this.flush()
+    }
+    this.onDeferred = () => {
+      this.deferred = false
+      // The timer may have been replaced since (an explicit flush): only a timer that is due may be pre-empted.
+      if (this.timer !== null && this.now() >= this.dueAt) this.flush()
     }
   }
 
@@ -287,23 +321,15 @@ export class Fanout {
   // ---------------------------------------------------------------- change notifications (hot path)
 
   bookChanged(market: string): void {
-    const watchers = this.byMarket.get(market)
-    if (watchers === undefined) return
-    for (const client of watchers) {
-      client.dirtyBooks.add(market)
-      this.pending.add(client)
-    }
+    if (!this.byMarket.has(market)) return
+    this.changedBooks.add(market)
     this.schedule()
   }
 
   /** Best bid/ask/last changed without a book change (a trade's last price, a venue ticker). */
   tickerChanged(market: string): void {
-    const watchers = this.byMarket.get(market)
-    if (watchers === undefined) return
-    for (const client of watchers) {
-      client.dirtyTickers.add(market)
-      this.pending.add(client)
-    }
+    if (!this.byMarket.has(market)) return
+    this.changedTickers.add(market)
     this.schedule()
   }
 
@@ -313,9 +339,9 @@ export class Fanout {
     if (watchers === undefined) return
     for (const client of watchers) {
       this.counters.droppedTrades += appendCapped(client.trades, view, this.maxTrades)
-      client.dirtyTickers.add(view.market)
       this.pending.add(client)
     }
+    this.changedTickers.add(view.market)
     this.schedule()
   }
 
@@ -364,7 +390,9 @@ export class Fanout {
       this.clearTimer(this.timer)
       this.timer = null
     }
-    if (this.closed || this.pending.size === 0) return
+    if (this.closed) return
+    this.distribute()
+    if (this.pending.size === 0) return
     const batchClients = this.pending
     this.pending = this.spare
     this.spare = batchClients
@@ -393,6 +421,8 @@ export class Fanout {
     this.closed = true
     for (const id of [...this.clients.keys()]) this.removeClient(id)
     this.byMarket.clear()
+    this.changedBooks.clear()
+    this.changedTickers.clear()
     this.pending.clear()
     this.spare.clear()
   }
@@ -492,16 +522,55 @@ export class Fanout {
     }
   }
 
+  /** Marks the engine-wide changes on the clients watching them now (a window that stopped watching gets none). */
+  private distribute(): void {
+    if (this.changedBooks.size > 0) {
+      for (const market of this.changedBooks) {
+        const watchers = this.byMarket.get(market)
+        if (watchers === undefined) continue
+        for (const client of watchers) {
+          client.dirtyBooks.add(market)
+          this.pending.add(client)
+        }
+      }
+      this.changedBooks.clear()
+    }
+    if (this.changedTickers.size > 0) {
+      for (const market of this.changedTickers) {
+        const watchers = this.byMarket.get(market)
+        if (watchers === undefined) continue
+        for (const client of watchers) {
+          client.dirtyTickers.add(market)
+          this.pending.add(client)
+        }
+      }
+      this.changedTickers.clear()
+    }
+  }
+
   private touch(client: Client): void {
     this.pending.add(client)
     this.schedule()
   }
 
   private schedule(): void {
-    if (this.timer !== null || this.closed) return
-    // After a quiet spell the first change goes out on the next tick; under load, one batch per interval.
-    const delay = Math.max(0, this.lastFlushAt + this.intervalMs - this.now())
-    this.timer = this.setTimer(this.onTimer, delay)
+    if (this.closed) return
+    if (this.timer === null) {
+      // After a quiet spell the first change goes out on the next tick; under load, one batch per interval.
+      const now = this.now()
+      const delay = Math.max(0, this.lastFlushAt + this.intervalMs - now)
+      this.dueAt = now + delay
+      this.notesSinceClockCheck = 0
+      this.timer = this.setTimer(this.onTimer, delay)
+      return
+    }
+    // The timer is pending. If it is overdue, the event loop is busy reading the socket: flush as soon as the
+    // current chunk of frames is done (a frame's updates stay in one batch), still at most once per interval.
+    if (this.deferred || ++this.notesSinceClockCheck < CLOCK_CHECK_EVERY) return
+    this.notesSinceClockCheck = 0
+    if (this.now() < this.dueAt + this.overdueMs) return
+    this.deferred = true
+    this.defer(this.onDeferred)
   }
 
   private unindex(client: Client, market: string): void {

@@ -96,6 +96,11 @@ const HISTORY_TRADES = 500
 const DEFAULT_DEPTH = 25
 const STATUS_TICK_MS = 1000
 
+/** Narrows an update to one placed in a market without copying it: route() runs for every update. */
+function hasMarket<U extends { market: string | null }>(update: U): update is U & { market: string } {
+  return update.market !== null
+}
+
 function defaultLogger(): Logger {
   const write = (level: string) => (message: string, fields?: LogFields) => {
     process.stderr.write(`[monitor] ${level} ${message}${fields ? ' ' + JSON.stringify(fields) : ''}\n`)
@@ -401,9 +406,10 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
   function route(update: Update, receivedAt: number): boolean {
     switch (update.kind) {
       case 'book': {
+        if (!hasMarket(update)) return false
         const market = update.market
-        if (market === null || !marketRouted(market)) return false
-        const { outcome } = books.apply({ ...update, market }, receivedAt)
+        if (!marketRouted(market)) return false
+        const outcome = books.apply(update, receivedAt)
         if (outcome === 'gap' || outcome === 'crossed') resync(market, outcome)
         else if (outcome === 'ignored') retryResync(market, receivedAt)
         else if (outcome === 'snapshot') {
@@ -418,20 +424,18 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
         return true
       }
       case 'trade': {
-        const market = update.market
-        if (market === null || !marketRouted(market)) return false
-        const view = tapes.push({ ...update, market }, receivedAt)
+        if (!hasMarket(update) || !marketRouted(update.market)) return false
+        const view = tapes.push(update, receivedAt)
         if (view) {
-          books.setLast(market, view.price, receivedAt)
+          books.setLast(view.market, view.price, receivedAt)
           fanout.trade(view)
         }
         return true
       }
       case 'ticker': {
-        const market = update.market
-        if (market === null || !marketRouted(market)) return false
-        books.applyTicker({ ...update, market }, receivedAt)
-        fanout.tickerChanged(market)
+        if (!hasMarket(update) || !marketRouted(update.market)) return false
+        books.applyTicker(update, receivedAt)
+        fanout.tickerChanged(update.market)
         return true
       }
       case 'user': {
