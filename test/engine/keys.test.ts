@@ -150,4 +150,51 @@ describe('API keys', () => {
       for (const text of everything) expect(text.includes(key.slice(0, 20))).toBe(false)
     }
   })
+
+  it('scrubs a key that the venue echoes back (error, user update, raw frame) before any window or log', async () => {
+    h = await startHarness({ config })
+    const sim = h.sim
+    const { client, rec } = h.attach('echo', true)
+    await client.setInspector(true)
+    await client.setApiKey({ key: KEY_A })
+    // A key the exchange refused is remembered too: a venue may quote it in a later error.
+    await client.setApiKey({ key: KEY_WRONG })
+    await client.setInterests([{ channel: 'user' }])
+    await waitFor(() => rec.userData(0), 'user data')
+    const mark = rec.mark()
+    sim.faults.sendRaw(
+      JSON.stringify({ type: 'error', error: 'unauthorized', message: `bad key ${KEY_WRONG}` }),
+    )
+    sim.faults.sendRaw(
+      JSON.stringify({ channel: 'user', type: 'order', id: 'o-echo', note: `auth=${KEY_A}` }),
+    )
+    sim.faults.sendRaw(`{"not json ${KEY_A}`)
+    await waitFor(
+      () =>
+        rec.batches
+          .slice(mark)
+          .some((b) => (b.user ?? []).some((u) => JSON.stringify(u.data).includes('o-echo'))) &&
+        rec.batches
+          .slice(mark)
+          .some((b) => (b.inspector ?? []).some((f) => f.classification === 'malformed')),
+      'the echoed frames reached the window',
+    )
+    await new Promise((r) => setTimeout(r, 100))
+    const everything = [...rec.serialised, ...h.log.lines]
+    // The frames did arrive, redacted: the test would pass vacuously otherwise.
+    expect(everything.some((t) => t.includes('[redacted]'))).toBe(true)
+    for (const key of [KEY_A, KEY_WRONG])
+      for (const text of everything)
+        expect(text.includes(key), `key found in: ${text.slice(0, 200)}`).toBe(false)
+  })
+
+  it('refuses a label that contains the key', async () => {
+    h = await startHarness({ config })
+    const { client } = h.attach('label')
+    const r = await client.setApiKey({ key: KEY_A, label: `my key ${KEY_A}` })
+    expect(!r.ok && r.error.code).toBe('invalid_argument')
+    expect(!r.ok && r.error.message.includes(KEY_A)).toBe(false)
+    const stored = await h.credentials.get(h.profileId)
+    expect(stored.ok && stored.value).toBeNull()
+  })
 })

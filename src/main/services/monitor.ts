@@ -51,6 +51,7 @@ import {
   type StreamConnection,
   type StreamOptions,
 } from './stream'
+import { SecretRedactor } from './redact'
 import { TapeStore } from './tapes'
 import type { AttachOptions, LogFields, Logger, MonitorClient, MonitorEngine } from './types'
 import { UserFeed } from './user-feed'
@@ -145,7 +146,9 @@ interface ClientState {
 }
 
 export async function createMonitor(options: CreateMonitorOptions): Promise<MonitorEngine> {
-  const log = options.logger ?? defaultLogger()
+  // Every key the engine handles is remembered here and scrubbed from frames and log lines (see redact.ts).
+  const secrets = new SecretRedactor()
+  const log = secrets.wrapLogger(options.logger ?? defaultLogger())
   const now = options.now ?? Date.now
   const demoMode = options.demo === true || typeof options.demo === 'object'
   const demoOptions: DemoOptions = {
@@ -297,6 +300,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
       statusChanged()
       throw new Error(`credential store: ${r.error.code}`)
     }
+    secrets.add(r.value)
     return r.value
   }
 
@@ -385,8 +389,9 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
 
   // ---- frames
 
-  function onFrame(text: string, receivedAt: number): void {
+  function onFrame(raw: string, receivedAt: number): void {
     lastMessageAt = receivedAt
+    const text = secrets.active && secrets.contains(raw) ? secrets.redact(raw) : raw
     const decoded = decodeFrame(text)
     if (!decoded.ok) {
       const frame = inspector.record(text, receivedAt, 'malformed', [], decoded.error)
@@ -656,7 +661,10 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
     const stored = await storedKey(profile).catch(() => null)
     if (stored) return stored
     // The simulator wants a key even for the listing; the demo profile may use its demo key internally.
-    if (profile.demo && demo) return demo.demoKey
+    if (profile.demo && demo) {
+      secrets.add(demo.demoKey)
+      return demo.demoKey
+    }
     return null
   }
 
@@ -764,8 +772,12 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
     expiresAt?: string | null
   }): Promise<Result<KeyInfo>> {
     const key = request.key.trim()
+    // Even a key the exchange refuses may be echoed back by it; remember it before it is sent anywhere.
+    secrets.add(key)
     return serial(async () => {
       const profile = conn.profile
+      if (request.label && request.label.includes(key))
+        return fail(invalid('The label contains the key itself. Use a name that describes the key instead.'))
       const rest = conn.rest
       if (!rest)
         return fail(conn.unavailable ?? { code: 'network', message: 'No connection profile is active.' })
@@ -812,6 +824,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
       if (!profile.demo) return fail(invalid('The demo key can only be used with the demo profile.'))
       const sim = demo ?? (await ensureDemo())
       if (!sim) return fail({ code: 'network', message: 'The embedded simulator is not running.' })
+      secrets.add(sim.demoKey)
       const r = await demoCredentials.set(profile.id, sim.demoKey)
       if (!r.ok) return fail(r.error)
       const updated = await updateProfile(profile.id, { keyLabel: 'Demo key', keyExpiresAt: null })
