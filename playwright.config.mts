@@ -1,5 +1,6 @@
 // End-to-end tests in the system Chromium against the browser host (DESIGN §6: never `playwright install`).
 import { defineConfig } from '@playwright/test'
+import { CHROMIUM, CHROMIUM_ARGS } from './test/e2e/chromium.mjs'
 
 export default defineConfig({
   testDir: 'test/e2e',
@@ -13,15 +14,8 @@ export default defineConfig({
   use: {
     viewport: { width: 1400, height: 900 },
     launchOptions: {
-      executablePath: process.env.TM_CHROMIUM || '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
+      executablePath: CHROMIUM,
+      args: [...CHROMIUM_ARGS],
     },
     trace: 'off',
     screenshot: 'only-on-failure',

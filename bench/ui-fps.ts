@@ -9,9 +9,7 @@ import { ensureRendererBuilt } from '../src/main/web/build'
 import { startWebHost } from '../src/main/web/server'
 import { createSimulator } from '../src/sim'
 import { firehoseId } from '../src/sim/firehose'
-
-// TM_CHROMIUM points at another Chromium-based browser (e.g. Google Chrome on GitHub's macOS/Windows runners).
-const CHROMIUM = process.env.TM_CHROMIUM || '/usr/bin/chromium'
+import { CHROMIUM, CHROMIUM_ARGS } from '../test/e2e/chromium.mjs'
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`)
@@ -52,14 +50,7 @@ async function main(): Promise<void> {
   const host = await startWebHost({ monitor: engine, logger: quiet })
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
+    args: [...CHROMIUM_ARGS],
   })
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
