@@ -1,13 +1,75 @@
-// The demo account behind the user channel: open orders, fills, positions and a wallet that change every
-// second or two, deterministically for a seed.
+// The demo account behind the user channel: a trader working a handful of the listing's markets with limit
+// orders placed near each live book, deterministically for a seed. Resting orders fill at their own price, and
+// only once that market trades at or through it; marketable ones take the touch a step or few after placement.
+// Positions, marks, PnL and the wallet follow from the fills alone.
 import type { Side } from '../shared/model'
 import type { Permission } from './config'
 import { deriveSeed, mulberry32, pick, randInt, type Rng } from './rng'
 
 export type UserTopic = 'order' | 'fill' | 'position' | 'balance'
 
-/** A user-channel update body (without "channel"), e.g. { type: 'balance', currency, total, available, ts }. */
-export type UserUpdate = { type: UserTopic } & Record<string, unknown>
+export type OrderStatus = 'open' | 'partially_filled' | 'filled' | 'canceled'
+
+export interface OrderMessage {
+  type: 'order'
+  id: string
+  market: string
+  event: string
+  side: Side
+  price: number
+  size: number
+  filled: number
+  status: OrderStatus
+  createdAt: number
+  ts: number
+}
+
+export interface FillMessage {
+  type: 'fill'
+  id: string
+  orderId: string
+  market: string
+  event: string
+  side: Side
+  price: number
+  size: number
+  /** USDC; makers pay none, takers pay the venue's binary-contract fee. */
+  fee: number
+  liquidity: 'maker' | 'taker'
+  ts: number
+}
+
+/**
+ * Convention: `size` counts YES shares held (never negative: the account sells only what it holds), `avgPrice`
+ * is their volume-weighted buy price, `mark` is the book's current mid, and `pnl` (= `unrealizedPnl`) is
+ * (mark - avgPrice) * size, i.e. what the shares would gain or lose if sold at the mid. `realizedPnl` sums
+ * (sell price - avgPrice) * shares sold, before fees.
+ */
+export interface PositionMessage {
+  type: 'position'
+  market: string
+  event: string
+  size: number
+  avgPrice: number
+  mark: number | null
+  pnl: number | null
+  unrealizedPnl: number | null
+  realizedPnl: number
+  ts: number
+}
+
+/** `available` is `total` minus what open buy orders reserve (unfilled size times price). */
+export interface BalanceMessage {
+  type: 'balance'
+  currency: 'USDC'
+  total: number
+  available: number
+  reserved: number
+  ts: number
+}
+
+/** A user-channel update body (without "channel"). */
+export type UserUpdate = OrderMessage | FillMessage | PositionMessage | BalanceMessage
 
 /** Which permission lets a key see which user updates (the spec leaves this open; this is our reading). */
 export const TOPIC_PERMISSION: Record<UserTopic, Permission> = {
@@ -17,76 +79,158 @@ export const TOPIC_PERMISSION: Record<UserTopic, Permission> = {
   balance: 'read_wallet',
 }
 
-interface Order {
-  id: string
-  market: string
-  event: string
-  side: Side
-  price: number
-  size: number
-  filled: number
-  status: 'open' | 'partially_filled' | 'filled' | 'canceled'
-  createdAt: number
-}
-
-interface Position {
-  market: string
-  event: string
-  size: number
-  avgPrice: number
-  realizedPnl: number
-}
-
 export interface AccountMarket {
   id: string
   eventId: string
-  /** Best bid / ask ticks of the live book, to price orders near the market. */
+  /** Best bid / ask ticks (0.01) of the live book; bid 0 or ask 100 when that side is empty. */
   quote(): { bid: number; ask: number }
 }
 
-const cents = (x: number): number => Math.round(x * 100) / 100
+/** A trade a market printed this step; `side` is the taker's. */
+export interface AccountPrint {
+  market: string
+  price: number
+  size: number
+  side: Side
+}
+
+interface Order {
+  id: string
+  market: AccountMarket
+  side: Side
+  tick: number
+  size: number
+  filled: number
+  status: OrderStatus
+  createdAt: number
+  placedStep: number
+  /** A marketable order executes against the touch at this step (the venue round trip), if still marketable. */
+  takerAt: number | null
+}
+
+interface Position {
+  market: AccountMarket
+  size: number
+  avgPrice: number
+  realizedPnl: number
+  /** Mark tick last sent, so PnL is re-sent only when it moved. */
+  sentMark: number | null
+}
+
+const START_CASH_MICRO = 10_000 * 1_000_000
+/** How many markets the trader works at once. */
+const FOCUS = 6
+const MIN_OPEN = 2
+const MAX_OPEN = 6
+/** Share counts traders actually type. */
+const LOTS = [10, 15, 20, 25, 25, 30, 40, 50, 50, 60, 75, 100, 100, 120, 150, 200, 250] as const
+/** Ticks behind the touch for a resting order: mostly at or next to it. */
+const OFFSETS = [0, 0, 1, 1, 1, 2, 3] as const
+/** Chance that a print at exactly an order's price reaches it in the queue. */
+const QUEUE_HIT = 0.3
+
+const r6 = (x: number): number => Math.round(x * 1e6) / 1e6
+const usdc = (micro: number): number => micro / 1e6
+/** Micro-USDC of `size` shares at `tick` cents: exact integers, so the wallet never drifts. */
+const notionalMicro = (tick: number, size: number): number => tick * size * 10_000
+/** Taker fee, rounded up to the cent: 7% of p(1-p) per contract, as binary-contract venues charge. */
+const takerFeeMicro = (tick: number, size: number): number =>
+  Math.ceil((7 * size * tick * (100 - tick)) / 10_000) * 10_000
+
+function valid(q: { bid: number; ask: number }): boolean {
+  return q.bid >= 1 && q.ask <= 99 && q.bid < q.ask
+}
 
 export class DemoAccount {
   private readonly rng: Rng
-  private cash = 10_000
+  private cashMicro = START_CASH_MICRO
   private readonly orders = new Map<string, Order>()
   private readonly positions = new Map<string, Position>()
+  private readonly focus: AccountMarket[]
   private orderNo = 0
   private fillNo = 0
-  private nextActionStep: number
+  private actions = 0
+  private nextActionStep = 1
 
   constructor(
     seed: number,
     private readonly markets: AccountMarket[],
-    /** Steps between account changes, at most; the real gap is drawn between half and all of it. */
+    /** Steps between account actions, at most; the real gap is drawn between half and all of it. */
     private readonly maxGapSteps: number,
   ) {
     this.rng = mulberry32(deriveSeed(seed, 0xacc0))
-    this.nextActionStep = 1
+    const pool = [...markets]
+    this.focus = []
+    while (this.focus.length < FOCUS && pool.length > 0) {
+      this.focus.push(pool.splice(Math.floor(this.rng() * pool.length), 1)[0] as AccountMarket)
+    }
+    // An account that has traded before: a few holdings bought near today's prices, so it can sell from the start.
+    for (const m of this.focus.slice(0, 3)) {
+      const q = m.quote()
+      if (!valid(q)) continue
+      const avgTick = Math.min(98, Math.max(1, Math.round((q.bid + q.ask) / 2) + randInt(this.rng, -3, 3)))
+      this.positions.set(m.id, {
+        market: m,
+        size: 2 * pick(this.rng, LOTS),
+        avgPrice: avgTick / 100,
+        realizedPnl: 0,
+        sentMark: null,
+      })
+    }
   }
 
-  private reserved(): number {
+  private reservedMicro(): number {
     let r = 0
-    for (const o of this.orders.values()) if (o.side === 'buy') r += (o.size - o.filled) * o.price
+    for (const o of this.orders.values()) if (o.side === 'buy') r += notionalMicro(o.tick, o.size - o.filled)
     return r
   }
 
-  private balance(ts: number): UserUpdate {
+  private balance(ts: number): BalanceMessage {
+    const reserved = this.reservedMicro()
     return {
       type: 'balance',
       currency: 'USDC',
-      total: cents(this.cash),
-      available: cents(this.cash - this.reserved()),
+      total: usdc(this.cashMicro),
+      available: usdc(this.cashMicro - reserved),
+      reserved: usdc(reserved),
       ts,
     }
   }
 
-  private orderUpdate(o: Order, ts: number): UserUpdate {
-    return { type: 'order', ...o, ts }
+  private orderUpdate(o: Order, ts: number): OrderMessage {
+    return {
+      type: 'order',
+      id: o.id,
+      market: o.market.id,
+      event: o.market.eventId,
+      side: o.side,
+      price: o.tick / 100,
+      size: o.size,
+      filled: o.filled,
+      status: o.status,
+      createdAt: o.createdAt,
+      ts,
+    }
   }
 
-  private positionUpdate(p: Position, ts: number): UserUpdate {
-    return { type: 'position', ...p, ts }
+  private positionUpdate(p: Position, ts: number): PositionMessage {
+    const q = p.market.quote()
+    const markTick = valid(q) ? (q.bid + q.ask) / 2 : null
+    p.sentMark = markTick
+    const mark = markTick === null ? null : markTick / 100
+    const pnl = mark === null ? null : r6((mark - p.avgPrice) * p.size)
+    return {
+      type: 'position',
+      market: p.market.id,
+      event: p.market.eventId,
+      size: p.size,
+      avgPrice: r6(p.avgPrice),
+      mark,
+      pnl,
+      unrealizedPnl: pnl,
+      realizedPnl: r6(p.realizedPnl),
+      ts,
+    }
   }
 
   /** The account as a fresh subscriber should first see it. */
@@ -97,88 +241,250 @@ export class DemoAccount {
     return out
   }
 
-  step(stepNo: number, ts: number): UserUpdate[] {
-    if (stepNo < this.nextActionStep || this.markets.length === 0) return []
+  /**
+   * One simulation step, after the markets stepped: `prints` are the trades they printed in it. Resting orders
+   * that the market reached fill; every few steps the trader also places, cancels or re-marks.
+   */
+  step(stepNo: number, ts: number, prints: readonly AccountPrint[] = []): UserUpdate[] {
+    const out = this.match(stepNo, ts, prints)
+    if (stepNo < this.nextActionStep || this.markets.length === 0) return out
     const r = this.rng
     this.nextActionStep = stepNo + randInt(r, Math.max(1, Math.floor(this.maxGapSteps / 2)), this.maxGapSteps)
-    const open = [...this.orders.values()]
+    this.actions++
+    if (this.actions % 40 === 0) this.rotateFocus()
+    const open = this.orders.size
     const roll = r()
-    if (open.length === 0 || (open.length < 8 && roll < 0.4)) return this.place(ts)
-    const o = pick(r, open)
-    if (roll < 0.85) return this.fill(o, ts)
-    return this.cancel(o, ts)
-  }
-
-  private place(ts: number): UserUpdate[] {
-    const r = this.rng
-    const m = pick(r, this.markets)
-    const q = m.quote()
-    const pos = this.positions.get(m.id)
-    const side: Side = pos !== undefined && pos.size > 0 && r() < 0.4 ? 'sell' : 'buy'
-    const tick =
-      side === 'buy' ? Math.max(1, q.bid - randInt(r, 0, 2)) : Math.min(99, q.ask + randInt(r, 0, 2))
-    const maxSize = side === 'sell' && pos !== undefined ? pos.size : 200
-    const o: Order = {
-      id: `ord-${++this.orderNo}`,
-      market: m.id,
-      event: m.eventId,
-      side,
-      price: tick / 100,
-      size: Math.max(1, randInt(r, 1, Math.max(1, maxSize))),
-      filled: 0,
-      status: 'open',
-      createdAt: ts,
+    if (open < MIN_OPEN) {
+      // Working fewer orders than usual: quote again at once, sometimes one order more than needed.
+      for (let i = open; i < MIN_OPEN + (roll < 0.5 ? 1 : 0); i++) this.place(stepNo, ts, out)
+    } else if (open < MAX_OPEN && roll < 0.55) this.place(stepNo, ts, out)
+    else if (open >= MAX_OPEN || roll < 0.8) this.cancel(ts, out)
+    else this.reprice(stepNo, ts, out)
+    // Marks move with the books: re-send positions whose PnL changed so the account never shows stale PnL.
+    const sent = new Set(out.filter((u) => u.type === 'position').map((u) => u.market))
+    for (const p of this.positions.values()) {
+      if (sent.has(p.market.id)) continue
+      const q = p.market.quote()
+      const markTick = valid(q) ? (q.bid + q.ask) / 2 : null
+      if (markTick !== p.sentMark) out.push(this.positionUpdate(p, ts))
     }
-    this.orders.set(o.id, o)
-    return [this.orderUpdate(o, ts), this.balance(ts)]
-  }
-
-  private fill(o: Order, ts: number): UserUpdate[] {
-    const r = this.rng
-    const left = o.size - o.filled
-    const size = r() < 0.5 ? left : randInt(r, 1, left)
-    const fee = cents(size * o.price * 0.002)
-    o.filled += size
-    o.status = o.filled >= o.size ? 'filled' : 'partially_filled'
-    const pos = this.positions.get(o.market) ?? {
-      market: o.market,
-      event: o.event,
-      size: 0,
-      avgPrice: 0,
-      realizedPnl: 0,
-    }
-    if (o.side === 'buy') {
-      pos.avgPrice = cents((pos.avgPrice * pos.size + o.price * size) / (pos.size + size))
-      pos.size += size
-      this.cash -= o.price * size + fee
-    } else {
-      const sold = Math.min(size, pos.size)
-      pos.realizedPnl = cents(pos.realizedPnl + (o.price - pos.avgPrice) * sold)
-      pos.size -= sold
-      this.cash += o.price * size - fee
-    }
-    this.positions.set(o.market, pos)
-    const fill: UserUpdate = {
-      type: 'fill',
-      id: `fill-${++this.fillNo}`,
-      orderId: o.id,
-      market: o.market,
-      event: o.event,
-      side: o.side,
-      price: o.price,
-      size,
-      fee,
-      liquidity: 'maker',
-      ts,
-    }
-    const out = [fill, this.orderUpdate(o, ts), this.positionUpdate(pos, ts), this.balance(ts)]
-    if (o.status === 'filled') this.orders.delete(o.id)
+    out.push(this.balance(ts))
     return out
   }
 
-  private cancel(o: Order, ts: number): UserUpdate[] {
-    o.status = 'canceled'
-    this.orders.delete(o.id)
-    return [this.orderUpdate(o, ts), this.balance(ts)]
+  private match(stepNo: number, ts: number, prints: readonly AccountPrint[]): UserUpdate[] {
+    const out: UserUpdate[] = []
+    if (this.orders.size === 0) return out
+    const openBefore = this.orders.size
+    const r = this.rng
+    const printsOf = new Map<string, AccountPrint[]>()
+    for (const p of prints) {
+      const list = printsOf.get(p.market)
+      if (list === undefined) printsOf.set(p.market, [p])
+      else list.push(p)
+    }
+    for (const o of [...this.orders.values()]) {
+      if (o.placedStep >= stepNo) continue
+      const q = o.market.quote()
+      const crossed = o.side === 'buy' ? q.ask <= o.tick : q.bid >= o.tick
+      if (o.takerAt !== null) {
+        if (stepNo < o.takerAt) continue
+        o.takerAt = null
+        // Marketable on arrival: it takes the touch, at its limit or better as on any venue. If the market moved
+        // away meanwhile it rests as a maker.
+        const touch = o.side === 'buy' ? Math.min(o.tick, q.ask) : Math.max(o.tick, q.bid)
+        if (crossed) this.fill(o, o.size - o.filled, touch, 'taker', ts, out)
+        continue
+      }
+      if (crossed) {
+        // The book moved through a resting order: whoever lifted or hit the touch met this order first.
+        this.fill(o, o.size - o.filled, o.tick, 'maker', ts, out)
+        continue
+      }
+      for (const p of printsOf.get(o.market.id) ?? []) {
+        if (p.side === o.side) continue
+        const tick = Math.round(p.price * 100)
+        const through = o.side === 'buy' ? tick < o.tick : tick > o.tick
+        const left = o.size - o.filled
+        if (through) this.fill(o, left, o.tick, 'maker', ts, out)
+        else if (tick === o.tick && r() < QUEUE_HIT)
+          this.fill(o, Math.min(left, Math.max(1, Math.round(p.size * r()))), o.tick, 'maker', ts, out)
+        if (o.status === 'filled') break
+      }
+    }
+    // A trader whose orders just filled re-quotes soon rather than waiting out the usual pause.
+    if (this.orders.size < openBefore && this.orders.size < MIN_OPEN)
+      this.nextActionStep = Math.min(
+        this.nextActionStep,
+        stepNo + randInt(r, 1, Math.max(1, Math.floor(this.maxGapSteps / 4))),
+      )
+    return out
+  }
+
+  /** Makers fill at their own price; `tick` differs from it only for a taker that got a better touch. */
+  private fill(
+    o: Order,
+    size: number,
+    tick: number,
+    liquidity: 'maker' | 'taker',
+    ts: number,
+    out: UserUpdate[],
+  ): void {
+    if (size <= 0) return
+    const feeMicro = liquidity === 'taker' ? takerFeeMicro(tick, size) : 0
+    const price = tick / 100
+    o.filled += size
+    o.status = o.filled >= o.size ? 'filled' : 'partially_filled'
+    let pos = this.positions.get(o.market.id)
+    if (pos === undefined) {
+      pos = { market: o.market, size: 0, avgPrice: 0, realizedPnl: 0, sentMark: null }
+      this.positions.set(o.market.id, pos)
+    }
+    if (o.side === 'buy') {
+      pos.avgPrice = (pos.avgPrice * pos.size + price * size) / (pos.size + size)
+      pos.size += size
+      this.cashMicro -= notionalMicro(tick, size) + feeMicro
+    } else {
+      // Sell orders never exceed what is held (see place), so the position cannot go short.
+      pos.realizedPnl += (price - pos.avgPrice) * size
+      pos.size -= size
+      this.cashMicro += notionalMicro(tick, size) - feeMicro
+    }
+    out.push({
+      type: 'fill',
+      id: `fill-${++this.fillNo}`,
+      orderId: o.id,
+      market: o.market.id,
+      event: o.market.eventId,
+      side: o.side,
+      price,
+      size,
+      fee: usdc(feeMicro),
+      liquidity,
+      ts,
+    })
+    out.push(this.orderUpdate(o, ts))
+    out.push(this.positionUpdate(pos, ts))
+    if (pos.size === 0) {
+      this.positions.delete(o.market.id)
+    }
+    if (o.status === 'filled') this.orders.delete(o.id)
+    out.push(this.balance(ts))
+  }
+
+  /** Shares of a market not yet promised to an open sell order. */
+  private sellable(marketId: string): number {
+    let size = this.positions.get(marketId)?.size ?? 0
+    for (const o of this.orders.values())
+      if (o.side === 'sell' && o.market.id === marketId) size -= o.size - o.filled
+    return size
+  }
+
+  private place(stepNo: number, ts: number, out: UserUpdate[]): void {
+    const r = this.rng
+    const sellMarkets = [...this.positions.values()]
+      .filter((p) => this.sellable(p.market.id) >= 5 && valid(p.market.quote()))
+      .map((p) => p.market)
+    const buyMarkets = this.focus.filter((m) => valid(m.quote()))
+    // The more inventory is held, the more the trader leans to selling it down.
+    let held = 0
+    for (const p of this.positions.values()) held += p.size * p.avgPrice
+    const pSell = Math.min(0.75, 0.35 + held / 2000)
+    const availableMicro = this.cashMicro - this.reservedMicro()
+    const side: Side | null =
+      sellMarkets.length > 0 && (buyMarkets.length === 0 || r() < pSell)
+        ? 'sell'
+        : buyMarkets.length > 0
+          ? 'buy'
+          : null
+    if (side === null) return
+    const m = pick(r, side === 'buy' ? buyMarkets : sellMarkets)
+    const q = m.quote()
+    const marketable = r() < 0.2
+    const tick = marketable
+      ? side === 'buy'
+        ? q.ask
+        : q.bid
+      : side === 'buy'
+        ? Math.max(1, q.bid - pick(r, OFFSETS))
+        : Math.min(99, q.ask + pick(r, OFFSETS))
+    let size: number = pick(r, LOTS)
+    if (side === 'sell') {
+      const can = this.sellable(m.id)
+      // Sometimes the whole holding goes, as when a trader closes out.
+      size = r() < 0.25 ? can : Math.min(size, can)
+    } else {
+      size = Math.min(size, Math.floor(availableMicro / notionalMicro(tick, 1)))
+      if (size < 5) return
+    }
+    const o: Order = {
+      id: `ord-${++this.orderNo}`,
+      market: m,
+      side,
+      tick,
+      size,
+      filled: 0,
+      status: 'open',
+      createdAt: ts,
+      placedStep: stepNo,
+      takerAt: marketable ? stepNo + randInt(r, 1, Math.max(1, Math.floor(this.maxGapSteps / 4))) : null,
+    }
+    this.orders.set(o.id, o)
+    out.push(this.orderUpdate(o, ts))
+  }
+
+  /** How far an order sits behind its side's touch, in ticks (0 = at the touch, negative = marketable). */
+  private distance(o: Order): number {
+    const q = o.market.quote()
+    return o.side === 'buy' ? q.bid - o.tick : o.tick - q.ask
+  }
+
+  /** Traders pull what the market left behind first, otherwise their oldest order. */
+  private cancel(ts: number, out: UserUpdate[]): void {
+    const open = [...this.orders.values()]
+    if (open.length === 0) return
+    let victim = open[0] as Order
+    for (const o of open) if (this.distance(o) > this.distance(victim)) victim = o
+    if (this.distance(victim) < 2) victim = open[0] as Order
+    victim.status = 'canceled'
+    this.orders.delete(victim.id)
+    out.push(this.orderUpdate(victim, ts))
+  }
+
+  /** Cancel-replace: an order left behind by the market is moved back to the touch. */
+  private reprice(stepNo: number, ts: number, out: UserUpdate[]): void {
+    const behind = [...this.orders.values()].filter((o) => o.takerAt === null && this.distance(o) >= 1)
+    if (behind.length === 0) {
+      this.place(stepNo, ts, out)
+      return
+    }
+    const old = pick(this.rng, behind)
+    const q = old.market.quote()
+    if (!valid(q)) return
+    old.status = 'canceled'
+    this.orders.delete(old.id)
+    out.push(this.orderUpdate(old, ts))
+    const o: Order = {
+      ...old,
+      id: `ord-${++this.orderNo}`,
+      tick: old.side === 'buy' ? q.bid : q.ask,
+      size: old.size - old.filled,
+      filled: 0,
+      status: 'open',
+      createdAt: ts,
+      placedStep: stepNo,
+    }
+    this.orders.set(o.id, o)
+    out.push(this.orderUpdate(o, ts))
+  }
+
+  /** Now and then the trader drops a market they are done with for another one of the listing. */
+  private rotateFocus(): void {
+    const idle = this.focus.findIndex(
+      (m) => !this.positions.has(m.id) && ![...this.orders.values()].some((o) => o.market.id === m.id),
+    )
+    const others = this.markets.filter((m) => !this.focus.includes(m))
+    if (idle < 0 || others.length === 0) return
+    this.focus[idle] = pick(this.rng, others)
   }
 }

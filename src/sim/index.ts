@@ -1,7 +1,7 @@
 // The reference exchange, library form (DESIGN §3.1): REST and WebSocket on one port, seeded data, faults.
 import { createServer, type Server } from 'node:http'
 import type { Socket } from 'node:net'
-import { DemoAccount, type AccountMarket } from './account'
+import { DemoAccount, type AccountMarket, type AccountPrint } from './account'
 import { buildCatalog, listingBody, type EventsListing } from './catalog'
 import { resolveConfig, type SimConfig, type SimKeyConfig } from './config'
 import { createFaults, type FaultBook, type SimulatorFaults } from './faults'
@@ -179,14 +179,17 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     try {
       step++
       const ts = Date.now()
+      const prints: AccountPrint[] = []
       for (const b of bookList) {
         const out = b.step(step)
+        if (out.trade !== null) prints.push({ market: b.id, ...out.trade })
         if (!theHub.hasSubscribers(b.id, b.eventId)) continue
         if (out.trade !== null) theHub.publishTrade(b.id, b.eventId, out.trade, ts)
         if (out.delta !== null)
           theHub.publishBook(b.id, b.eventId, out.delta.seq, out.delta.bids, out.delta.asks, ts)
       }
-      theHub.publishUser(account.step(step, ts))
+      // After the books: the account's resting orders fill against this step's trades and quotes.
+      theHub.publishUser(account.step(step, ts, prints))
       if (ts - lastPing >= pingMs) {
         lastPing = ts
         theHub.ping()
