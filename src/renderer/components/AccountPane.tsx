@@ -113,6 +113,15 @@ function NoKey({ onOpenKeySettings }: { onOpenKeySettings(): void }) {
   )
 }
 
+/** Venue statuses are snake_case words of any length; the column has room for one short word. */
+function statusLabel(status: string | null | undefined): string {
+  if (!status) return 'open'
+  const s = status.toLowerCase()
+  if (s.startsWith('partial')) return 'partial'
+  if (s === 'canceled' || s === 'cancelled') return 'cancelled'
+  return s.replace(/_/g, ' ')
+}
+
 export function AccountPane({ onOpenKeySettings }: { onOpenKeySettings(): void }) {
   const api = useApi()
   const hasKey = useMonitor((s) => s.status?.hasKey ?? false)
@@ -260,7 +269,9 @@ export function AccountPane({ onOpenKeySettings }: { onOpenKeySettings(): void }
                     <td className="num">
                       {formatSize(o.filled ?? 0)}/{formatSize(o.size)}
                     </td>
-                    <td className="ellipsis">{o.status ?? 'open'}</td>
+                    <td className="ellipsis" title={o.status ?? 'open'}>
+                      {statusLabel(o.status)}
+                    </td>
                   </tr>
                 ))
               )}
