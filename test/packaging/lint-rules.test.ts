@@ -1,0 +1,83 @@
+// The layering of DESIGN §2 and the static security rules are enforced by eslint.config.mjs; this pins them, so a
+// config edit cannot silently switch a rule off. Each snippet is linted as if it lived at the given path.
+import { ESLint } from 'eslint'
+import { describe, expect, it } from 'vitest'
+
+const eslint = new ESLint({ cwd: process.cwd() })
+
+async function messages(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath })
+  return (result?.messages ?? []).map((m) => `${m.ruleId ?? 'parse'}: ${m.message}`)
+}
+
+describe('lint enforces the layering and the security checklist', () => {
+  it.each([
+    ['src/shared/x.ts', "import { app } from 'electron'\nexport const x = app\n", 'no-restricted-imports'],
+    ['src/shared/x.ts', "import fs from 'node:fs'\nexport const x = fs\n", 'no-restricted-imports'],
+    ['src/shared/x.ts', 'export const x = window.location\n', 'no-restricted-globals'],
+    [
+      'src/main/services/x.ts',
+      "import { app } from 'electron'\nexport const x = app\n",
+      'no-restricted-imports',
+    ],
+    ['src/main/web/x.ts', "import { app } from 'electron'\nexport const x = app\n", 'no-restricted-imports'],
+    ['src/sim/x.ts', "import { app } from 'electron'\nexport const x = app\n", 'no-restricted-imports'],
+    [
+      'src/main/x.ts',
+      "import { ipcMain } from 'electron'\nexport const x = ipcMain\n",
+      'no-restricted-imports',
+    ],
+    [
+      'src/main/services/settings.ts',
+      "import { Entry } from '@napi-rs/keyring'\nexport const x = Entry\n",
+      'no-restricted-imports',
+    ],
+    [
+      'src/renderer/x.ts',
+      "import { BookStore } from '../main/services/books'\nexport const x = BookStore\n",
+      'no-restricted-imports',
+    ],
+    [
+      'src/main/x.ts',
+      'export const w = { webPreferences: { nodeIntegration: true } }\n',
+      'no-restricted-syntax',
+    ],
+    [
+      'src/main/x.ts',
+      'export const w = { webPreferences: { contextIsolation: false } }\n',
+      'no-restricted-syntax',
+    ],
+    ['src/main/x.ts', 'export const w = { webPreferences: { sandbox: false } }\n', 'no-restricted-syntax'],
+    [
+      'src/main/x.ts',
+      'export const w = { webPreferences: { webSecurity: false } }\n',
+      'no-restricted-syntax',
+    ],
+    [
+      'src/main/x.ts',
+      "export const w = { webPreferences: { enableBlinkFeatures: 'X' } }\n",
+      'no-restricted-syntax',
+    ],
+  ])('%s: %s is refused', async (file, code, rule) => {
+    const found = await messages(file, code)
+    expect(
+      found.some((m) => m.startsWith(`${rule}:`)),
+      found.join('\n'),
+    ).toBe(true)
+  })
+
+  it.each([
+    ['src/main/ipc.ts', "import { ipcMain } from 'electron'\nexport const x = ipcMain\n"],
+    [
+      'src/main/services/credentials.ts',
+      "import { Entry } from '@napi-rs/keyring'\nexport const x = Entry\n",
+    ],
+    ['src/preload/index.ts', "import { contextBridge } from 'electron'\nexport const x = contextBridge\n"],
+  ])('%s may do what it exists for', async (file, code) => {
+    const found = await messages(file, code)
+    expect(
+      found.filter((m) => m.startsWith('no-restricted')),
+      found.join('\n'),
+    ).toEqual([])
+  })
+})
