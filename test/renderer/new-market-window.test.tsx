@@ -156,3 +156,15 @@ describe('event window', () => {
     expect(byTestId('open-window-error')[0]?.textContent).toContain('no more windows today')
   })
 })
+
+describe('main window and the network', () => {
+  it('reconnects at once when the OS says the network is back', async () => {
+    const api = createFakeApi()
+    await render(api, <MainView />)
+    expect(api.callsOf('reconnectNow')).toHaveLength(0)
+    await act(async () => {
+      window.dispatchEvent(new Event('online'))
+    })
+    expect(api.callsOf('reconnectNow')).toHaveLength(1)
+  })
+})

@@ -45,6 +45,13 @@ export function MainView() {
     return () => window.removeEventListener('keydown', onKey)
   }, [])
   useMenuCommand('new-market-window', () => setQuickOpen('new-window'))
+  // Back online after a network change: reconnect now instead of waiting out the backoff (DESIGN §4). Only the
+  // main window asks, so several open windows don't each tear the one connection down.
+  useEffect(() => {
+    const onOnline = () => void api.reconnectNow()
+    window.addEventListener('online', onOnline)
+    return () => window.removeEventListener('online', onOnline)
+  }, [api])
 
   const openWindow = (target: Parameters<typeof api.openWindow>[0]) => {
     setWindowError(null)
