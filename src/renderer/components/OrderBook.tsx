@@ -113,45 +113,27 @@ export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; 
   const spread = spreadOf(bestBid, bestAsk)
   const mid = midOf(bestBid, bestAsk)
 
+  const row = (side: 'ask' | 'bid', i: number) => {
+    const level = (side === 'ask' ? asks : bids)[i]
+    return level ? (
+      <LadderRow
+        key={level[0]}
+        side={side}
+        market={market}
+        level={level}
+        cumulative={(side === 'ask' ? askCum : bidCum)[i] ?? 0}
+        maxCumulative={maxCum}
+        best={i === 0}
+      />
+    ) : (
+      <PlaceholderRow key={`p${i}`} side={side} />
+    )
+  }
   // Asks render top-down from the worst shown level to the best, so the best ask sits on the spread line.
   const askRows = []
-  for (let i = levels - 1; i >= 0; i--) {
-    const level = asks[i]
-    askRows.push(
-      level ? (
-        <LadderRow
-          key={level[0]}
-          side="ask"
-          market={market}
-          level={level}
-          cumulative={askCum[i] ?? 0}
-          maxCumulative={maxCum}
-          best={i === 0}
-        />
-      ) : (
-        <PlaceholderRow key={`p${i}`} side="ask" />
-      ),
-    )
-  }
+  for (let i = levels - 1; i >= 0; i--) askRows.push(row('ask', i))
   const bidRows = []
-  for (let i = 0; i < levels; i++) {
-    const level = bids[i]
-    bidRows.push(
-      level ? (
-        <LadderRow
-          key={level[0]}
-          side="bid"
-          market={market}
-          level={level}
-          cumulative={bidCum[i] ?? 0}
-          maxCumulative={maxCum}
-          best={i === 0}
-        />
-      ) : (
-        <PlaceholderRow key={`p${i}`} side="bid" />
-      ),
-    )
-  }
+  for (let i = 0; i < levels; i++) bidRows.push(row('bid', i))
 
   return (
     <div
