@@ -175,6 +175,11 @@ export interface StreamStatus {
   nextRetryAt: number | null
   /** Sticky error for the user channel or REST: set until the key changes. */
   authError: ApiError | null
+  /**
+   * The OS keychain could not be used for this profile (keyring_unavailable / keyring_locked / keyring_denied).
+   * Sticky until a keychain operation succeeds; there is never a plain-text fallback.
+   */
+  credentialsError: ApiError | null
   lastError: ApiError | null
   rateLimit: RateLimitInfo | null
   counters: StreamCounters

@@ -49,6 +49,7 @@ function status(): StreamStatus {
     lastMessageAt: 2,
     nextRetryAt: null,
     authError: null,
+    credentialsError: null,
     lastError: null,
     rateLimit: null,
     counters: { frames: 1, updates: 1, malformed: 0, unknown: 0, oversized: 0 },

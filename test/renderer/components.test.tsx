@@ -233,6 +233,24 @@ describe('account pane', () => {
     expect(api.callsOf('useDemoKey')).toHaveLength(1)
   })
 
+  it('an unusable keychain is explained in place instead of a prompt to add a key', async () => {
+    const api = createFakeApi()
+    await render(api, <AccountPane onOpenKeySettings={() => {}} />)
+    await act(async () =>
+      api.push({
+        status: status({
+          hasKey: false,
+          credentialsError: { code: 'keyring_locked', message: 'locked' },
+        }),
+      }),
+    )
+    await flush()
+    const alert = byTestId('account-keychain-error')[0]
+    expect(alert?.dataset.code).toBe('keyring_locked')
+    expect(alert?.textContent).toContain('keychain is locked')
+    expect(byTestId('account-cta')).toHaveLength(0)
+  })
+
   it('with a key: subscribes to the user channel and shows derived account and raw feed', async () => {
     const api = createFakeApi()
     await render(api, <AccountPane onOpenKeySettings={() => {}} />)

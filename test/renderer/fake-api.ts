@@ -22,6 +22,7 @@ export function status(partial: Partial<StreamStatus> = {}): StreamStatus {
     lastMessageAt: 2_000,
     nextRetryAt: null,
     authError: null,
+    credentialsError: null,
     lastError: null,
     rateLimit: null,
     counters: { frames: 10, updates: 20, malformed: 1, unknown: 2, oversized: 0 },

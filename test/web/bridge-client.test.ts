@@ -41,6 +41,7 @@ const status = (state: StreamStatus['state']): StreamStatus => ({
   lastMessageAt: null,
   nextRetryAt: null,
   authError: null,
+  credentialsError: null,
   lastError: null,
   rateLimit: null,
   counters: { frames: 0, updates: 0, malformed: 0, unknown: 0, oversized: 0 },

@@ -187,6 +187,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
   let lastStatusMessageAt: number | null = null
   let lastError: ApiError | null = null
   let hasKey = false
+  let credentialsError: ApiError | null = null
   let openDisconnect: Incident | null = null
   const openResyncs = new Map<string, Incident>()
   const resyncSentAt = new Map<string, number>()
@@ -259,6 +260,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
       lastMessageAt,
       nextRetryAt: s?.nextRetryAt ?? null,
       authError: registry.authError(),
+      credentialsError,
       lastError: lastError ?? conn.unavailable,
       rateLimit: conn.rest?.rateLimit() ?? null,
       counters: inspector.counters(),
@@ -295,6 +297,8 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
 
   async function storedKey(profile: Profile): Promise<string | null> {
     const r = await storeFor(profile).get(profile.id)
+    // "Not found" proves nothing (a locked keyring says it too); a failure or a key found does.
+    if (!r.ok || r.value !== null) noteKeychain(r)
     if (!r.ok) {
       lastError = r.error
       statusChanged()
@@ -304,13 +308,29 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
     return r.value
   }
 
-  async function refreshHasKey(): Promise<void> {
+  /** Keeps credentialsError current: set by a keychain failure, cleared by any keychain success. */
+  function noteKeychain(r: Result<unknown>): void {
+    const next = r.ok ? null : r.error.code.startsWith('keyring_') ? r.error : credentialsError
+    if (next !== credentialsError) {
+      credentialsError = next
+      statusChanged()
+    }
+  }
+
+  async function refreshHasKey(options: { probe?: boolean } = {}): Promise<void> {
     const profile = conn.profile
-    const r = await storeFor(profile).get(profile.id)
+    const store = storeFor(profile)
+    const r = await store.get(profile.id)
     if (profile !== conn.profile) return
     const next = r.ok && r.value !== null
     if (!r.ok) lastError = r.error
-    if (next !== hasKey || !r.ok) {
+    // A locked keyring answers "no such key" for a lookup; only a write tells locked from absent, so when a
+    // profile is opened and no key is found, the keychain is probed and a locked or missing one is shown as such.
+    if (options.probe && r.ok && r.value === null && store.kind === 'keyring') {
+      const probe = await store.probe()
+      if (profile === conn.profile) noteKeychain(probe)
+    } else if (!r.ok || r.value !== null) noteKeychain(r)
+    if (next !== hasKey) {
       hasKey = next
       statusChanged()
     }
@@ -610,6 +630,8 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
     eventMarkets.clear()
     marketEvent.clear()
     lastError = null
+    // The keychain's state is re-learnt for the new profile (its store may differ: demo keys live in memory).
+    credentialsError = null
     const next: Connection = { profile, stream: null, rest: null, everOpened: false, unavailable: null }
     conn = next
     // The sticky auth error belongs to the previous profile's key.
@@ -649,7 +671,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
         },
       })
     }
-    await refreshHasKey()
+    await refreshHasKey({ probe: true })
     for (const market of books.markets()) fanout.bookChanged(market)
     fanout.eventsChanged()
     statusChanged()
@@ -685,6 +707,8 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
     const promise = (async (): Promise<Result<EventSummary[]>> => {
       const key = await listingKey(profile)
       if (!key) {
+        // A keychain that can't be read is the reason, not a missing key: say so.
+        if (credentialsError) return fail(credentialsError)
         return fail({
           code: 'no_key',
           message: 'No API key is stored for this profile. Enter one in Settings → API key to list events.',
@@ -791,6 +815,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
         return fail(scrubError(verified.error, key))
       }
       const stored = await storeFor(profile).set(profile.id, key)
+      noteKeychain(stored)
       if (!stored.ok) return fail(scrubError(stored.error, key))
       const updated = await updateProfile(profile.id, {
         keyLabel: request.label ?? null,
@@ -809,6 +834,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
     return serial(async () => {
       const profile = conn.profile
       const r = await storeFor(profile).delete(profile.id)
+      noteKeychain(r)
       if (!r.ok) return fail(r.error)
       const updated = await updateProfile(profile.id, { keyLabel: null, keyExpiresAt: null })
       hasKey = false

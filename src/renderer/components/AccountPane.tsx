@@ -126,6 +126,7 @@ export function AccountPane({ onOpenKeySettings }: { onOpenKeySettings(): void }
   const api = useApi()
   const hasKey = useMonitor((s) => s.status?.hasKey ?? false)
   const authError = useMonitor((s) => s.status?.authError ?? null)
+  const keychainError = useMonitor((s) => s.status?.credentialsError ?? null)
   const account = useMonitor((s) => s.account)
   const user = useMonitor((s) => s.user)
   useInterests('account', hasKey ? [{ channel: 'user' }] : [])
@@ -162,21 +163,29 @@ export function AccountPane({ onOpenKeySettings }: { onOpenKeySettings(): void }
         </button>
       </div>
       {hasKey ? <ExpiryBanner onOpenKeySettings={onOpenKeySettings} /> : null}
-      {authError ? (
-        <div className="alert error" data-testid="account-auth-error" data-code={authError.code}>
-          <b>{explainError(authError).title}</b>
-          <ul>
-            {explainError(authError).steps.map((s) => (
-              <li key={s}>{s}</li>
-            ))}
-          </ul>
-          <button className="btn" onClick={onOpenKeySettings}>
-            Open key settings
-          </button>
-        </div>
-      ) : null}
+      {[
+        { error: authError, testId: 'account-auth-error' },
+        { error: keychainError, testId: 'account-keychain-error' },
+      ].map(({ error, testId }) =>
+        error ? (
+          <div className="alert error" data-testid={testId} data-code={error.code} key={testId}>
+            <b>{explainError(error).title}</b>
+            <ul>
+              {explainError(error).steps.map((s) => (
+                <li key={s}>{s}</li>
+              ))}
+            </ul>
+            <button className="btn" onClick={onOpenKeySettings}>
+              Open key settings
+            </button>
+          </div>
+        ) : null,
+      )}
       {!hasKey ? (
-        <NoKey onOpenKeySettings={onOpenKeySettings} />
+        // With an unusable keychain the alert above says what to do; a "add a key" prompt would only fail.
+        keychainError ? null : (
+          <NoKey onOpenKeySettings={onOpenKeySettings} />
+        )
       ) : (
         <div className="account-body">
           <div className="balances" data-testid="balances">
