@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { IdWindow, RingBuffer, TapeStore, type TradeUpdate } from '../../src/main/services/tapes'
 import { UserFeed } from '../../src/main/services/user-feed'
+import { mulberry32 as prng } from '../../src/sim/rng'
 
 function trade(market: string, price: number, extra: Partial<TradeUpdate> = {}): TradeUpdate {
   return { kind: 'trade', market, price, size: 1, side: 'buy', ts: null, ...extra }
@@ -116,18 +117,6 @@ describe('TapeStore', () => {
     expect(tapes.push(trade('a', 0.1, { id: 'q' }), 2)).not.toBeNull()
   })
 })
-
-/** Deterministic PRNG (mulberry32), so a failing sequence can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 describe('TapeStore dedupe window', () => {
   it('finds a replay among trades of the same ts at the newest end (the common, ordered case)', () => {
