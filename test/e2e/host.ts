@@ -30,6 +30,22 @@ export interface Host {
 
 const ROOT = resolve(__dirname, '../..')
 
+/** SIGTERM, then SIGKILL if the process is still there after 10 s; resolves once it is gone. */
+export function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise<void>((done) => {
+    if (child.exitCode !== null || child.signalCode !== null) return done()
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      done()
+    }, 10_000)
+    child.once('exit', () => {
+      clearTimeout(timer)
+      done()
+    })
+    child.kill('SIGTERM')
+  })
+}
+
 export async function startHost(options: number | HostOptions = {}): Promise<Host> {
   const opts: HostOptions = typeof options === 'number' ? { timeoutMs: options } : options
   const timeoutMs = opts.timeoutMs ?? 180_000
@@ -98,18 +114,7 @@ export async function startHost(options: number | HostOptions = {}): Promise<Hos
     },
     stderr: () => err,
     close: async () => {
-      await new Promise<void>((done) => {
-        if (child.exitCode !== null || child.signalCode !== null) return done()
-        const timer = setTimeout(() => {
-          child.kill('SIGKILL')
-          done()
-        }, 10_000)
-        child.once('exit', () => {
-          clearTimeout(timer)
-          done()
-        })
-        child.kill('SIGTERM')
-      })
+      await stopChild(child)
       // Bounded: a stray grandchild holding the pipes must not hang the test; the log is then cut short.
       await Promise.race([logClosed, new Promise((done) => setTimeout(done, 5000).unref())])
     },

@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os'
 import { join, relative, resolve } from 'node:path'
 import { expect, test, type BrowserContext, type Page } from '@playwright/test'
-import { startHost, type Host } from './host'
+import { startHost, stopChild, type Host } from './host'
 
 const ROOT = resolve(__dirname, '../..')
 const CI = process.env.CI === 'true'
@@ -93,19 +93,7 @@ async function startSimulator(configFile: string, logFile: string): Promise<Sim>
   })
   return {
     ...ready,
-    close: () =>
-      new Promise<void>((done) => {
-        if (child.exitCode !== null || child.signalCode !== null) return done()
-        const timer = setTimeout(() => {
-          child.kill('SIGKILL')
-          done()
-        }, 10_000)
-        child.once('exit', () => {
-          clearTimeout(timer)
-          done()
-        })
-        child.kill('SIGTERM')
-      }),
+    close: () => stopChild(child),
   }
 }
 
