@@ -141,15 +141,16 @@ describe('settings store', () => {
   it('sets a schema-invalid file aside and never overwrites an earlier set-aside copy', async () => {
     const invalid = { version: 1, profiles: [{ id: 'x', name: 'X', baseUrl: 'ftp://h', wsUrl: 'ws://h' }] }
     await fs.writeFile(file, JSON.stringify(invalid))
+    // Its one bad profile is dropped (the original copied aside) and the repaired file replaces it.
     const first = await createSettingsStore({ path: file }).load()
-    expect(first.warning).toMatch(/Invalid settings/)
+    expect(first.warning).toMatch(/profiles "x"/)
     expect(first.settings).toEqual(defaultSettings())
 
     await fs.writeFile(file, JSON.stringify({ hello: 'world' }))
     const second = await createSettingsStore({ path: file }).load()
     expect(second.warning).toMatch(/Invalid settings/)
 
-    const files = await listDir()
+    const files = (await listDir()).filter((f) => f !== 'settings.json')
     expect(files).toHaveLength(2)
     expect(files.every((f) => f.startsWith('settings.json.corrupt-'))).toBe(true)
     const contents = await Promise.all(files.map((f) => fs.readFile(path.join(dir, f), 'utf8')))
@@ -161,18 +162,45 @@ describe('settings store', () => {
     ['a JSON array', '[]'],
     ['null', 'null'],
     ['a newer format version', JSON.stringify({ ...defaultSettings(), version: 2 })],
-    ['no demo profile', JSON.stringify({ ...defaultSettings(), profiles: [desk], activeProfileId: 'desk' })],
-    ['a dangling active profile', JSON.stringify({ ...defaultSettings(), activeProfileId: 'nope' })],
+  ])('refuses %s (set aside, defaults, warning)', async (_label, text) => {
+    await fs.writeFile(file, text)
+    const { settings, warning } = await createSettingsStore({ path: file }).load()
+    expect(settings).toEqual(defaultSettings())
+    expect(warning).toBeTruthy()
+    const files = await listDir()
+    expect(files).toHaveLength(1)
+    expect(files[0]).toMatch(/^settings\.json\.corrupt-/)
+  })
+
+  // These once reset the whole file; now only the bad entry goes (test/settings/sections.test.ts has more).
+  it.each([
+    [
+      'no demo profile',
+      JSON.stringify({ ...defaultSettings(), profiles: [desk], activeProfileId: 'desk' }),
+      [DEMO_PROFILE_ID, 'desk'],
+      'desk',
+    ],
+    [
+      'a dangling active profile',
+      JSON.stringify({ ...defaultSettings(), activeProfileId: 'nope' }),
+      [DEMO_PROFILE_ID],
+      DEMO_PROFILE_ID,
+    ],
     [
       'duplicate profile ids',
       JSON.stringify({
         ...withDesk(defaultSettings()),
         profiles: [defaultSettings().profiles[0], desk, desk],
       }),
+      [DEMO_PROFILE_ID, 'desk'],
+      'desk',
     ],
     [
       'a second demo profile',
       JSON.stringify(withDesk({ ...defaultSettings(), profiles: [{ ...desk, demo: true }] })),
+      // withDesk appends a valid desk after the bad one, and that one is kept.
+      [DEMO_PROFILE_ID, 'desk'],
+      'desk',
     ],
     [
       'a bad window target',
@@ -180,6 +208,8 @@ describe('settings store', () => {
         ...defaultSettings(),
         windows: [{ target: { kind: 'x' }, bounds: null, displayId: null, maximized: false }],
       }),
+      [DEMO_PROFILE_ID],
+      DEMO_PROFILE_ID,
     ],
     [
       'a credential in an endpoint',
@@ -189,15 +219,25 @@ describe('settings store', () => {
           profiles: [defaultSettings().profiles[0]!, { ...desk, baseUrl: 'https://u:p@h/v1' }],
         }),
       ),
+      // withDesk appends a valid desk after the bad one, and that one is kept.
+      [DEMO_PROFILE_ID, 'desk'],
+      'desk',
     ],
-  ])('refuses %s (set aside, defaults, warning)', async (_label, text) => {
+  ])('repairs %s (bad entry dropped, original copied aside, warning)', async (_label, text, ids, active) => {
     await fs.writeFile(file, text)
-    const { settings, warning } = await createSettingsStore({ path: file }).load()
-    expect(settings).toEqual(defaultSettings())
+    const { settings, warning, dropped } = await createSettingsStore({ path: file }).load()
+    expect(settings.profiles.map((p) => p.id)).toEqual(ids)
+    expect(settings.activeProfileId).toBe(active)
+    expect(settings.windows).toEqual([])
     expect(warning).toBeTruthy()
+    expect(dropped.length).toBeGreaterThan(0)
     const files = await listDir()
-    expect(files).toHaveLength(1)
-    expect(files[0]).toMatch(/^settings\.json\.corrupt-/)
+    expect(files).toHaveLength(2)
+    expect(files[0]).toBe('settings.json')
+    expect(files[1]).toMatch(/^settings\.json\.corrupt-/)
+    expect(await fs.readFile(path.join(dir, files[1] ?? ''), 'utf8')).toBe(text)
+    expect(JSON.parse(await fs.readFile(file, 'utf8'))).toEqual(settings)
+    expect(JSON.stringify(settings)).not.toContain('u:p@')
   })
 
   it('tolerates unknown fields from a newer build but does not keep them', async () => {

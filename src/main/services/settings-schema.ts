@@ -1,7 +1,10 @@
 // What a valid settings document is: the zod schema of the file, its defaults, and endpoint validation.
 // The schema strips unknown fields (a newer version's extras, and above all any stray API key) and refuses
 // anything that would make the engine misbehave; the file's version number guards real format changes.
+// Updates are checked strictly (parseSettings); a file on disk is read section by section
+// (repairSettings) so one bad entry costs only that entry.
 import { z } from 'zod'
+import { listSection, readSections, strictShape, valueSection } from './settings-sections'
 import { fail, ok } from '../../shared/ipc'
 import { DEMO_PROFILE_ID } from '../../shared/model'
 import type { Profile, Result, WindowLayout } from '../../shared/model'
@@ -114,17 +117,29 @@ const profileSchema = z
   .transform((p, ctx): Profile => {
     if (p.id === DEMO_PROFILE_ID) {
       if (!p.demo)
-        ctx.addIssue({ code: 'custom', message: `profile "${DEMO_PROFILE_ID}" is the demo profile` })
+        ctx.addIssue({
+          code: 'custom',
+          message: `profile "${DEMO_PROFILE_ID}" is the demo profile`,
+          params: { detail: 'it must be the demo profile' },
+        })
       // Canonical URLs: the demo profile always targets the embedded simulator.
       return { ...p, demo: true, baseUrl: '', wsUrl: '' }
     }
     if (p.demo) {
-      ctx.addIssue({ code: 'custom', message: `only profile "${DEMO_PROFILE_ID}" may be the demo profile` })
+      ctx.addIssue({
+        code: 'custom',
+        message: `only profile "${DEMO_PROFILE_ID}" may be the demo profile`,
+        params: { detail: `only profile "${DEMO_PROFILE_ID}" may be the demo profile` },
+      })
       return p
     }
     const endpoints = validateEndpoints(p.baseUrl, p.wsUrl)
     if (!endpoints.ok) {
-      ctx.addIssue({ code: 'custom', message: `profile "${p.id}": ${endpoints.error.message}` })
+      ctx.addIssue({
+        code: 'custom',
+        message: `profile "${p.id}": ${endpoints.error.message}`,
+        params: { detail: endpoints.error.message },
+      })
       return p
     }
     return { ...p, ...endpoints.value }
@@ -148,14 +163,25 @@ const windowLayoutSchema = z.object({
 
 const uiSchema = z.object({ theme: z.enum(['system', 'dark', 'light']).optional() })
 
+/**
+ * Every section of the file. A new section is one line here plus its field in Settings (the compile-time
+ * check below fails until both agree); cross-section rules go in settingsSchema's refinement and, for
+ * loading, in repairSettings.
+ */
+export const SETTINGS_SECTIONS = {
+  profiles: listSection({
+    entrySchema: profileSchema,
+    maxEntries: MAX_PROFILES,
+    idKey: 'id',
+    required: () => [demoProfile()],
+  }),
+  activeProfileId: valueSection({ schema: idSchema, default: () => DEMO_PROFILE_ID }),
+  windows: listSection({ entrySchema: windowLayoutSchema, maxEntries: MAX_WINDOWS }),
+  ui: valueSection({ schema: uiSchema.optional(), default: () => undefined }),
+}
+
 export const settingsSchema = z
-  .object({
-    version: z.literal(SETTINGS_VERSION),
-    profiles: z.array(profileSchema).min(1).max(MAX_PROFILES),
-    activeProfileId: idSchema,
-    windows: z.array(windowLayoutSchema).max(MAX_WINDOWS),
-    ui: uiSchema.optional(),
-  })
+  .object({ version: z.literal(SETTINGS_VERSION), ...strictShape(SETTINGS_SECTIONS) })
   .superRefine((s, ctx) => {
     const ids = new Set<string>()
     for (const p of s.profiles) {
@@ -188,7 +214,7 @@ const _schemaMatches: [SchemaOutput] extends [Settings]
   : never = true
 void _schemaMatches
 
-/** Validates a settings document (from disk or from an update) into a clean Settings, or says why not. */
+/** Validates a whole settings document (an update) into a clean Settings, or says why not: all or nothing. */
 export function parseSettings(input: unknown): Result<Settings> {
   const parsed = settingsSchema.safeParse(input)
   if (parsed.success) return ok(parsed.data)
@@ -197,4 +223,42 @@ export function parseSettings(input: unknown): Result<Settings> {
     .map((i) => (i.path.length > 0 ? `${i.path.join('.')}: ${i.message}` : i.message))
     .join('; ')
   return invalid(`Invalid settings: ${issues}${parsed.error.issues.length > 5 ? '; …' : ''}`)
+}
+
+export interface SettingsRepair {
+  settings: Settings
+  /** One human-readable line per entry or section that was left out or replaced; empty when all was usable. */
+  dropped: string[]
+}
+
+/**
+ * Reads a settings document from disk leniently: keeps every valid entry of every section, drops the rest
+ * and says what it dropped. Fails only when the document as a whole cannot be interpreted (not an object,
+ * not format version 1): then nothing in it can be trusted to mean what this version thinks.
+ */
+export function repairSettings(input: unknown): Result<SettingsRepair> {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    const got = input === null ? 'null' : Array.isArray(input) ? 'a list' : typeof input
+    return invalid(`Invalid settings: expected a JSON object, got ${got}`)
+  }
+  const doc: Readonly<Record<string, unknown>> = { ...input }
+  if (doc.version !== SETTINGS_VERSION) {
+    const got = typeof doc.version === 'number' ? String(doc.version) : typeof doc.version
+    return invalid(`Invalid settings: version: expected ${SETTINGS_VERSION}, got ${got}`)
+  }
+  const dropped: string[] = []
+  const settings: Settings = {
+    version: SETTINGS_VERSION,
+    ...readSections(SETTINGS_SECTIONS, doc, (item) => dropped.push(item)),
+  }
+  if (!settings.profiles.some((p) => p.id === settings.activeProfileId)) {
+    dropped.push(
+      `activeProfileId ${JSON.stringify(settings.activeProfileId)} (no such profile; the demo profile is active instead)`,
+    )
+    settings.activeProfileId = DEMO_PROFILE_ID
+  }
+  // The repaired settings must pass the strict check too, or the next unrelated update would be refused.
+  const checked = parseSettings(settings)
+  if (!checked.ok) return invalid(`${checked.error.message} (after repair)`)
+  return ok({ settings: checked.value, dropped })
 }

@@ -1,11 +1,13 @@
 // Settings persistence: one JSON file, validated on every load and every update, written atomically,
-// updates serialised. A bad file is renamed aside (never deleted, never overwritten) and defaults load.
+// updates serialised. A file with some bad entries loads without them: the original is copied aside first
+// (never deleted, never overwritten) and the repaired file written. A file that cannot be interpreted at all
+// is renamed aside and defaults load.
 import { randomBytes } from 'node:crypto'
 import { promises as fs } from 'node:fs'
 import path from 'node:path'
 import { fail, ok } from '../../shared/ipc'
 import type { Result } from '../../shared/model'
-import { defaultSettings, parseSettings, type Settings } from './settings-schema'
+import { defaultSettings, parseSettings, repairSettings, type Settings } from './settings-schema'
 import type { Logger } from './types'
 
 export { defaultSettings, demoProfile, validateEndpoints, type Settings } from './settings-schema'
@@ -18,8 +20,13 @@ export interface SettingsStoreOptions {
 
 export interface SettingsLoad {
   settings: Settings
-  /** Set when the file could not be used and defaults were loaded instead: show it to the user. */
+  /** Set when the file could not be used as it was (defaults or a repaired copy loaded): show it to the user. */
   warning: string | null
+  /**
+   * What was left out of the file, one human-readable line each (`windows[2] (target.kind: …)`). Empty when
+   * the file was used as it was, and when it was set aside whole (then only warning says why).
+   */
+  dropped: string[]
 }
 
 export interface SettingsStore {
@@ -32,6 +39,8 @@ export interface SettingsStore {
 
 /** A settings file is a few kilobytes; anything this large is not ours. */
 const MAX_FILE_BYTES = 4 * 1024 * 1024
+/** The warning is read by a person: past this many, the rest is a count (all are in `dropped` and the log). */
+const MAX_LISTED_DROPS = 10
 
 function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err)
@@ -56,13 +65,51 @@ async function exists(file: string): Promise<boolean> {
   }
 }
 
+function asideBase(file: string): string {
+  return `${file}.corrupt-${stamp(new Date())}`
+}
+
 /** Renames a bad file to `<name>.corrupt-<timestamp>[-n]`, never replacing an earlier one. */
 async function setAside(file: string): Promise<string> {
-  const base = `${file}.corrupt-${stamp(new Date())}`
+  const base = asideBase(file)
   let target = base
   for (let n = 1; await exists(target); n++) target = `${base}-${n}`
   await fs.rename(file, target)
   return target
+}
+
+/**
+ * Writes the bytes that were read to `<name>.corrupt-<timestamp>[-n]`, never replacing an earlier one, and
+ * syncs them before the caller replaces the file: the original must be safe before the repaired copy lands.
+ */
+async function backUp(file: string, original: Buffer): Promise<string> {
+  const base = asideBase(file)
+  for (let n = 0; ; n++) {
+    const target = n === 0 ? base : `${base}-${n}`
+    let handle: fs.FileHandle
+    try {
+      handle = await fs.open(target, 'wx', 0o600)
+    } catch (err) {
+      if (errnoCode(err) === 'EEXIST' && n < 1000) continue
+      throw err
+    }
+    try {
+      try {
+        await handle.writeFile(original)
+        await handle.sync()
+      } finally {
+        await handle.close()
+      }
+    } catch (err) {
+      await fs.rm(target, { force: true })
+      throw err
+    }
+    return target
+  }
+}
+
+function serialise(settings: Settings): string {
+  return `${JSON.stringify(settings, null, 2)}\n`
 }
 
 /** Write to a temp file beside the target, fsync, rename over it: a crash leaves the old or the new file. */
@@ -99,17 +146,18 @@ async function writeAtomically(file: string, text: string): Promise<void> {
 type ReadOutcome =
   | { kind: 'missing' }
   | { kind: 'ok'; settings: Settings }
+  | { kind: 'repaired'; settings: Settings; dropped: string[]; original: Buffer }
   | { kind: 'bad'; reason: string }
   | { kind: 'unreadable'; reason: string }
 
 async function readSettingsFile(file: string): Promise<ReadOutcome> {
-  let text: string
+  let original: Buffer
   try {
     const stat = await fs.stat(file)
     if (!stat.isFile()) return { kind: 'unreadable', reason: 'it is not a regular file' }
     if (stat.size > MAX_FILE_BYTES)
       return { kind: 'bad', reason: `it is larger than ${MAX_FILE_BYTES} bytes` }
-    text = await fs.readFile(file, 'utf8')
+    original = await fs.readFile(file)
   } catch (err) {
     // ENOTDIR: a parent is a plain file, so there is no settings file to lose (the write will say why).
     const code = errnoCode(err)
@@ -118,7 +166,7 @@ async function readSettingsFile(file: string): Promise<ReadOutcome> {
   }
   let json: unknown
   try {
-    json = JSON.parse(text)
+    json = JSON.parse(original.toString('utf8'))
   } catch (err) {
     return { kind: 'bad', reason: `it is not valid JSON (${errorText(err)})` }
   }
@@ -126,8 +174,10 @@ async function readSettingsFile(file: string): Promise<ReadOutcome> {
     if (json.version > 1)
       return { kind: 'bad', reason: `it was written by a newer version (format ${json.version})` }
   }
-  const parsed = parseSettings(json)
-  return parsed.ok ? { kind: 'ok', settings: parsed.value } : { kind: 'bad', reason: parsed.error.message }
+  const parsed = repairSettings(json)
+  if (!parsed.ok) return { kind: 'bad', reason: parsed.error.message }
+  const { settings, dropped } = parsed.value
+  return dropped.length === 0 ? { kind: 'ok', settings } : { kind: 'repaired', settings, dropped, original }
 }
 
 export function createSettingsStore(options: SettingsStoreOptions): SettingsStore {
@@ -149,14 +199,22 @@ export function createSettingsStore(options: SettingsStoreOptions): SettingsStor
   async function loadNow(): Promise<SettingsLoad> {
     loaded = true
     blocked = null
-    if (file === null) return { settings: structuredClone(current), warning: null }
+    if (file === null) return { settings: structuredClone(current), warning: null, dropped: [] }
     const outcome = await readSettingsFile(file)
     if (outcome.kind === 'ok') {
       current = outcome.settings
-      return { settings: structuredClone(current), warning: null }
+      return { settings: structuredClone(current), warning: null, dropped: [] }
+    }
+    if (outcome.kind === 'repaired') {
+      current = outcome.settings
+      return {
+        settings: structuredClone(current),
+        warning: await persistRepair(file, outcome),
+        dropped: outcome.dropped,
+      }
     }
     current = defaultSettings()
-    if (outcome.kind === 'missing') return { settings: structuredClone(current), warning: null }
+    if (outcome.kind === 'missing') return { settings: structuredClone(current), warning: null, dropped: [] }
     let warning: string
     try {
       const aside = await setAside(file)
@@ -166,7 +224,47 @@ export function createSettingsStore(options: SettingsStoreOptions): SettingsStor
       warning = `${blocked} Default settings are in use and changes will not be saved until the file is fixed.`
     }
     logger?.warn('settings file set aside', { file, reason: outcome.reason, warning })
-    return { settings: structuredClone(current), warning }
+    return { settings: structuredClone(current), warning, dropped: [] }
+  }
+
+  /** Keeps the original bytes, then replaces the file with what was usable; returns the user's warning. */
+  async function persistRepair(
+    settingsFile: string,
+    repair: { settings: Settings; dropped: string[]; original: Buffer },
+  ): Promise<string> {
+    const listed = repair.dropped.slice(0, MAX_LISTED_DROPS).join(', ')
+    const extra = repair.dropped.length - MAX_LISTED_DROPS
+    const what = `Some settings could not be used and were set aside: ${listed}${extra > 0 ? ` and ${extra} more` : ''}.`
+    const report = (warning: string, backup: string | null): string => {
+      logger?.warn('settings file repaired', {
+        file: settingsFile,
+        dropped: repair.dropped.join('; '),
+        backup,
+        warning,
+      })
+      return warning
+    }
+    let backup: string
+    try {
+      backup = await backUp(settingsFile, repair.original)
+    } catch (err) {
+      // Without a copy, saving would destroy the entries we could not read: refuse to write until fixed.
+      blocked = `The settings file ${settingsFile} has entries that could not be used and could not be backed up (${errorText(err)}).`
+      return report(
+        `${what} ${blocked} The usable settings are loaded, but changes will not be saved until the file is fixed.`,
+        null,
+      )
+    }
+    try {
+      await writeAtomically(settingsFile, serialise(repair.settings))
+    } catch (err) {
+      // The original is safe in the backup, so the next successful save may still replace the file.
+      return report(
+        `${what} The original file was kept as ${backup}; the repaired settings could not be saved yet (${errorText(err)}).`,
+        backup,
+      )
+    }
+    return report(`${what} The original file was kept as ${backup}.`, backup)
   }
 
   return {
@@ -187,7 +285,7 @@ export function createSettingsStore(options: SettingsStoreOptions): SettingsStor
         if (!parsed.ok) return parsed
         if (file !== null) {
           try {
-            await writeAtomically(file, `${JSON.stringify(parsed.value, null, 2)}\n`)
+            await writeAtomically(file, serialise(parsed.value))
           } catch (err) {
             logger?.error('settings write failed', { file, error: errorText(err) })
             return fail({
