@@ -2,19 +2,30 @@
 // stalled sockets, and hands every text frame upward. It knows nothing of subscriptions: the registry replays
 // its whole desired state on every onOpen, so the stream deliberately does NOT queue messages while closed
 // (send() returns false and drops the message). That way nothing is ever sent twice after a reconnect.
+//
+// Reconnect (DESIGN §4): only attempts that failed (refused, timed out, handshake error, or opened and closed
+// without a single frame) escalate the backoff. A connection that worked and then dropped is retried at once:
+// the venue was reachable a moment ago, so waiting only lengthens the gap in the books.
+//
+// Liveness (DESIGN §4): two independent signals, because venues keep answering pings while data stops.
+// Ping/pong runs fast while data is expected and catches a half-open link; the data-silence watchdog judges
+// silence against the connection's own learnt rhythm and catches a stalled feed.
 import WebSocket from 'ws'
+import { GapEstimator, silenceLimit } from './gap-estimator'
+import { LIVENESS_DEFAULTS, RECONNECT_DEFAULTS, type SilenceLimits } from './liveness-config'
+import { parseRetryAfter } from './rate-limit'
 import type { Logger } from './types'
 
 export interface BackoffOptions {
   baseMs: number
   capMs: number
-  /** A connection open this long resets the attempt counter. */
+  /** A connection open this long resets the attempt counter, even if it delivered no frame (an idle link). */
   stableMs: number
 }
 
 export type StreamCloseCause =
   | 'remote' // the server closed or the network dropped
-  | 'error' // could not connect, or a socket error
+  | 'error' // could not connect (including a refused upgrade), or a socket error
   | 'ping-timeout' // no pong in time
   | 'silence' // data-silence watchdog: pings may be fine but no frame arrived
   | 'oversized' // a frame exceeded maxFrameBytes (ws closes with 1009)
@@ -31,17 +42,25 @@ export interface StreamCloseInfo {
   error: string | null
   /** When the socket had been open: how long (ms). */
   openForMs: number | null
+  /** A refused upgrade: the HTTP status the server answered with instead of 101. */
+  httpStatus?: number
+  /** A refused upgrade with Retry-After: the honoured delay (ms, already capped). */
+  retryAfterMs?: number
 }
 
 export type StreamPhase = 'connecting' | 'open' | 'waiting' | 'closed'
 
 export interface StreamState {
   phase: StreamPhase
-  /** Consecutive failed attempts since the last stable connection. */
+  /** Consecutive failed attempts since the last connection that worked. */
   attempt: number
   /** While waiting: when the next attempt is due (ms since epoch). */
   nextRetryAt: number | null
   connectedSince: number | null
+  /** The connection's learnt usual gap between frames (ms), or null before any was seen. */
+  usualGapMs: number | null
+  /** How long a silence may last while data is expected before the socket is rebuilt (ms). */
+  silenceLimitMs: number
 }
 
 export interface StreamOptions {
@@ -55,10 +74,21 @@ export interface StreamOptions {
   expectsData?: () => boolean
   now?: () => number
   random?: () => number
+  /** Backoff after failed attempts (full jitter). */
   backoff?: Partial<BackoffOptions>
+  /** After a connection that delivered data: the next attempt comes within random() × this (ms). */
+  quickRetryMs?: number
+  /** A refused upgrade's Retry-After is honoured up to this long (ms). */
+  retryAfterCapMs?: number
+  /** Ping interval while data is expected (ms). */
   pingIntervalMs?: number
+  /** Ping interval while nothing is subscribed (ms). */
+  idlePingIntervalMs?: number
   pongTimeoutMs?: number
+  /** Shorthand kept for compatibility: the upper bound of the silence limit (and the lower, if smaller). */
   silenceMs?: number
+  /** The adaptive silence limit's parameters; silenceMs, if given, overrides maxMs. */
+  silence?: Partial<SilenceLimits>
   maxFrameBytes?: number
   /** Connection attempt timeout (TCP + HTTP upgrade). */
   connectTimeoutMs?: number
@@ -76,13 +106,29 @@ export interface StreamConnection {
 }
 
 export const STREAM_DEFAULTS = {
-  backoff: { baseMs: 500, capMs: 30_000, stableMs: 30_000 } satisfies BackoffOptions,
-  pingIntervalMs: 15_000,
-  pongTimeoutMs: 10_000,
-  silenceMs: 20_000,
+  backoff: {
+    baseMs: RECONNECT_DEFAULTS.baseMs,
+    capMs: RECONNECT_DEFAULTS.capMs,
+    stableMs: 30_000,
+  } satisfies BackoffOptions,
+  quickRetryMs: RECONNECT_DEFAULTS.quickRetryMs,
+  retryAfterCapMs: RECONNECT_DEFAULTS.retryAfterCapMs,
+  pingIntervalMs: LIVENESS_DEFAULTS.pingActiveMs,
+  idlePingIntervalMs: LIVENESS_DEFAULTS.pingIdleMs,
+  pongTimeoutMs: LIVENESS_DEFAULTS.pongTimeoutMs,
+  /** The silence limit's upper bound (the adaptive limit is usually far lower: see `silence`). */
+  silenceMs: LIVENESS_DEFAULTS.connectionSilence.maxMs,
+  silence: { ...LIVENESS_DEFAULTS.connectionSilence } satisfies SilenceLimits,
   maxFrameBytes: 1024 * 1024,
   connectTimeoutMs: 10_000,
 }
+
+/**
+ * A venue that accepts, sends a frame (an error, a greeting) and hangs up looks like a working connection every
+ * time. More than this many quick retries within backoff.stableMs and the backoff applies again, so such a
+ * server is never hammered several times a second.
+ */
+const MAX_QUICK_RETRIES = 5
 
 /** Full-jitter exponential backoff: random() * min(cap, base * 2^attempt). */
 export function backoffDelay(attempt: number, backoff: BackoffOptions, random: () => number): number {
@@ -100,50 +146,90 @@ export function redactUrl(url: string): string {
   }
 }
 
+/** The silence limits in effect: defaults, then `silence`, then the legacy `silenceMs` as the upper bound. */
+export function resolveSilenceLimits(silence?: Partial<SilenceLimits>, silenceMs?: number): SilenceLimits {
+  const limits: SilenceLimits = { ...STREAM_DEFAULTS.silence, ...silence }
+  if (silenceMs !== undefined) {
+    limits.maxMs = silenceMs
+    limits.minMs = Math.min(limits.minMs, silenceMs)
+  }
+  return limits
+}
+
 function unref<T extends { unref?: () => unknown }>(timer: T): T {
   timer.unref?.()
   return timer
+}
+
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))} s`
 }
 
 export function createStreamConnection(options: StreamOptions): StreamConnection {
   const now = options.now ?? Date.now
   const random = options.random ?? Math.random
   const backoff: BackoffOptions = { ...STREAM_DEFAULTS.backoff, ...options.backoff }
+  const quickRetryMs = options.quickRetryMs ?? STREAM_DEFAULTS.quickRetryMs
+  const retryAfterCapMs = options.retryAfterCapMs ?? STREAM_DEFAULTS.retryAfterCapMs
   const pingIntervalMs = options.pingIntervalMs ?? STREAM_DEFAULTS.pingIntervalMs
+  const idlePingIntervalMs = options.idlePingIntervalMs ?? STREAM_DEFAULTS.idlePingIntervalMs
   const pongTimeoutMs = options.pongTimeoutMs ?? STREAM_DEFAULTS.pongTimeoutMs
-  const silenceMs = options.silenceMs ?? STREAM_DEFAULTS.silenceMs
+  const limits = resolveSilenceLimits(options.silence, options.silenceMs)
   const maxFrameBytes = options.maxFrameBytes ?? STREAM_DEFAULTS.maxFrameBytes
   const connectTimeoutMs = options.connectTimeoutMs ?? STREAM_DEFAULTS.connectTimeoutMs
   const expectsData = options.expectsData ?? (() => true)
   const log = options.logger
   const where = redactUrl(options.url)
+  // One estimator for the life of this connection: the rhythm of the feed survives a reconnect.
+  const gaps = new GapEstimator()
 
   let socket: WebSocket | null = null
   let phase: StreamPhase = 'waiting'
   let attempt = 0
+  /** When the recent quick retries happened (at most MAX_QUICK_RETRIES, pruned to the last stableMs). */
+  let quickRetries: number[] = []
   let nextRetryAt: number | null = null
   let connectedSince: number | null = null
-  let lastFrameAt = 0
+  /** Whether the current socket delivered at least one frame: only then was the connection a success. */
+  let delivered = false
   let closed = false
 
   let retryTimer: NodeJS.Timeout | null = null
   let connectTimer: NodeJS.Timeout | null = null
   let pingTimer: NodeJS.Timeout | null = null
+  let pingArmedAt = 0
+  let pingArmedIdle = false
   let pongTimer: NodeJS.Timeout | null = null
-  let silenceTimer: NodeJS.Timeout | null = null
+  let watchTimer: NodeJS.Timeout | null = null
   let stableTimer: NodeJS.Timeout | null = null
+
+  function currentSilenceLimit(): number {
+    return silenceLimit(gaps.usualGap(), gaps.samples(), limits)
+  }
+
+  function snapshot(): StreamState {
+    const gap = gaps.usualGap()
+    return {
+      phase,
+      attempt,
+      nextRetryAt,
+      connectedSince,
+      usualGapMs: gap === null ? null : Math.round(gap),
+      silenceLimitMs: Math.round(currentSilenceLimit()),
+    }
+  }
 
   function emitState(): void {
     try {
-      options.onStateChange?.({ phase, attempt, nextRetryAt, connectedSince })
+      options.onStateChange?.(snapshot())
     } catch (err) {
       log.error('stream: onStateChange threw', { error: String(err) })
     }
   }
 
   function clearSocketTimers(): void {
-    for (const t of [connectTimer, pingTimer, pongTimer, silenceTimer, stableTimer]) if (t) clearTimeout(t)
-    connectTimer = pingTimer = pongTimer = silenceTimer = stableTimer = null
+    for (const t of [connectTimer, pingTimer, pongTimer, watchTimer, stableTimer]) if (t) clearTimeout(t)
+    connectTimer = pingTimer = pongTimer = watchTimer = stableTimer = null
   }
 
   function clearRetry(): void {
@@ -158,14 +244,17 @@ export function createStreamConnection(options: StreamOptions): StreamConnection
     // A late 'error' from a dying socket must not become an unhandled exception.
     ws.on('error', () => {})
     try {
+      // While connecting this also aborts the HTTP request (ws's abortHandshake), e.g. after a refused upgrade.
       ws.terminate()
     } catch {
       // terminate() on a socket that never connected can throw in some ws states; it is gone either way.
     }
   }
 
+  type EndInfo = Omit<StreamCloseInfo, 'wasOpen' | 'openForMs'>
+
   /** The end of one socket's life: report it, then schedule the next attempt. */
-  function finish(ws: WebSocket, info: Omit<StreamCloseInfo, 'wasOpen' | 'openForMs'>): void {
+  function finish(ws: WebSocket, info: EndInfo): void {
     if (ws !== socket) return
     const wasOpen = phase === 'open'
     const openForMs = wasOpen && connectedSince !== null ? now() - connectedSince : null
@@ -188,13 +277,34 @@ export function createStreamConnection(options: StreamOptions): StreamConnection
       return
     }
     if (info.cause === 'reconnect') return // reconnectNow() connects right after
-    scheduleRetry()
+    scheduleRetry(!worked(openForMs, info.cause), info.retryAfterMs ?? null)
   }
 
-  function scheduleRetry(): void {
+  /** Whether the socket that just ended counts as a working connection (quick retry) or a failed attempt. */
+  function worked(openForMs: number | null, cause: StreamCloseCause): boolean {
+    if (openForMs === null) return false
+    // A frame over the limit comes back on every reconnect: escalate rather than loop on it.
+    if (cause === 'oversized') return false
+    if (!delivered && openForMs < backoff.stableMs) return false
+    const t = now()
+    quickRetries = quickRetries.filter((at) => t - at < backoff.stableMs)
+    if (quickRetries.length >= MAX_QUICK_RETRIES) return false
+    quickRetries.push(t)
+    return true
+  }
+
+  function scheduleRetry(failed: boolean, retryAfterMs: number | null): void {
     clearRetry()
-    const delay = backoffDelay(attempt, backoff, random)
-    attempt += 1
+    let delay: number
+    if (failed) {
+      delay = backoffDelay(attempt, backoff, random)
+      // Never sooner than the backoff says, never sooner than the server asked.
+      if (retryAfterMs !== null) delay = Math.max(delay, Math.min(retryAfterMs, retryAfterCapMs))
+      attempt += 1
+    } else {
+      attempt = 0
+      delay = Math.floor(random() * quickRetryMs)
+    }
     phase = 'waiting'
     nextRetryAt = now() + delay
     retryTimer = unref(
@@ -207,7 +317,9 @@ export function createStreamConnection(options: StreamOptions): StreamConnection
     emitState()
   }
 
-  function armPing(ws: WebSocket): void {
+  function armPing(ws: WebSocket, delayMs: number, idle: boolean): void {
+    pingArmedAt = now()
+    pingArmedIdle = idle
     pingTimer = unref(
       setTimeout(() => {
         pingTimer = null
@@ -229,24 +341,45 @@ export function createStreamConnection(options: StreamOptions): StreamConnection
             })
           }, pongTimeoutMs),
         )
-      }, pingIntervalMs),
+      }, delayMs),
     )
   }
 
-  // A periodic check rather than a timer reset per frame: cheap at firehose rates.
-  function armSilence(ws: WebSocket): void {
-    const checkEvery = Math.max(25, Math.floor(silenceMs / 4))
-    silenceTimer = unref(
+  function armNextPing(ws: WebSocket): void {
+    const active = expectsData()
+    armPing(ws, active ? pingIntervalMs : idlePingIntervalMs, !active)
+  }
+
+  // A periodic check rather than a timer reset per frame: cheap at firehose rates. It also moves a ping that
+  // was armed at the idle interval forward when subscriptions appear, so a half-open link is found quickly.
+  function armWatch(ws: WebSocket): void {
+    const checkEvery = Math.max(25, Math.min(250, Math.floor(currentSilenceLimit() / 4)))
+    watchTimer = unref(
       setTimeout(() => {
-        silenceTimer = null
+        watchTimer = null
         if (ws !== socket) return
-        if (!expectsData())
-          lastFrameAt = now() // no subscription: silence is expected, restart the clock
-        else if (now() - lastFrameAt >= silenceMs) {
-          finish(ws, { code: 4000, reason: '', cause: 'silence', error: `no data for ${silenceMs} ms` })
-          return
+        const t = now()
+        if (!expectsData()) {
+          // No subscription: silence is expected, and a gap spanning it says nothing of the feed's rhythm.
+          gaps.restartClock(t)
+        } else {
+          if (pingTimer && pingArmedIdle) {
+            clearTimeout(pingTimer)
+            armPing(ws, Math.max(0, pingArmedAt + pingIntervalMs - t), false)
+          }
+          const silentFor = t - (gaps.lastAt() ?? t)
+          const limit = currentSilenceLimit()
+          if (silentFor >= limit) {
+            finish(ws, {
+              code: 4000,
+              reason: '',
+              cause: 'silence',
+              error: `no data for ${silentFor} ms (limit ${Math.round(limit)} ms)`,
+            })
+            return
+          }
         }
-        armSilence(ws)
+        armWatch(ws)
       }, checkEvery),
     )
   }
@@ -266,10 +399,11 @@ export function createStreamConnection(options: StreamOptions): StreamConnection
     } catch (err) {
       // An invalid URL throws synchronously; treat it like a failed attempt so the state stays consistent.
       log.error('stream: cannot open socket', { url: where, error: String(err) })
-      scheduleRetry()
+      scheduleRetry(true, null)
       return
     }
     socket = ws
+    delivered = false
     let oversized = false
     connectTimer = unref(
       setTimeout(() => {
@@ -283,16 +417,35 @@ export function createStreamConnection(options: StreamOptions): StreamConnection
       }, connectTimeoutMs + 1000),
     )
 
+    // With a listener here ws no longer aborts the request itself: finish() → drop() → terminate() does.
+    ws.on('unexpected-response', (_req, res) => {
+      // The response may still be streaming a body when the request is aborted; its error is expected.
+      res.on('error', () => {})
+      const status = res.statusCode ?? 0
+      const asked = parseRetryAfter(res.headers['retry-after'] ?? null, now())
+      const retryAfterMs = asked === null ? undefined : Math.min(asked, retryAfterCapMs)
+      const after = retryAfterMs === undefined ? '' : `, retry after ${seconds(retryAfterMs)}`
+      finish(ws, {
+        code: 1006,
+        reason: '',
+        cause: 'error',
+        error: `server refused the connection (HTTP ${status})${after}`,
+        httpStatus: status,
+        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+      })
+    })
+
     ws.on('open', () => {
       if (ws !== socket) return
       if (connectTimer) clearTimeout(connectTimer)
       connectTimer = null
       phase = 'open'
       connectedSince = now()
-      lastFrameAt = now()
+      // The gap across the reconnect is an outage, not the feed's rhythm: do not learn it.
+      gaps.restartClock(connectedSince)
       log.info('stream: connected', { url: where, attempt })
-      armPing(ws)
-      armSilence(ws)
+      armNextPing(ws)
+      armWatch(ws)
       stableTimer = unref(
         setTimeout(() => {
           stableTimer = null
@@ -311,7 +464,8 @@ export function createStreamConnection(options: StreamOptions): StreamConnection
     ws.on('message', (data, isBinary) => {
       if (ws !== socket) return
       const receivedAt = now()
-      lastFrameAt = receivedAt
+      delivered = true
+      gaps.observe(receivedAt)
       const text = isBinary || !Buffer.isBuffer(data) ? rawToText(data) : data.toString('utf8')
       try {
         options.onFrame(text, receivedAt)
@@ -322,10 +476,11 @@ export function createStreamConnection(options: StreamOptions): StreamConnection
     })
 
     ws.on('pong', () => {
-      if (ws !== socket) return
-      if (pongTimer) clearTimeout(pongTimer)
+      // An unsolicited pong (no ping outstanding) must not arm a second ping timer.
+      if (ws !== socket || !pongTimer) return
+      clearTimeout(pongTimer)
       pongTimer = null
-      armPing(ws)
+      armNextPing(ws)
     })
 
     ws.on('error', (err: Error & { code?: string }) => {
@@ -380,11 +535,12 @@ export function createStreamConnection(options: StreamOptions): StreamConnection
       return phase === 'open' && socket?.readyState === WebSocket.OPEN
     },
     state(): StreamState {
-      return { phase, attempt, nextRetryAt, connectedSince }
+      return snapshot()
     },
     reconnectNow(): void {
       if (closed) return
       attempt = 0
+      quickRetries = []
       if (startTimer) {
         clearTimeout(startTimer)
         startTimer = null
