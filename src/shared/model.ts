@@ -54,7 +54,13 @@ export interface EventSummary {
 
 // ---------------------------------------------------------------- views pushed to windows
 
-export type BookState = 'empty' | 'live' | 'stale' | 'resyncing'
+/**
+ * empty: nothing yet. live: a valid snapshot plus every delta since, and updates arrive at the market's usual
+ * rhythm. quiet: as live, but silent for longer than the market's usual gap allows, so it may be behind (deltas
+ * still apply; the next update makes it live). stale: known to be wrong or behind (gap, crossed, reconnect,
+ * silent) until a fresh snapshot. resyncing: stale, and a fresh snapshot has been asked for.
+ */
+export type BookState = 'empty' | 'live' | 'quiet' | 'stale' | 'resyncing'
 
 export interface BookView {
   market: string
@@ -69,6 +75,10 @@ export interface BookView {
   seq: number | null
   /** ms since epoch of the last applied snapshot or delta. */
   updatedAt: number | null
+  /** The market's usual gap between updates as the engine learnt it (ms); absent until known. */
+  usualGapMs?: number
+  /** While resyncing: how many times a fresh snapshot has been asked for in this episode. */
+  resyncAttempt?: number
 }
 
 export interface TradeView {
@@ -92,6 +102,8 @@ export interface TickerView {
   last: number | null
   updatedAt: number | null
   state: BookState
+  /** As BookView.usualGapMs. */
+  usualGapMs?: number
 }
 
 export interface UserUpdateView {

@@ -163,6 +163,7 @@ export class OrderBook {
   private _staleReason: string | null = null
   private _seq: number | null = null
   private _updatedAt: number | null = null
+  private _resyncAttempt = 0
   /** Bumped on every change, so one built view can be shared by every window asking for the same depth. */
   private version = 0
   private cachedView: BookView | null = null
@@ -209,6 +210,7 @@ export class OrderBook {
     }
     this._state = 'live'
     this._staleReason = null
+    this._resyncAttempt = 0
     return 'snapshot'
   }
 
@@ -225,7 +227,8 @@ export class OrderBook {
     now: number,
   ): DeltaOutcome {
     // Only a snapshot can bring an empty, stale or resyncing book back: a delta has nothing sound to apply to.
-    if (this._state !== 'live') return 'ignored'
+    // A quiet book is still in sequence; an update is exactly what makes it live again.
+    if (this._state !== 'live' && this._state !== 'quiet') return 'ignored'
     const seq = seqIn !== undefined && Number.isFinite(seqIn) ? seqIn : undefined
     if (seq !== undefined && this._seq !== null) {
       if (seq <= this._seq) return 'ignored'
@@ -244,6 +247,7 @@ export class OrderBook {
     }
     if (seq !== undefined) this._seq = seq
     this._updatedAt = now
+    this._state = 'live'
     this.version++
     if (this.isCrossed()) {
       this.markStale('crossed')
@@ -259,10 +263,27 @@ export class OrderBook {
     this.version++
   }
 
-  /** A fresh snapshot has been requested; the reason it went stale is kept for display. */
-  markResyncing(): void {
+  /** A fresh snapshot has been requested (attempt n of this episode); the reason it went stale is kept. */
+  markResyncing(attempt = 1): void {
     this._state = 'resyncing'
+    this._resyncAttempt = attempt
     this.version++
+  }
+
+  /** Silent past the market's own rhythm: still in sequence, but no longer vouched for. */
+  markQuiet(): boolean {
+    if (this._state !== 'live') return false
+    this._state = 'quiet'
+    this.version++
+    return true
+  }
+
+  /** The market spoke again (a trade, say): a quiet book is vouched for once more. */
+  clearQuiet(): boolean {
+    if (this._state !== 'quiet') return false
+    this._state = 'live'
+    this.version++
+    return true
   }
 
   clear(): void {
@@ -272,6 +293,7 @@ export class OrderBook {
     this._staleReason = null
     this._seq = null
     this._updatedAt = null
+    this._resyncAttempt = 0
     this.version++
   }
 
@@ -280,7 +302,7 @@ export class OrderBook {
   }
 
   /** Top `depth` levels per side, best first. The result is shared and must be treated as immutable. */
-  view(depth: number): BookView {
+  view(depth: number, usualGapMs: number | null = null): BookView {
     const d = clampDepth(depth)
     if (this.cachedView !== null && this.cachedVersion === this.version && this.cachedDepth === d) {
       return this.cachedView
@@ -295,6 +317,8 @@ export class OrderBook {
       seq: this._seq,
       updatedAt: this._updatedAt,
     }
+    if (usualGapMs !== null) view.usualGapMs = Math.round(usualGapMs)
+    if (this._state === 'resyncing' && this._resyncAttempt > 0) view.resyncAttempt = this._resyncAttempt
     this.cachedView = view
     this.cachedDepth = d
     this.cachedVersion = this.version
@@ -320,11 +344,16 @@ interface TickerFields {
   updatedAt: number | null
   /** Ticker-only data (no book) goes stale on reconnect like a book does. */
   stale: boolean
+  /** Silent past the market's own rhythm. */
+  quiet: boolean
 }
 
 export class BookStore {
   private readonly books = new Map<string, OrderBook>()
   private readonly extra = new Map<string, TickerFields>()
+
+  /** `usualGap` tells each view how often its market usually updates (the liveness tracker learns it). */
+  constructor(private readonly usualGap: (market: string) => number | null = () => null) {}
 
   /** Applies a snapshot or delta to its market's book (created on first use) and says what happened. */
   apply(update: BookUpdate, now: number): BookOutcome {
@@ -364,8 +393,34 @@ export class BookStore {
   }
 
   /** Creates the book if needed, so a window sees "resyncing" even before the first snapshot. */
-  markResyncing(market: string): void {
-    this.getOrCreate(market).markResyncing()
+  markResyncing(market: string, attempt = 1): void {
+    this.getOrCreate(market).markResyncing(attempt)
+  }
+
+  /** Flags a silent market quiet (book and ticker-only data alike); true when something changed. */
+  markQuiet(market: string): boolean {
+    const bookChanged = this.books.get(market)?.markQuiet() ?? false
+    const fields = this.extra.get(market)
+    const fieldsChanged = fields !== undefined && !fields.stale && !fields.quiet
+    if (fieldsChanged) fields.quiet = true
+    return bookChanged || fieldsChanged
+  }
+
+  /** The market spoke again: lift its quiet mark; true when something changed. */
+  clearQuiet(market: string): boolean {
+    const bookChanged = this.books.get(market)?.clearQuiet() ?? false
+    const fields = this.extra.get(market)
+    const fieldsChanged = fields !== undefined && fields.quiet
+    if (fieldsChanged) fields.quiet = false
+    return bookChanged || fieldsChanged
+  }
+
+  /** Ticker-only data silent past its stale limit (a book would be resynced instead). */
+  markTickerStale(market: string): boolean {
+    const fields = this.extra.get(market)
+    if (fields === undefined || fields.stale) return false
+    fields.stale = true
+    return true
   }
 
   markStale(market: string, reason: string): void {
@@ -383,7 +438,7 @@ export class BookStore {
   }
 
   bookView(market: string, depth: number): BookView | null {
-    return this.books.get(market)?.view(depth) ?? null
+    return this.books.get(market)?.view(depth, this.usualGap(market)) ?? null
   }
 
   /** Last traded price, from the trade tape. */
@@ -392,6 +447,7 @@ export class BookStore {
     const fields = this.fields(market)
     fields.last = price
     fields.updatedAt = now
+    fields.quiet = false
     // A fresh trade makes a trades-only entry current again; venue bid/ask wait for their next ticker.
     if (fields.bid === null && fields.ask === null) fields.stale = false
   }
@@ -404,6 +460,7 @@ export class BookStore {
     if (update.last !== undefined && Number.isFinite(update.last)) fields.last = update.last
     fields.updatedAt = now
     fields.stale = false
+    fields.quiet = false
   }
 
   ticker(market: string): TickerView | null {
@@ -412,8 +469,9 @@ export class BookStore {
     if (book === undefined && fields === undefined) return null
     const bookBid = book?.bestBid ?? null
     const bookAsk = book?.bestAsk ?? null
-    const state: BookState = book !== undefined ? book.state : fields?.stale ? 'stale' : 'live'
-    return {
+    const state: BookState =
+      book !== undefined ? book.state : fields?.stale ? 'stale' : fields?.quiet ? 'quiet' : 'live'
+    const view: TickerView = {
       market,
       bestBid: bookBid ?? fields?.bid ?? null,
       bestAsk: bookAsk ?? fields?.ask ?? null,
@@ -421,6 +479,9 @@ export class BookStore {
       updatedAt: maxOrNull(book?.updatedAt ?? null, fields?.updatedAt ?? null),
       state,
     }
+    const gap = this.usualGap(market)
+    if (gap !== null) view.usualGapMs = Math.round(gap)
+    return view
   }
 
   private getOrCreate(market: string): OrderBook {
@@ -435,7 +496,7 @@ export class BookStore {
   private fields(market: string): TickerFields {
     let fields = this.extra.get(market)
     if (fields === undefined) {
-      fields = { bid: null, ask: null, last: null, updatedAt: null, stale: false }
+      fields = { bid: null, ask: null, last: null, updatedAt: null, stale: false, quiet: false }
       this.extra.set(market, fields)
     }
     return fields

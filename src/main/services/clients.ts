@@ -1,0 +1,182 @@
+// Windows as engine clients: each attach gets a MonitorClient whose every call is validated again here (defence
+// in depth), runs against the engine's services, and never throws to the window: a failure becomes a generic
+// error while its name goes to the log. Disposing a client releases its interests and its fan-out slot.
+import {
+  fail,
+  ok,
+  type Interest,
+  type MethodArgs,
+  type MethodResult,
+  type MonitorMethod,
+} from '../../shared/ipc'
+import { validateArgs } from '../../shared/ipc-validate'
+import type { BookStore } from './books'
+import type { EventsCatalog } from './catalog'
+import type { ConnectionManager } from './connection'
+import { internal, invalid } from './errors'
+import type { Fanout } from './fanout'
+import type { Inspector } from './inspector'
+import type { InterestIndex } from './interests'
+import type { KeyManager } from './keys'
+import type { ProfileService } from './profiles'
+import type { SubscriptionRegistry } from './registry'
+import type { ResyncTracker } from './resync'
+import type { StatusTracker } from './status'
+import type { TapeStore } from './tapes'
+import type { AttachOptions, Logger, MonitorClient } from './types'
+import type { UserFeed } from './user-feed'
+
+const HISTORY_TRADES = 500
+const DEFAULT_DEPTH = 25
+
+export interface ClientHubDeps {
+  log: Logger
+  fanout: Fanout
+  registry: SubscriptionRegistry
+  interests: InterestIndex
+  catalog: EventsCatalog
+  books: BookStore
+  tapes: TapeStore
+  userFeed: UserFeed
+  inspector: Inspector
+  status: StatusTracker
+  keys: KeyManager
+  profiles: ProfileService
+  connection: ConnectionManager
+  resync: ResyncTracker
+  isClosed(): boolean
+}
+
+interface ClientState {
+  id: string
+  label: string
+  interests: Interest[]
+  depth: number
+  inspector: boolean
+  disposed: boolean
+}
+
+export class ClientHub {
+  private readonly clients = new Map<string, ClientState>()
+  private nextId = 0
+
+  constructor(private readonly d: ClientHubDeps) {}
+
+  /** The listing changed: every window's market set (markets of watched events) is recomputed. */
+  refreshMarkets(): void {
+    for (const state of this.clients.values())
+      if (!state.disposed)
+        this.d.fanout.setClientMarkets(state.id, this.d.interests.marketsOf(state.interests))
+  }
+
+  /** The engine is closing: every client's calls now fail. */
+  closeAll(): void {
+    for (const state of this.clients.values()) state.disposed = true
+    this.clients.clear()
+  }
+
+  attach(attach: AttachOptions): MonitorClient {
+    const d = this.d
+    if (d.isClosed()) throw new Error('the monitor is closed')
+    const id = `c${++this.nextId}`
+    const state: ClientState = {
+      id,
+      label: attach.label ?? id,
+      interests: [],
+      depth: DEFAULT_DEPTH,
+      inspector: false,
+      disposed: false,
+    }
+    this.clients.set(id, state)
+    d.fanout.addClient(id, attach.sink)
+    d.log.info('monitor: client attached', { client: id, label: state.label })
+
+    const guard = <M extends MonitorMethod>(
+      method: M,
+      impl: (...args: MethodArgs<M>) => Promise<MethodResult<M>>,
+    ): ((...args: MethodArgs<M>) => Promise<MethodResult<M>>) => {
+      return async (...args: MethodArgs<M>) => {
+        const v = validateArgs(method, args)
+        if (!v.ok) return fail(invalid(v.message)) as MethodResult<M>
+        if (state.disposed || d.isClosed())
+          return fail(invalid('This window is no longer attached.')) as MethodResult<M>
+        try {
+          return await impl(...v.args)
+        } catch (err) {
+          // The message may come from a library; it is logged by name only, and the window gets a generic error.
+          d.log.error('monitor: call failed', { method, error: err instanceof Error ? err.name : 'error' })
+          return fail(internal()) as MethodResult<M>
+        }
+      }
+    }
+
+    const refreshInspector = (): void => {
+      d.inspector.setEnabled([...this.clients.values()].some((c) => c.inspector && !c.disposed))
+    }
+
+    return {
+      id,
+      listEvents: guard('listEvents', async (opts) => d.catalog.list(opts?.refresh === true)),
+      setInterests: guard('setInterests', async (interests) => {
+        state.interests = interests
+        d.fanout.setUser(
+          id,
+          interests.some((i) => i.channel === 'user'),
+        )
+        d.fanout.setClientMarkets(id, d.interests.marketsOf(interests))
+        d.registry.setInterests(id, interests)
+        return ok(undefined)
+      }),
+      setBookDepth: guard('setBookDepth', async (depth) => {
+        state.depth = depth
+        d.fanout.setDepth(id, depth)
+        return ok(undefined)
+      }),
+      getMarketSnapshot: guard('getMarketSnapshot', async (market) =>
+        ok({
+          book: d.books.bookView(market, state.depth),
+          ticker: d.books.ticker(market),
+          trades: d.tapes.history(market, HISTORY_TRADES),
+        }),
+      ),
+      getUserHistory: guard('getUserHistory', async () => ok(d.userFeed.history())),
+      resync: guard('resync', async (market) => {
+        if (!d.interests.routed(market)) return fail(invalid(`Market "${market}" is not being watched.`))
+        d.books.delete(market)
+        d.resync.need(market, 'requested')
+        return ok(undefined)
+      }),
+      reconnectNow: guard('reconnectNow', async () => {
+        d.connection.reconnectNow()
+        return ok(undefined)
+      }),
+      getStatus: guard('getStatus', async () => ok(d.status.status())),
+      setInspector: guard('setInspector', async (enabled) => {
+        state.inspector = enabled
+        d.fanout.setInspector(id, enabled)
+        refreshInspector()
+        return ok(undefined)
+      }),
+      getKeyInfo: guard('getKeyInfo', async () => {
+        await d.keys.refreshHasKey()
+        return ok(d.keys.info(d.connection.profile))
+      }),
+      setApiKey: guard('setApiKey', async (request) => d.keys.set(request)),
+      clearApiKey: guard('clearApiKey', async () => d.keys.clear()),
+      useDemoKey: guard('useDemoKey', async () => d.keys.useDemo()),
+      listProfiles: guard('listProfiles', async () => ok(d.profiles.list())),
+      saveProfile: guard('saveProfile', async (input) => d.profiles.save(input)),
+      selectProfile: guard('selectProfile', async (profileId) => d.profiles.select(profileId)),
+      deleteProfile: guard('deleteProfile', async (profileId) => d.profiles.delete(profileId)),
+      dispose: () => {
+        if (state.disposed) return
+        state.disposed = true
+        this.clients.delete(id)
+        d.registry.removeClient(id)
+        d.fanout.removeClient(id)
+        refreshInspector()
+        d.log.info('monitor: client detached', { client: id })
+      },
+    }
+  }
+}

@@ -1,0 +1,121 @@
+// The hot path from a text frame to state: scrub known keys, decode, and route each update to the books, tapes,
+// user feed or registry, telling the fan-out what changed, the liveness tracker that the market spoke, and the
+// resync tracker when a book breaks or heals. Runs for every frame: no per-update copies or scans.
+import { decodeFrame } from '../../shared/decode'
+import type { Update } from '../../shared/model'
+import type { BookStore } from './books'
+import type { Fanout } from './fanout'
+import type { IncidentLog } from './incidents'
+import type { Inspector } from './inspector'
+import type { InterestIndex } from './interests'
+import type { MarketLiveness } from './liveness'
+import type { SecretRedactor } from './redact'
+import type { SubscriptionRegistry } from './registry'
+import type { ResyncTracker } from './resync'
+import type { StatusTracker } from './status'
+import type { TapeStore } from './tapes'
+import type { UserFeed } from './user-feed'
+
+export interface FrameRouterDeps {
+  secrets: SecretRedactor
+  inspector: Inspector
+  interests: InterestIndex
+  books: BookStore
+  tapes: TapeStore
+  userFeed: UserFeed
+  registry: SubscriptionRegistry
+  liveness: MarketLiveness
+  resync: ResyncTracker
+  status: StatusTracker
+  incidents: IncidentLog
+  fanout: Fanout
+}
+
+/** Narrows an update to one placed in a market without copying it. */
+function hasMarket<U extends { market: string | null }>(update: U): update is U & { market: string } {
+  return update.market !== null
+}
+
+export class FrameRouter {
+  constructor(private readonly d: FrameRouterDeps) {}
+
+  readonly onFrame = (raw: string, receivedAt: number): void => {
+    const d = this.d
+    d.status.lastMessageAt = receivedAt
+    const text = d.secrets.active && d.secrets.contains(raw) ? d.secrets.redact(raw) : raw
+    const decoded = decodeFrame(text)
+    if (!decoded.ok) {
+      const frame = d.inspector.record(text, receivedAt, 'malformed', [], decoded.error)
+      if (frame) d.fanout.inspector(frame)
+      d.incidents.badFrame(`malformed frame: ${decoded.error.slice(0, 120)}`)
+      return
+    }
+    let unknown = decoded.unknown
+    for (const update of decoded.updates) {
+      if (!this.route(update, receivedAt)) unknown = true
+    }
+    const frame = d.inspector.record(text, receivedAt, unknown ? 'unknown' : 'ok', decoded.updates)
+    if (frame) d.fanout.inspector(frame)
+  }
+
+  /** Applies one update; false when it could not be placed (counted as unknown, kept in the inspector). */
+  private route(update: Update, receivedAt: number): boolean {
+    const d = this.d
+    switch (update.kind) {
+      case 'book': {
+        if (!hasMarket(update)) return false
+        const market = update.market
+        if (!d.interests.routed(market)) return false
+        if (d.liveness.observe(market, receivedAt)) d.books.clearQuiet(market)
+        const outcome = d.books.apply(update, receivedAt)
+        // A delta for a book without a snapshot is 'ignored' by the book (never applied); its resync asks again.
+        if (outcome === 'gap' || outcome === 'crossed') d.resync.need(market, outcome)
+        else if (outcome === 'snapshot') d.resync.satisfied(market)
+        else if (outcome === 'ignored' && !update.snapshot) d.resync.deltaWithoutSnapshot(market)
+        d.fanout.bookChanged(market)
+        return true
+      }
+      case 'trade': {
+        if (!hasMarket(update) || !d.interests.routed(update.market)) return false
+        if (d.liveness.observe(update.market, receivedAt) && d.books.clearQuiet(update.market))
+          d.fanout.bookChanged(update.market)
+        const view = d.tapes.push(update, receivedAt)
+        if (view) {
+          d.books.setLast(view.market, view.price, receivedAt)
+          d.fanout.trade(view)
+        }
+        return true
+      }
+      case 'ticker': {
+        if (!hasMarket(update) || !d.interests.routed(update.market)) return false
+        if (d.liveness.observe(update.market, receivedAt) && d.books.clearQuiet(update.market))
+          d.fanout.bookChanged(update.market)
+        d.books.applyTicker(update, receivedAt)
+        d.fanout.tickerChanged(update.market)
+        return true
+      }
+      case 'user': {
+        d.fanout.user(d.userFeed.push(update, receivedAt))
+        return true
+      }
+      case 'control': {
+        if (update.topic === 'error') {
+          const data = update.data as Record<string, unknown> | null
+          const message =
+            data && typeof data === 'object' && typeof data.message === 'string' ? data.message : null
+          if (!d.registry.handleServerError(update.error, message)) {
+            d.status.setError({
+              code: 'bad_response',
+              message: `The server rejected a request: ${update.error ?? 'error'}`,
+            })
+          }
+        } else if (update.topic === 'subscribed' || update.topic === 'unsubscribed') {
+          d.registry.handleAck(update.topic, update.data)
+        }
+        return true
+      }
+      case 'unknown':
+        return false
+    }
+  }
+}
