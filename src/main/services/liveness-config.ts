@@ -45,6 +45,11 @@ export interface ReconnectConfig {
   quickRetryMs: number
   /** A 503/429 Retry-After is honoured up to this long (ms). */
   retryAfterCapMs: number
+  /**
+   * TCP + TLS + upgrade must finish within this (ms). A handshake sent into a half-open link hangs until then,
+   * so it bounds how long a reconnect made during a network dropout waits after the network is back.
+   */
+  connectTimeoutMs: number
 }
 
 export const LIVENESS_DEFAULTS: LivenessConfig = {
@@ -69,4 +74,5 @@ export const RECONNECT_DEFAULTS: ReconnectConfig = {
   capMs: 30_000,
   quickRetryMs: 150,
   retryAfterCapMs: 60_000,
+  connectTimeoutMs: 6_000,
 }

@@ -120,7 +120,7 @@ export const STREAM_DEFAULTS = {
   silenceMs: LIVENESS_DEFAULTS.connectionSilence.maxMs,
   silence: { ...LIVENESS_DEFAULTS.connectionSilence } satisfies SilenceLimits,
   maxFrameBytes: 1024 * 1024,
-  connectTimeoutMs: 10_000,
+  connectTimeoutMs: RECONNECT_DEFAULTS.connectTimeoutMs,
 }
 
 /**
