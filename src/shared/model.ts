@@ -199,6 +199,11 @@ export interface StreamStatus {
   incidents: Incident[]
   /** Whether a key is stored for the active profile (never the key itself). */
   hasKey: boolean
+  /**
+   * Things the user must be told that are not connection trouble, e.g. settings entries that were set aside at
+   * start because they were invalid (each names what was dropped and where the original file was kept).
+   */
+  notices?: string[]
 }
 
 export type FrameClass = 'ok' | 'unknown' | 'malformed' | 'oversized'

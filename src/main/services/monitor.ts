@@ -124,6 +124,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
     incidents,
     statusChanged,
   )
+  if (loaded.warning) status.notices.push(loaded.warning)
   const fanout = new Fanout({
     ...(options.fanoutIntervalMs !== undefined ? { intervalMs: options.fanoutIntervalMs } : {}),
     logger: log,

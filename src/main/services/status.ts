@@ -33,6 +33,8 @@ export class StatusTracker {
   hasKey = false
   /** Sticky keychain failure: set by a keychain error, cleared by any keychain success. */
   credentialsError: ApiError | null = null
+  /** Shown until the engine restarts (a repaired settings file, say). */
+  readonly notices: string[] = []
   private lastTickMessageAt: number | null = null
   private readonly timer: NodeJS.Timeout
 
@@ -96,6 +98,7 @@ export class StatusTracker {
       counters: this.sources.counters(),
       incidents: this.incidents.list(),
       hasKey: this.hasKey,
+      ...(this.notices.length > 0 ? { notices: [...this.notices] } : {}),
     }
   }
 
