@@ -97,7 +97,8 @@ export class EventsCatalog {
       })
     }
     const r = await rest.listEvents(key)
-    if (this.deps.current().profile !== profile) return r.ok ? r : fail(scrubError(r.error, key))
+    // Compared by id: renaming the profile (a new object, same id) must not throw the listing away.
+    if (this.deps.current().profile.id !== profile.id) return r.ok ? r : fail(scrubError(r.error, key))
     if (r.ok) {
       this.cache = { profileId: profile.id, at: this.deps.now(), value: r.value }
       this.index(r.value)

@@ -24,9 +24,10 @@ export class DemoHost {
     if (this.sim) return this.sim
     if (!this.enabled || this.closed) return null
     this.starting ??= startDemoSimulator(this.options).then(
-      (sim) => {
+      async (sim) => {
+        // Closed while it was starting: close() is awaiting this promise, so it returns once the worker is gone.
         if (this.closed) {
-          void sim.close()
+          await sim.close()
           return null
         }
         this.sim = sim

@@ -38,7 +38,11 @@ export class IncidentLog {
   badFrame(detail: string): void {
     const latest = this.items[0]
     const at = this.now()
-    if (latest && latest.kind === 'bad_frame' && at - latest.startedAt < BAD_FRAME_BURST_MS) {
+    if (
+      latest &&
+      latest.kind === 'bad_frame' &&
+      at - (latest.endedAt ?? latest.startedAt) < BAD_FRAME_BURST_MS
+    ) {
       const m = /\((\d+) frames\)$/.exec(latest.detail)
       const count = (m ? Number(m[1]) : 1) + 1
       latest.detail = `${detail} (${count} frames)`

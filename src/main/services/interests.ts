@@ -64,8 +64,8 @@ export class InterestIndex {
         continue
       }
       const ev = this.catalog.eventOf(market)
-      if (ev !== undefined && this.registry.desired('event').has(ev)) events.add(ev)
-      else unplaced = true
+      if (ev === undefined) unplaced = true
+      else if (this.registry.desired('event').has(ev)) events.add(ev)
     }
     // A market the listing cannot place came through some watched event: ask them all.
     if (unplaced) for (const ev of this.registry.desired('event').keys()) events.add(ev)

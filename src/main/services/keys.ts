@@ -64,13 +64,13 @@ export class KeyManager {
     const { profile } = this.d.current()
     const store = this.d.storeFor(profile)
     const r = await store.get(profile.id)
-    if (profile !== this.d.current().profile) return
+    if (profile.id !== this.d.current().profile.id) return
     if (!r.ok) this.d.status.lastError = r.error
     // A locked keyring answers "no such key" for a lookup; only a write tells locked from absent, so when a
     // profile is opened and no key is found, the keychain is probed and a locked or missing one is shown as such.
     if (options.probe && r.ok && r.value === null && store.kind === 'keyring') {
       const probe = await store.probe()
-      if (profile === this.d.current().profile) this.d.status.noteKeychain(probe)
+      if (profile.id === this.d.current().profile.id) this.d.status.noteKeychain(probe)
     } else if (!r.ok || r.value !== null) this.d.status.noteKeychain(r)
     this.d.status.setHasKey(r.ok && r.value !== null)
   }

@@ -80,6 +80,7 @@ export class StatusTracker {
   resetForProfile(): void {
     this.lastError = null
     this.credentialsError = null
+    this.hasKey = false
   }
 
   status(): StreamStatus {
