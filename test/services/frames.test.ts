@@ -1,0 +1,400 @@
+// FrameRouter with the real stores, inspector, liveness, incident log, registry, interests, catalog, status
+// and fan-out; the resync tracker is a recording stub (one test uses the real one). Frames are in the
+// simulator's wire format (src/sim/stream.ts).
+import { afterEach, describe, expect, it } from 'vitest'
+import type { ViewBatch } from '../../src/shared/ipc'
+import type { Level } from '../../src/shared/model'
+import { BookStore } from '../../src/main/services/books'
+import { Fanout } from '../../src/main/services/fanout'
+import { FrameRouter } from '../../src/main/services/frames'
+import { IncidentLog } from '../../src/main/services/incidents'
+import { createInspector } from '../../src/main/services/inspector'
+import { InterestIndex } from '../../src/main/services/interests'
+import { MarketLiveness } from '../../src/main/services/liveness'
+import { LIVENESS_DEFAULTS, RESYNC_DEFAULTS } from '../../src/main/services/liveness-config'
+import { REDACTED, SecretRedactor } from '../../src/main/services/redact'
+import { ResyncTracker } from '../../src/main/services/resync'
+import { StatusTracker } from '../../src/main/services/status'
+import { TapeStore } from '../../src/main/services/tapes'
+import { UserFeed } from '../../src/main/services/user-feed'
+import { captureLogger } from '../engine/helpers'
+import { createCatalog, fakeRest, listing, recordingRegistry } from './fakes'
+
+const closers: Array<() => void> = []
+afterEach(() => {
+  for (const close of closers.splice(0)) close()
+})
+
+type ResyncCalls = Array<
+  [method: 'need' | 'satisfied' | 'deltaWithoutSnapshot', market: string, reason?: string]
+>
+type RouterResync = Pick<ResyncTracker, 'need' | 'satisfied' | 'deltaWithoutSnapshot'>
+
+function book(
+  market: string,
+  o: { snapshot: boolean; seq: number; bids?: Level[]; asks?: Level[]; channel?: string; event?: string },
+): string {
+  return JSON.stringify({
+    channel: o.channel ?? 'market',
+    type: 'orderbook',
+    market,
+    event: o.event ?? 'e1',
+    snapshot: o.snapshot,
+    seq: o.seq,
+    bids: o.bids ?? [],
+    asks: o.asks ?? [],
+    ts: 1_700_000_000_000,
+  })
+}
+
+function trade(market: string, price: number, id: string): string {
+  return JSON.stringify({
+    channel: 'market',
+    type: 'trade',
+    market,
+    event: 'e1',
+    price,
+    size: 2,
+    side: 'buy',
+    id,
+    ts: 1_700_000_000_000,
+  })
+}
+
+async function setup(options: { realResync?: boolean } = {}) {
+  let t = 10_000
+  const now = () => t
+  const log = captureLogger()
+  const secrets = new SecretRedactor()
+  const inspector = createInspector()
+  // As ClientHub does while some window has the inspector open: ordinary frames are kept too.
+  inspector.setEnabled(true)
+  const f = fakeRest(listing({ e1: ['m1', 'm2'], e2: ['m3'] }))
+  const { catalog } = createCatalog(f.rest)
+  const loaded = await catalog.list(false)
+  if (!loaded.ok) throw new Error(loaded.error.message)
+  const { registry, sent } = recordingRegistry(log.logger)
+  closers.push(() => registry.close())
+  const interests = new InterestIndex(registry, catalog)
+  const liveness = new MarketLiveness({ config: LIVENESS_DEFAULTS })
+  const books = new BookStore((m) => liveness.usualGap(m))
+  const tapes = new TapeStore()
+  const userFeed = new UserFeed()
+  const incidents = new IncidentLog(now, () => undefined)
+  const status = new StatusTracker(
+    {
+      profileId: () => 'p-1',
+      connectionState: () => 'live',
+      stream: () => undefined,
+      authError: () => registry.authError(),
+      rateLimit: () => null,
+      counters: () => inspector.counters(),
+      unavailable: () => null,
+    },
+    incidents,
+    () => undefined,
+  )
+  closers.push(() => status.close())
+  const fanout = new Fanout({
+    provider: {
+      bookView: (m, depth) => books.bookView(m, depth),
+      ticker: (m) => books.ticker(m),
+      status: () => status.status(),
+    },
+    logger: log.logger,
+    now,
+  })
+  closers.push(() => fanout.close())
+  const batches: ViewBatch[] = []
+  fanout.addClient('c1', (b) => batches.push(b))
+  fanout.setClientMarkets('c1', ['m1', 'm2', 'm3'])
+  fanout.setInspector('c1', true)
+  fanout.setUser('c1', true)
+
+  const calls: ResyncCalls = []
+  let resync: RouterResync = {
+    need: (market, reason) => void calls.push(['need', market, reason]),
+    satisfied: (market) => void calls.push(['satisfied', market]),
+    deltaWithoutSnapshot: (market) => void calls.push(['deltaWithoutSnapshot', market]),
+  }
+  if (options.realResync) {
+    const real = new ResyncTracker({
+      config: RESYNC_DEFAULTS,
+      now,
+      random: () => 0.5,
+      books,
+      incidents,
+      log: log.logger,
+      wantedBooks: () => interests.wantedBooks(),
+      wantsBook: (m) => interests.wantsBook(m),
+      resubscribe: (ms) => interests.resubscribe(ms),
+      streamOpen: () => true,
+      dataFlowing: () => true,
+      reconnect: () => undefined,
+      bookChanged: (m) => fanout.bookChanged(m),
+    })
+    closers.push(() => real.close())
+    resync = real
+  }
+  const router = new FrameRouter({
+    secrets,
+    inspector,
+    interests,
+    books,
+    tapes,
+    userFeed,
+    registry,
+    liveness,
+    // The router calls only these three; the stub is cast to the class it stands in for.
+    resync: resync as ResyncTracker,
+    status,
+    incidents,
+    fanout,
+  })
+  const feed = (text: string, advance = 100) => {
+    t += advance
+    router.onFrame(text, t)
+  }
+  const flushed = (): ViewBatch[] => {
+    const mark = batches.length
+    fanout.flush()
+    return batches.slice(mark)
+  }
+  return {
+    feed,
+    flushed,
+    now,
+    advance: (ms: number) => (t += ms),
+    calls,
+    sent,
+    secrets,
+    inspector,
+    registry,
+    books,
+    tapes,
+    userFeed,
+    liveness,
+    incidents,
+    status,
+    log,
+    watch: registry.setInterests.bind(registry),
+  }
+}
+
+describe('FrameRouter', () => {
+  it('applies a snapshot and then deltas: the book is live with the right levels and windows see it', async () => {
+    const s = await setup()
+    s.watch('a', [{ channel: 'market', id: 'm1', filter: 'all' }])
+    s.feed(
+      book('m1', {
+        snapshot: true,
+        seq: 1,
+        bids: [
+          [0.4, 10],
+          [0.39, 5],
+        ],
+        asks: [[0.6, 7]],
+      }),
+    )
+    s.feed(
+      book('m1', {
+        snapshot: false,
+        seq: 2,
+        bids: [
+          [0.4, 0],
+          [0.41, 3],
+        ],
+      }),
+    )
+    s.feed(book('m1', { snapshot: false, seq: 3, asks: [[0.55, 1]] }))
+    const view = s.books.bookView('m1', 10)
+    expect(view).toMatchObject({
+      state: 'live',
+      seq: 3,
+      bids: [
+        [0.41, 3],
+        [0.39, 5],
+      ],
+      asks: [
+        [0.55, 1],
+        [0.6, 7],
+      ],
+    })
+    expect(s.calls).toEqual([['satisfied', 'm1']])
+    expect(s.status.lastMessageAt).toBe(s.now())
+    expect(s.inspector.counters()).toMatchObject({ frames: 3, updates: 3, malformed: 0, unknown: 0 })
+    const batches = s.flushed()
+    const pushed = batches.flatMap((b) => b.books ?? []).find((v) => v.market === 'm1')
+    expect(pushed?.state).toBe('live')
+    expect(pushed?.bids[0]).toEqual([0.41, 3])
+    expect(batches.flatMap((b) => b.inspector ?? []).map((fr) => fr.classification)).toEqual([
+      'ok',
+      'ok',
+      'ok',
+    ])
+  })
+
+  it('a sequence gap marks the book stale and asks the resync tracker', async () => {
+    const s = await setup()
+    s.watch('a', [{ channel: 'market', id: 'm1', filter: 'all' }])
+    s.feed(book('m1', { snapshot: true, seq: 1, bids: [[0.4, 10]], asks: [[0.6, 7]] }))
+    s.feed(book('m1', { snapshot: false, seq: 3, bids: [[0.45, 1]] }))
+    expect(s.calls).toEqual([
+      ['satisfied', 'm1'],
+      ['need', 'm1', 'gap'],
+    ])
+    const view = s.books.bookView('m1', 10)
+    expect(view?.state).toBe('stale')
+    expect(view?.staleReason).toBe('gap')
+    expect(view?.bids).toEqual([[0.4, 10]]) // the delta after the gap was not applied
+  })
+
+  it('a crossed snapshot asks for a resync with reason crossed', async () => {
+    const s = await setup()
+    s.watch('a', [{ channel: 'market', id: 'm1', filter: 'all' }])
+    s.feed(book('m1', { snapshot: true, seq: 1, bids: [[0.7, 1]], asks: [[0.6, 1]] }))
+    expect(s.calls).toEqual([['need', 'm1', 'crossed']])
+  })
+
+  it('a delta before any snapshot is not applied and tells the tracker the snapshot is missing', async () => {
+    const s = await setup()
+    s.watch('a', [{ channel: 'market', id: 'm1', filter: 'all' }])
+    s.feed(book('m1', { snapshot: false, seq: 5, bids: [[0.4, 10]], asks: [[0.6, 7]] }))
+    expect(s.calls).toEqual([['deltaWithoutSnapshot', 'm1']])
+    const view = s.books.bookView('m1', 10)
+    expect(view?.state).toBe('empty')
+    expect(view?.bids).toEqual([])
+    expect(view?.asks).toEqual([])
+  })
+
+  it('a malformed frame is counted, kept in the inspector and logged as a bad_frame incident', async () => {
+    const s = await setup()
+    s.feed('{"channel":"market","type":"orderbook",')
+    expect(s.inspector.counters()).toMatchObject({ frames: 1, malformed: 1, updates: 0 })
+    const frame = s.inspector.recent().at(-1)
+    expect(frame?.classification).toBe('malformed')
+    expect(frame?.error).toMatch(/invalid JSON/)
+    const incidents = s.incidents.list()
+    expect(incidents).toHaveLength(1)
+    expect(incidents[0]?.kind).toBe('bad_frame')
+    expect(incidents[0]?.detail).toMatch(/^malformed frame: invalid JSON/)
+    s.feed('not json either')
+    expect(s.incidents.list()[0]?.detail).toMatch(/\(2 frames\)$/)
+    expect(s.flushed().flatMap((b) => b.inspector ?? [])).toHaveLength(2)
+  })
+
+  it('data for a market nobody watches is counted unknown and changes nothing', async () => {
+    const s = await setup()
+    s.watch('a', [{ channel: 'market', id: 'm1', filter: 'all' }])
+    s.feed(book('m3', { snapshot: true, seq: 1, bids: [[0.4, 10]], asks: [[0.6, 7]] }))
+    s.feed(trade('m3', 0.5, 't-1'))
+    expect(s.inspector.counters()).toMatchObject({ frames: 2, unknown: 2 })
+    expect(s.books.has('m3')).toBe(false)
+    expect(s.tapes.history('m3')).toEqual([])
+    expect(s.liveness.usualGap('m3')).toBeNull()
+    expect(s.calls).toEqual([])
+    expect(s.inspector.recent().map((fr) => fr.classification)).toEqual(['unknown', 'unknown'])
+  })
+
+  it('routes event-channel data for the markets of a watched event', async () => {
+    const s = await setup()
+    s.watch('a', [{ channel: 'event', id: 'e1', filter: 'all' }])
+    s.feed(book('m2', { channel: 'event', snapshot: true, seq: 1, bids: [[0.3, 1]], asks: [[0.5, 1]] }))
+    s.feed(book('m3', { channel: 'event', event: 'e2', snapshot: true, seq: 1, bids: [[0.3, 1]] }))
+    expect(s.books.bookView('m2', 5)?.state).toBe('live')
+    expect(s.books.has('m3')).toBe(false)
+    expect(s.inspector.counters().unknown).toBe(1)
+  })
+
+  it('a trade goes on the tape, sets the last price and reaches the window', async () => {
+    const s = await setup()
+    s.watch('a', [{ channel: 'market', id: 'm1', filter: 'trades' }])
+    s.feed(trade('m1', 0.52, 't-1'))
+    s.feed(trade('m1', 0.53, 't-2'))
+    expect(s.tapes.history('m1').map((x) => x.price)).toEqual([0.52, 0.53])
+    expect(s.books.ticker('m1')?.last).toBe(0.53)
+    const trades = s.flushed().flatMap((b) => b.trades ?? [])
+    expect(trades.map((x) => x.price)).toEqual([0.52, 0.53])
+  })
+
+  it('a frame with a known key is redacted before it is decoded: neither the inspector nor any view has it', async () => {
+    const s = await setup()
+    const secret = 'sk-live-0123456789abcdef'
+    s.secrets.add(secret)
+    s.watch('a', [{ channel: 'user' }])
+    s.feed(JSON.stringify({ channel: 'user', type: 'order', data: { note: `echo ${secret}`, id: 'o1' } }))
+    s.feed(JSON.stringify({ type: 'error', error: 'invalid_request', message: `bad auth ${secret}` }))
+    const everything = JSON.stringify([
+      s.inspector.recent(),
+      s.userFeed.history(),
+      s.status.status(),
+      s.flushed(),
+    ])
+    expect(everything).not.toContain(secret)
+    // The registry logged the server's message: the redacted one.
+    expect(s.log.lines.some((l) => l.includes('bad auth'))).toBe(true)
+    expect(s.log.lines.join('\n')).not.toContain(secret)
+    expect(s.inspector.recent()[0]?.raw).toContain(REDACTED)
+    expect(JSON.stringify(s.userFeed.history())).toContain(REDACTED)
+  })
+
+  it('a quiet book is live again on its next delta', async () => {
+    const s = await setup()
+    s.watch('a', [{ channel: 'market', id: 'm1', filter: 'all' }])
+    s.feed(book('m1', { snapshot: true, seq: 1, bids: [[0.4, 10]], asks: [[0.6, 7]] }))
+    s.advance(LIVENESS_DEFAULTS.marketQuiet.maxMs + 1)
+    const reported: string[] = []
+    s.liveness.check(s.now(), (m, silence) => {
+      reported.push(`${m}:${silence}`)
+      if (silence === 'quiet') s.books.markQuiet(m)
+    })
+    expect(reported).toEqual(['m1:quiet'])
+    expect(s.books.bookView('m1', 5)?.state).toBe('quiet')
+    s.feed(book('m1', { snapshot: false, seq: 2, bids: [[0.41, 1]] }))
+    expect(s.books.bookView('m1', 5)).toMatchObject({ state: 'live', seq: 2 })
+  })
+
+  it('a trade lifts the quiet mark of its book and tells the windows', async () => {
+    const s = await setup()
+    s.watch('a', [{ channel: 'market', id: 'm1', filter: 'all' }])
+    s.feed(book('m1', { snapshot: true, seq: 1, bids: [[0.4, 10]], asks: [[0.6, 7]] }))
+    s.advance(LIVENESS_DEFAULTS.marketQuiet.maxMs + 1)
+    s.liveness.check(s.now(), (m, silence) => {
+      if (silence === 'quiet') s.books.markQuiet(m)
+    })
+    expect(s.books.bookView('m1', 5)?.state).toBe('quiet')
+    s.flushed()
+    s.feed(trade('m1', 0.5, 't-1'))
+    expect(s.books.bookView('m1', 5)?.state).toBe('live')
+    const views = s.flushed().flatMap((b) => b.books ?? [])
+    expect(views.find((v) => v.market === 'm1')?.state).toBe('live')
+  })
+
+  it('a server error that is not about auth becomes lastError; an auth error goes to the registry', async () => {
+    const s = await setup()
+    s.feed(JSON.stringify({ type: 'error', error: 'invalid_request', message: 'no such market' }))
+    expect(s.status.status().lastError).toMatchObject({ code: 'bad_response' })
+    expect(s.status.status().lastError?.message).toContain('invalid_request')
+    s.status.setError(null)
+    s.feed(JSON.stringify({ type: 'error', error: 'unauthorized', message: 'bad key' }))
+    expect(s.registry.authError()?.code).toBe('unauthorized')
+    expect(s.status.status().lastError).toBeNull()
+  })
+
+  it('with the real resync tracker: a gap resubscribes the market, opens an incident, a snapshot ends it', async () => {
+    const s = await setup({ realResync: true })
+    s.watch('a', [{ channel: 'market', id: 'm1', filter: 'all' }])
+    s.feed(book('m1', { snapshot: true, seq: 1, bids: [[0.4, 10]], asks: [[0.6, 7]] }))
+    s.sent.length = 0
+    s.feed(book('m1', { snapshot: false, seq: 4, bids: [[0.45, 1]] }))
+    expect(s.sent).toEqual([{ type: 'subscribe', channel: 'market', markets: ['m1'], filter: 'all' }])
+    expect(s.books.bookView('m1', 5)).toMatchObject({ state: 'resyncing', staleReason: 'gap' })
+    const open = s.incidents.list()[0]
+    expect(open).toMatchObject({ kind: 'resync', market: 'm1', endedAt: null })
+    s.feed(book('m1', { snapshot: true, seq: 10, bids: [[0.42, 2]], asks: [[0.58, 2]] }))
+    expect(s.books.bookView('m1', 5)).toMatchObject({ state: 'live', seq: 10, bids: [[0.42, 2]] })
+    const ended = s.incidents.list()[0]
+    expect(ended?.endedAt).not.toBeNull()
+    expect(ended?.detail).toMatch(/live again/)
+  })
+})
