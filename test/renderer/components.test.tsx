@@ -1,11 +1,12 @@
 // @vitest-environment happy-dom
 import { act, type ReactNode } from 'react'
 import { createRoot, type Root } from 'react-dom/client'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { ApiError, BookView, Result } from '../../src/shared/model'
 import type { KeyInfo } from '../../src/shared/ipc'
 import { AccountPane } from '../../src/renderer/components/AccountPane'
 import { EventMatrix } from '../../src/renderer/components/EventMatrix'
+import { FreshnessBadge } from '../../src/renderer/components/FreshnessBadge'
 import { KeySettings } from '../../src/renderer/components/KeySettings'
 import { OrderBook } from '../../src/renderer/components/OrderBook'
 import { StatusBar } from '../../src/renderer/components/StatusBar'
@@ -118,8 +119,117 @@ describe('order book', () => {
     await act(async () => api.push({ books: [book({ state: 'resyncing' })] }))
     expect(byTestId('resync-button')).toHaveLength(0)
     expect(byTestId('book-stale-overlay')[0]?.textContent).toContain('Resyncing')
+    await act(async () => api.push({ books: [book({ state: 'resyncing', resyncAttempt: 3 })] }))
+    expect(byTestId('orderbook')[0]?.dataset.state).toBe('resyncing')
+    expect(byTestId('book-stale-overlay')[0]?.textContent).toContain('Resyncing (attempt 3)…')
     await act(async () => api.push({ books: [book()] }))
     expect(byTestId('book-stale-overlay')).toHaveLength(0)
+  })
+
+  it('marks a quiet book lightly: levels stay readable, no stale overlay', async () => {
+    const api = createFakeApi()
+    await render(api, <OrderBook market="m1" levels={5} />)
+    await act(async () => api.push({ books: [book({ state: 'quiet', usualGapMs: 800 })] }))
+    const ob = byTestId('orderbook')[0]
+    expect(ob?.dataset.state).toBe('quiet')
+    expect(ob?.classList.contains('state-quiet')).toBe(true)
+    expect(byTestId('book-quiet-mark')[0]?.textContent).toBe('Quiet?')
+    expect(byTestId('book-stale-overlay')).toHaveLength(0)
+    expect(byTestId('resync-button')).toHaveLength(0)
+    expect(byTestId('book-bid-row').map((r) => r.dataset.price)).toEqual(['0.56', '0.55'])
+    expect(byTestId('book-spread')[0]?.textContent).toContain('0.02')
+    // The next update makes it live again, and the mark goes.
+    await act(async () => api.push({ books: [book()] }))
+    expect(byTestId('orderbook')[0]?.dataset.state).toBe('live')
+    expect(byTestId('book-quiet-mark')).toHaveLength(0)
+  })
+})
+
+describe('freshness badge', () => {
+  const T0 = 1_700_000_000_000
+  const badge = () => byTestId('freshness')[0]
+
+  beforeEach(() => {
+    vi.useFakeTimers({
+      now: T0,
+      toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+    })
+  })
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  const advance = (ms: number) =>
+    act(async () => {
+      vi.advanceTimersByTime(ms)
+    })
+
+  it('live without a usual gap: plain "Live", the age counts only after 15 s', async () => {
+    const api = createFakeApi()
+    await render(api, <FreshnessBadge state="live" updatedAt={T0 - 5_000} />)
+    expect(badge()?.textContent).toBe('Live')
+    expect(badge()?.dataset.state).toBe('live')
+    expect(badge()?.className).toContain('badge-live')
+    // One timer, to the moment the age starts to show; no ticking before.
+    expect(vi.getTimerCount()).toBe(1)
+    await advance(9_900)
+    expect(badge()?.textContent).toBe('Live')
+    await advance(100)
+    expect(badge()?.textContent).toBe('Live · 15s')
+    await advance(2_000)
+    expect(badge()?.textContent).toBe('Live · 17s')
+    expect(badge()?.className).toContain('badge-live')
+  })
+
+  it("live with a usual gap: the age shows once the data is older than the market's own gap", async () => {
+    const api = createFakeApi()
+    await render(api, <FreshnessBadge state="live" updatedAt={T0} usualGapMs={2_000} />)
+    expect(badge()?.textContent).toBe('Live')
+    await advance(1_900)
+    expect(badge()?.textContent).toBe('Live')
+    await advance(600)
+    expect(badge()?.textContent).toBe('Live · 2.5s')
+    // A new update: back to plain "Live", and no tick until it is older than the gap again.
+    await render(api, <FreshnessBadge state="live" updatedAt={T0 + 2_500} usualGapMs={2_000} />)
+    expect(badge()?.textContent).toBe('Live')
+    expect(vi.getTimerCount()).toBe(1)
+  })
+
+  it('quiet: never "Live", with the age since the last update', async () => {
+    const api = createFakeApi()
+    await render(api, <FreshnessBadge state="quiet" updatedAt={T0 - 12_000} usualGapMs={1_000} />)
+    await advance(0)
+    expect(badge()?.textContent).toBe('Quiet? · 12s')
+    expect(badge()?.textContent).not.toContain('Live')
+    expect(badge()?.dataset.state).toBe('quiet')
+    expect(badge()?.className).toContain('badge-quiet')
+    await advance(1_000)
+    expect(badge()?.textContent).toBe('Quiet? · 13s')
+  })
+
+  it('stale: the reason and the age', async () => {
+    const api = createFakeApi()
+    await render(api, <FreshnessBadge state="stale" updatedAt={T0 - 8_000} staleReason="gap" />)
+    await advance(0)
+    expect(badge()?.textContent).toBe('Stale (gap) · 8.0s')
+    expect(badge()?.dataset.state).toBe('stale')
+    expect(badge()?.className).toContain('badge-stale')
+    await render(api, <FreshnessBadge state="stale" updatedAt={null} />)
+    expect(badge()?.textContent).toBe('Stale')
+  })
+
+  it('resyncing shows the attempt and, like empty, runs no timer', async () => {
+    const api = createFakeApi()
+    await render(api, <FreshnessBadge state="resyncing" updatedAt={T0 - 8_000} resyncAttempt={3} />)
+    expect(badge()?.textContent).toBe('Resyncing #3…')
+    expect(badge()?.dataset.state).toBe('resyncing')
+    expect(vi.getTimerCount()).toBe(0)
+    await render(api, <FreshnessBadge state="resyncing" updatedAt={T0 - 8_000} />)
+    expect(badge()?.textContent).toBe('Resyncing…')
+    await render(api, <FreshnessBadge state={null} updatedAt={null} />)
+    expect(badge()?.textContent).toBe('Waiting for data')
+    expect(badge()?.dataset.state).toBe('empty')
+    expect(vi.getTimerCount()).toBe(0)
   })
 })
 
@@ -297,5 +407,33 @@ describe('event matrix', () => {
     expect(o?.dataset.warn).toBe('true')
     expect(o?.textContent).toContain('1.120')
     expect(o?.textContent).toContain('Informational')
+  })
+
+  it('subdues a quiet market (not as stale) and greys out a stale one', async () => {
+    const api = createFakeApi()
+    await render(api, <EventMatrix event={EVENTS[0]!} />)
+    const at = Date.now()
+    await act(async () =>
+      api.push({
+        tickers: [
+          {
+            market: 'm1',
+            bestBid: 0.4,
+            bestAsk: 0.42,
+            last: 0.41,
+            updatedAt: at,
+            state: 'quiet',
+            usualGapMs: 500,
+          },
+          { market: 'm2', bestBid: 0.5, bestAsk: 0.52, last: 0.5, updatedAt: at, state: 'stale' },
+        ],
+      }),
+    )
+    const [quiet, stale] = byTestId('market-row')
+    expect(quiet?.className).toBe('quiet-row')
+    expect(stale?.className).toBe('stale-row')
+    const badges = byTestId('freshness')
+    expect(badges.map((b) => b.dataset.state)).toEqual(['quiet', 'stale'])
+    expect(badges[0]?.textContent).toMatch(/^Quiet\?/)
   })
 })

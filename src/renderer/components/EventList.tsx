@@ -17,12 +17,14 @@ const MARKET_ROW_H = 26
 
 const MarketQuote = memo(function MarketQuote({ market }: { market: string }) {
   const t = useMonitor((s) => s.tickers[market])
-  const stale = t && t.state !== 'live' && t.state !== 'empty'
+  // Stale and resyncing quotes are greyed out; a quiet one is only subdued (its prices are still applied).
+  const mark =
+    t?.state === 'stale' || t?.state === 'resyncing' ? 'stale-text' : t?.state === 'quiet' ? 'quiet-text' : ''
   return (
     <>
-      <span className={`c-num bid-text ${stale ? 'stale-text' : ''}`}>{formatPrice(t?.bestBid)}</span>
-      <span className={`c-num ask-text ${stale ? 'stale-text' : ''}`}>{formatPrice(t?.bestAsk)}</span>
-      <span className={`c-num ${stale ? 'stale-text' : ''}`}>{formatPrice(t?.last)}</span>
+      <span className={`c-num bid-text ${mark}`}>{formatPrice(t?.bestBid)}</span>
+      <span className={`c-num ask-text ${mark}`}>{formatPrice(t?.bestAsk)}</span>
+      <span className={`c-num ${mark}`}>{formatPrice(t?.last)}</span>
     </>
   )
 })

@@ -1,12 +1,19 @@
 // Every market of one event in a matrix, with the sum of mids (informational overround).
 import { memo } from 'react'
-import type { EventSummary, MarketSummary } from '../../shared/model'
+import type { BookState, EventSummary, MarketSummary } from '../../shared/model'
 import { useApi, useInterests } from '../hooks/context'
 import { formatMid, formatPrice, formatSigned, midOf, spreadOf } from '../lib/format'
 import { exclusivityOf, OVERROUND_WARN, overround } from '../lib/overround'
 import { useMonitor } from '../store/monitor'
 import { FreshnessBadge } from './FreshnessBadge'
 import { useShallow } from 'zustand/react/shallow'
+
+/** Stale and resyncing rows are greyed out; a quiet one is only subdued (its prices are still applied). */
+function rowClass(state: BookState): string {
+  if (state === 'stale' || state === 'resyncing') return 'stale-row'
+  if (state === 'quiet') return 'quiet-row'
+  return ''
+}
 
 const MatrixRow = memo(function MatrixRow({
   market,
@@ -25,7 +32,7 @@ const MatrixRow = memo(function MatrixRow({
       data-bid={bid ?? undefined}
       data-ask={ask ?? undefined}
       onDoubleClick={() => onOpen(market.id)}
-      className={t && (t.state === 'stale' || t.state === 'resyncing') ? 'stale-row' : ''}
+      className={t ? rowClass(t.state) : ''}
     >
       <td className="ellipsis" title={`${market.title} (${market.id})`}>
         {market.title}
@@ -37,7 +44,11 @@ const MatrixRow = memo(function MatrixRow({
       <td className="num">{formatPrice(spreadOf(bid, ask))}</td>
       <td className="num">{formatMid(midOf(bid, ask))}</td>
       <td>
-        <FreshnessBadge state={t?.state ?? null} updatedAt={t?.updatedAt ?? null} />
+        <FreshnessBadge
+          state={t?.state ?? null}
+          updatedAt={t?.updatedAt ?? null}
+          usualGapMs={t?.usualGapMs}
+        />
       </td>
       <td>
         <button className="link-btn" onClick={() => onOpen(market.id)}>

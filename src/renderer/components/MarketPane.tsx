@@ -65,10 +65,15 @@ function Quote({ market }: { market: string }) {
         <label>Spread</label>
         <b>{formatPrice(spreadOf(bid, ask))}</b>
       </span>
-      <FreshnessBadge
-        state={book?.state ?? ticker?.state ?? null}
-        updatedAt={book?.updatedAt ?? ticker?.updatedAt ?? null}
-      />
+      <span className="freshness-slot">
+        <FreshnessBadge
+          state={book?.state ?? ticker?.state ?? null}
+          updatedAt={book?.updatedAt ?? ticker?.updatedAt ?? null}
+          usualGapMs={book?.usualGapMs ?? ticker?.usualGapMs}
+          resyncAttempt={book?.resyncAttempt}
+          staleReason={book?.staleReason}
+        />
+      </span>
     </div>
   )
 }

@@ -1,5 +1,6 @@
 // The ladder: asks above, bids below, fixed rows so nothing moves while the book streams. Size changes flash
-// via a CSS animation restarted by a key, which costs no layout.
+// via a CSS animation restarted by a key, which costs no layout. A quiet book keeps its levels readable under a
+// static "Quiet?" mark; a stale or resyncing one is covered by an overlay.
 import { memo, useState } from 'react'
 import type { BookView, Level } from '../../shared/model'
 import { useApi } from '../hooks/context'
@@ -74,7 +75,13 @@ function StaleOverlay({ book }: { book: BookView }) {
   return (
     <div className="book-overlay" data-testid="book-stale-overlay">
       <div className="overlay-card">
-        <b>{resyncing ? 'Resyncing book…' : 'Book is stale'}</b>
+        <b>
+          {resyncing
+            ? book.resyncAttempt !== undefined
+              ? `Resyncing (attempt ${book.resyncAttempt})…`
+              : 'Resyncing book…'
+            : 'Book is stale'}
+        </b>
         <span className="muted">
           {resyncing
             ? 'Waiting for a fresh snapshot. Prices below may be out of date.'
@@ -153,7 +160,17 @@ export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; 
           <span className="c-price" title="Mid">
             {formatMid(mid)}
           </span>
-          <span className="muted">mid</span>
+          {state === 'quiet' ? (
+            <span
+              className="quiet-mark"
+              data-testid="book-quiet-mark"
+              title="No update for longer than this market usually goes without one: the book may be behind. Levels are still applied; the next update makes it live again."
+            >
+              Quiet?
+            </span>
+          ) : (
+            <span className="muted">mid</span>
+          )}
           <span className="c-spread" title="Spread">
             spread <b>{formatPrice(spread)}</b>
           </span>

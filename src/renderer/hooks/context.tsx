@@ -53,6 +53,31 @@ export async function refreshStatus(api: MonitorApi): Promise<void> {
   if (r.ok) useMonitor.getState().applyBatch({ seq: -1, at: Date.now(), status: r.value })
 }
 
+/**
+ * A clock for an age that is only shown from some moment on: no timer at all while `from` is null, one timer
+ * to `from` while it lies ahead, then a tick every `intervalMs`. Before `from` the returned value is not kept
+ * current (it is whatever it was), so compare it with `from` rather than trusting it as the time.
+ */
+export function useNowFrom(from: number | null, intervalMs = 500): number {
+  const [now, setNow] = useState(() => Date.now())
+  useEffect(() => {
+    if (from === null) return
+    let interval: ReturnType<typeof setInterval> | undefined
+    const timeout = setTimeout(
+      () => {
+        setNow(Date.now())
+        interval = setInterval(() => setNow(Date.now()), intervalMs)
+      },
+      Math.max(0, from - Date.now()),
+    )
+    return () => {
+      clearTimeout(timeout)
+      if (interval !== undefined) clearInterval(interval)
+    }
+  }, [from, intervalMs])
+  return now
+}
+
 /** A clock that ticks every `intervalMs`, for ages that must keep counting while no data arrives. */
 export function useNow(intervalMs = 1000): number {
   const [now, setNow] = useState(() => Date.now())
