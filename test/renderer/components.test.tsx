@@ -8,6 +8,7 @@ import { AccountPane } from '../../src/renderer/components/AccountPane'
 import { EventMatrix } from '../../src/renderer/components/EventMatrix'
 import { FreshnessBadge } from '../../src/renderer/components/FreshnessBadge'
 import { KeySettings } from '../../src/renderer/components/KeySettings'
+import { NoticeBanner } from '../../src/renderer/components/NoticeBanner'
 import { OrderBook } from '../../src/renderer/components/OrderBook'
 import { StatusBar } from '../../src/renderer/components/StatusBar'
 import { ServicesProvider } from '../../src/renderer/hooks/context'
@@ -265,6 +266,19 @@ describe('status bar', () => {
     expect(rows.map((r) => r.dataset.kind)).toEqual(['disconnect', 'resync'])
     expect(rows[1]?.textContent).toContain('2.5s')
     expect(rows[0]?.textContent).toContain('…')
+  })
+})
+
+describe('notice banner', () => {
+  it('shows what the engine set aside from the settings file until dismissed', async () => {
+    const api = createFakeApi()
+    await render(api, <NoticeBanner />)
+    expect(byTestId('settings-notice')).toHaveLength(0)
+    const text = 'Some settings could not be used and were set aside: windows[1] (target.kind: invalid).'
+    await act(async () => api.push({ status: status({ notices: [text] }) }))
+    expect(byTestId('settings-notice')[0]?.textContent).toContain('windows[1]')
+    await act(async () => container.querySelector<HTMLButtonElement>('[aria-label="Dismiss"]')?.click())
+    expect(byTestId('settings-notice')).toHaveLength(0)
   })
 })
 

@@ -4,6 +4,7 @@ import { AccountPane } from '../components/AccountPane'
 import { Inspector } from '../components/Inspector'
 import { KeySettings } from '../components/KeySettings'
 import { MarketPane } from '../components/MarketPane'
+import { NoticeBanner } from '../components/NoticeBanner'
 import { QuickOpen, type QuickOpenMode } from '../components/QuickOpen'
 import { StatusBar } from '../components/StatusBar'
 import { useApi } from '../hooks/context'
@@ -96,6 +97,7 @@ export function MainView() {
           </button>
         </div>
       ) : null}
+      <NoticeBanner />
       <main className="main-grid">
         <EventsColumn
           selectedMarket={market}
