@@ -3,25 +3,16 @@
 // its whole desired state on every onOpen, so the stream deliberately does NOT queue messages while closed
 // (send() returns false and drops the message). That way nothing is ever sent twice after a reconnect.
 //
-// Reconnect (DESIGN §4): only attempts that failed (refused, timed out, handshake error, or opened and closed
-// without a single frame) escalate the backoff. A connection that worked and then dropped is retried at once:
-// the venue was reachable a moment ago, so waiting only lengthens the gap in the books.
-//
-// Liveness (DESIGN §4): two independent signals, because venues keep answering pings while data stops.
-// Ping/pong runs fast while data is expected and catches a half-open link; the data-silence watchdog judges
-// silence against the connection's own learnt rhythm and catches a stalled feed.
+// When to try again is reconnect-policy.ts's call; whether an open socket is still alive is link-watch.ts's.
 import WebSocket from 'ws'
 import { GapEstimator, silenceLimit } from './gap-estimator'
 import { LIVENESS_DEFAULTS, RECONNECT_DEFAULTS, type SilenceLimits } from './liveness-config'
 import { parseRetryAfter } from './rate-limit'
+import { LinkWatch } from './link-watch'
+import { RetryPolicy, type BackoffOptions } from './reconnect-policy'
 import type { Logger } from './types'
 
-export interface BackoffOptions {
-  baseMs: number
-  capMs: number
-  /** A connection open this long resets the attempt counter, even if it delivered no frame (an idle link). */
-  stableMs: number
-}
+export { backoffDelay, type BackoffOptions } from './reconnect-policy'
 
 export type StreamCloseCause =
   | 'remote' // the server closed or the network dropped
@@ -123,19 +114,6 @@ export const STREAM_DEFAULTS = {
   connectTimeoutMs: RECONNECT_DEFAULTS.connectTimeoutMs,
 }
 
-/**
- * A venue that accepts, sends a frame (an error, a greeting) and hangs up looks like a working connection every
- * time. More than this many quick retries within backoff.stableMs and the backoff applies again, so such a
- * server is never hammered several times a second.
- */
-const MAX_QUICK_RETRIES = 5
-
-/** Full-jitter exponential backoff: random() * min(cap, base * 2^attempt). */
-export function backoffDelay(attempt: number, backoff: BackoffOptions, random: () => number): number {
-  const ceiling = Math.min(backoff.capMs, backoff.baseMs * 2 ** Math.min(attempt, 30))
-  return Math.floor(random() * ceiling)
-}
-
 /** The URL without query or credentials, for logs (a venue might put a token in the query string). */
 export function redactUrl(url: string): string {
   try {
@@ -185,9 +163,7 @@ export function createStreamConnection(options: StreamOptions): StreamConnection
 
   let socket: WebSocket | null = null
   let phase: StreamPhase = 'waiting'
-  let attempt = 0
-  /** When the recent quick retries happened (at most MAX_QUICK_RETRIES, pruned to the last stableMs). */
-  let quickRetries: number[] = []
+  const retries = new RetryPolicy({ backoff, quickRetryMs, retryAfterCapMs, now, random })
   let nextRetryAt: number | null = null
   let connectedSince: number | null = null
   /** Whether the current socket delivered at least one frame: only then was the connection a success. */
@@ -196,11 +172,7 @@ export function createStreamConnection(options: StreamOptions): StreamConnection
 
   let retryTimer: NodeJS.Timeout | null = null
   let connectTimer: NodeJS.Timeout | null = null
-  let pingTimer: NodeJS.Timeout | null = null
-  let pingArmedAt = 0
-  let pingArmedIdle = false
-  let pongTimer: NodeJS.Timeout | null = null
-  let watchTimer: NodeJS.Timeout | null = null
+  let watch: LinkWatch | null = null
   let stableTimer: NodeJS.Timeout | null = null
 
   function currentSilenceLimit(): number {
@@ -211,7 +183,7 @@ export function createStreamConnection(options: StreamOptions): StreamConnection
     const gap = gaps.usualGap()
     return {
       phase,
-      attempt,
+      attempt: retries.attempt,
       nextRetryAt,
       connectedSince,
       usualGapMs: gap === null ? null : Math.round(gap),
@@ -228,8 +200,10 @@ export function createStreamConnection(options: StreamOptions): StreamConnection
   }
 
   function clearSocketTimers(): void {
-    for (const t of [connectTimer, pingTimer, pongTimer, watchTimer, stableTimer]) if (t) clearTimeout(t)
-    connectTimer = pingTimer = pongTimer = watchTimer = stableTimer = null
+    for (const t of [connectTimer, stableTimer]) if (t) clearTimeout(t)
+    connectTimer = stableTimer = null
+    watch?.stop()
+    watch = null
   }
 
   function clearRetry(): void {
@@ -277,34 +251,12 @@ export function createStreamConnection(options: StreamOptions): StreamConnection
       return
     }
     if (info.cause === 'reconnect') return // reconnectNow() connects right after
-    scheduleRetry(!worked(openForMs, info.cause), info.retryAfterMs ?? null)
+    const worked = retries.worked(openForMs, info.cause === 'oversized', delivered)
+    scheduleRetry(retries.next(!worked, info.retryAfterMs ?? null))
   }
 
-  /** Whether the socket that just ended counts as a working connection (quick retry) or a failed attempt. */
-  function worked(openForMs: number | null, cause: StreamCloseCause): boolean {
-    if (openForMs === null) return false
-    // A frame over the limit comes back on every reconnect: escalate rather than loop on it.
-    if (cause === 'oversized') return false
-    if (!delivered && openForMs < backoff.stableMs) return false
-    const t = now()
-    quickRetries = quickRetries.filter((at) => t - at < backoff.stableMs)
-    if (quickRetries.length >= MAX_QUICK_RETRIES) return false
-    quickRetries.push(t)
-    return true
-  }
-
-  function scheduleRetry(failed: boolean, retryAfterMs: number | null): void {
+  function scheduleRetry(delay: number): void {
     clearRetry()
-    let delay: number
-    if (failed) {
-      delay = backoffDelay(attempt, backoff, random)
-      // Never sooner than the backoff says, never sooner than the server asked.
-      if (retryAfterMs !== null) delay = Math.max(delay, Math.min(retryAfterMs, retryAfterCapMs))
-      attempt += 1
-    } else {
-      attempt = 0
-      delay = Math.floor(random() * quickRetryMs)
-    }
     phase = 'waiting'
     nextRetryAt = now() + delay
     retryTimer = unref(
@@ -315,73 +267,6 @@ export function createStreamConnection(options: StreamOptions): StreamConnection
       }, delay),
     )
     emitState()
-  }
-
-  function armPing(ws: WebSocket, delayMs: number, idle: boolean): void {
-    pingArmedAt = now()
-    pingArmedIdle = idle
-    pingTimer = unref(
-      setTimeout(() => {
-        pingTimer = null
-        if (ws !== socket || ws.readyState !== WebSocket.OPEN) return
-        try {
-          ws.ping()
-        } catch (err) {
-          finish(ws, { code: 1006, reason: '', cause: 'error', error: `ping failed: ${String(err)}` })
-          return
-        }
-        pongTimer = unref(
-          setTimeout(() => {
-            pongTimer = null
-            finish(ws, {
-              code: 1006,
-              reason: '',
-              cause: 'ping-timeout',
-              error: `no pong within ${pongTimeoutMs} ms`,
-            })
-          }, pongTimeoutMs),
-        )
-      }, delayMs),
-    )
-  }
-
-  function armNextPing(ws: WebSocket): void {
-    const active = expectsData()
-    armPing(ws, active ? pingIntervalMs : idlePingIntervalMs, !active)
-  }
-
-  // A periodic check rather than a timer reset per frame: cheap at firehose rates. It also moves a ping that
-  // was armed at the idle interval forward when subscriptions appear, so a half-open link is found quickly.
-  function armWatch(ws: WebSocket): void {
-    const checkEvery = Math.max(25, Math.min(250, Math.floor(currentSilenceLimit() / 4)))
-    watchTimer = unref(
-      setTimeout(() => {
-        watchTimer = null
-        if (ws !== socket) return
-        const t = now()
-        if (!expectsData()) {
-          // No subscription: silence is expected, and a gap spanning it says nothing of the feed's rhythm.
-          gaps.restartClock(t)
-        } else {
-          if (pingTimer && pingArmedIdle) {
-            clearTimeout(pingTimer)
-            armPing(ws, Math.max(0, pingArmedAt + pingIntervalMs - t), false)
-          }
-          const silentFor = t - (gaps.lastAt() ?? t)
-          const limit = currentSilenceLimit()
-          if (silentFor >= limit) {
-            finish(ws, {
-              code: 4000,
-              reason: '',
-              cause: 'silence',
-              error: `no data for ${silentFor} ms (limit ${Math.round(limit)} ms)`,
-            })
-            return
-          }
-        }
-        armWatch(ws)
-      }, checkEvery),
-    )
   }
 
   function connect(): void {
@@ -399,7 +284,7 @@ export function createStreamConnection(options: StreamOptions): StreamConnection
     } catch (err) {
       // An invalid URL throws synchronously; treat it like a failed attempt so the state stays consistent.
       log.error('stream: cannot open socket', { url: where, error: String(err) })
-      scheduleRetry(true, null)
+      scheduleRetry(retries.next(true, null))
       return
     }
     socket = ws
@@ -443,13 +328,23 @@ export function createStreamConnection(options: StreamOptions): StreamConnection
       connectedSince = now()
       // The gap across the reconnect is an outage, not the feed's rhythm: do not learn it.
       gaps.restartClock(connectedSince)
-      log.info('stream: connected', { url: where, attempt })
-      armNextPing(ws)
-      armWatch(ws)
+      log.info('stream: connected', { url: where, attempt: retries.attempt })
+      watch = new LinkWatch({
+        ping: () => ws.ping(),
+        now,
+        expectsData,
+        pingIntervalMs,
+        idlePingIntervalMs,
+        pongTimeoutMs,
+        gaps,
+        silenceLimit: currentSilenceLimit,
+        onDead: (cause, error) =>
+          finish(ws, { code: cause === 'silence' ? 4000 : 1006, reason: '', cause, error }),
+      })
       stableTimer = unref(
         setTimeout(() => {
           stableTimer = null
-          attempt = 0
+          retries.stable()
           emitState()
         }, backoff.stableMs),
       )
@@ -476,11 +371,7 @@ export function createStreamConnection(options: StreamOptions): StreamConnection
     })
 
     ws.on('pong', () => {
-      // An unsolicited pong (no ping outstanding) must not arm a second ping timer.
-      if (ws !== socket || !pongTimer) return
-      clearTimeout(pongTimer)
-      pongTimer = null
-      armNextPing(ws)
+      if (ws === socket) watch?.pong()
     })
 
     ws.on('error', (err: Error & { code?: string }) => {
@@ -539,8 +430,7 @@ export function createStreamConnection(options: StreamOptions): StreamConnection
     },
     reconnectNow(): void {
       if (closed) return
-      attempt = 0
-      quickRetries = []
+      retries.reset()
       if (startTimer) {
         clearTimeout(startTimer)
         startTimer = null
