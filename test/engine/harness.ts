@@ -95,6 +95,8 @@ export async function startHarness(
     stream?: StreamTuning
     eventsCacheMs?: number
     settingsPath?: string
+    /** Where the engine connects instead of the simulator itself (a fault proxy in front of it). */
+    endpoint?: { baseUrl: string; wsUrl: string }
   } = {},
 ): Promise<Harness> {
   const sim = options.sim ?? (await startSim(options.config))
@@ -119,7 +121,8 @@ export async function startHarness(
   }
   // Point the engine at this simulator through the public API, as a user would.
   const setup = attach('setup')
-  const saved = await setup.client.saveProfile({ name: 'sim', baseUrl: sim.baseUrl, wsUrl: sim.wsUrl })
+  const endpoint = options.endpoint ?? { baseUrl: sim.baseUrl, wsUrl: sim.wsUrl }
+  const saved = await setup.client.saveProfile({ name: 'sim', ...endpoint })
   if (!saved.ok) throw new Error(`saveProfile failed: ${saved.error.message}`)
   const selected = await setup.client.selectProfile(saved.value.id)
   if (!selected.ok) throw new Error(`selectProfile failed: ${selected.error.message}`)
