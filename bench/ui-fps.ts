@@ -1,116 +1,156 @@
-// UI frame rate under the simulator's firehose: a market window on a firehose market in the system Chromium,
-// frames counted with requestAnimationFrame for ~10 s. Prints one JSON line. A measurement, not a test.
-//   npx tsx bench/ui-fps.ts [--rate MSGS_PER_SEC] [--markets N] [--seconds S] [--no-animations]
-import { chromium } from '@playwright/test'
-import { existsSync } from 'node:fs'
-import { createMemoryStore, createMonitor } from '../src/main/services'
+// What a trader sees under load: one market window in the system Chromium (headless, software raster), fed by
+// the engine and the browser host from the simulator, in two scenarios (the demo's load; 5,000 msgs/s delivered
+// to the one open market). Reports renderer and Chromium CPU from /proc, rAF fps, and frame to pixel (the venue's
+// ts to the paint of the changed tape row / ladder seq, by Element Timing). See bench/README.md, "UI benchmark".
+//   npm run bench:ui -- [--scenario demo|firehose|all] [--rate MSGS_PER_SEC] [--seconds S] [--renderer-dir DIR]
+// --renderer-dir serves an already built renderer (e.g. an older commit's, to compare) instead of out/renderer.
+// One JSON line on stdout; progress and a human summary on stderr. Exit 3 when a scenario's load was not
+// delivered, 2 on bad arguments, 1 on an error.
+import { existsSync, readFileSync } from 'node:fs'
+import { cpus } from 'node:os'
+import { join, resolve } from 'node:path'
 import type { Logger } from '../src/main/services/types'
 import { ensureRendererBuilt } from '../src/main/web/build'
-import { startWebHost } from '../src/main/web/server'
-import { createSimulator } from '../src/sim'
-import { firehoseId } from '../src/sim/firehose'
 import { CHROMIUM, CHROMIUM_ARGS } from '../test/e2e/chromium.mjs'
+import { DELIVERED_MIN_RATIO, runScenario, type ScenarioKind, type ScenarioResult } from './ui/scenario'
+import { summary } from './ui/summary'
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`)
-  const v = i >= 0 ? Number(process.argv[i + 1]) : fallback
-  if (!Number.isFinite(v) || v <= 0) throw new Error(`--${name} must be a positive number`)
-  return v
+const WARMUP_SECONDS = 3
+
+class UsageError extends Error {}
+
+interface Args {
+  scenarios: ScenarioKind[]
+  rate: number
+  seconds: number
+  rendererDir: string | null
 }
 
-const quiet: Logger = {
+function parseArgs(argv: string[]): Args {
+  const value = (name: string): string | undefined => {
+    const i = argv.indexOf(`--${name}`)
+    if (i < 0) return undefined
+    const v = argv[i + 1]
+    if (v === undefined || v.startsWith('--')) throw new UsageError(`--${name} needs a value`)
+    return v
+  }
+  const known = new Set(['--scenario', '--rate', '--seconds', '--renderer-dir'])
+  for (let i = 0; i < argv.length; i += 2) {
+    if (!known.has(argv[i] ?? '')) throw new UsageError(`unknown argument ${argv[i] ?? ''}`)
+  }
+  const positive = (name: string, fallback: number): number => {
+    const raw = value(name)
+    const v = raw === undefined ? fallback : Number(raw)
+    if (!Number.isFinite(v) || v <= 0) throw new UsageError(`--${name} must be a positive number`)
+    return v
+  }
+  const scenario = value('scenario') ?? 'all'
+  if (scenario !== 'demo' && scenario !== 'firehose' && scenario !== 'all')
+    throw new UsageError('--scenario must be demo, firehose or all')
+  return {
+    scenarios: scenario === 'all' ? ['demo', 'firehose'] : [scenario],
+    rate: positive('rate', 5000),
+    seconds: positive('seconds', 15),
+    rendererDir: value('renderer-dir') ?? null,
+  }
+}
+
+const progress = (line: string): void => {
+  process.stderr.write(`ui-bench: ${line}\n`)
+}
+
+const logger: Logger = {
   info: () => {},
   warn: () => {},
-  error: (m, f) => process.stderr.write(`${m} ${JSON.stringify(f ?? {})}\n`),
+  error: (m, f) => process.stderr.write(`engine: ${m} ${JSON.stringify(f ?? {})}\n`),
 }
 
-async function main(): Promise<void> {
-  const rate = arg('rate', 5000)
-  const markets = Math.round(arg('markets', 100))
-  const seconds = arg('seconds', 10)
-  if (!existsSync(CHROMIUM)) {
-    console.log(JSON.stringify({ bench: 'ui-fps', skipped: `${CHROMIUM} not found` }))
-    return
-  }
-  await ensureRendererBuilt({ logger: quiet })
-  const sim = await createSimulator({ seed: 1 })
-  const engine = await createMonitor({
-    settingsPath: null,
-    demo: false,
-    credentials: createMemoryStore(),
-    logger: quiet,
-  })
-  const setup = engine.attachClient({ label: 'bench-setup', sink: () => {} })
-  const saved = await setup.saveProfile({ name: 'bench', baseUrl: sim.baseUrl, wsUrl: sim.wsUrl })
-  if (!saved.ok) throw new Error(`saveProfile: ${saved.error.message}`)
-  await setup.selectProfile(saved.value.id)
-  const key = await setup.setApiKey({ key: sim.demoKey, label: 'bench' })
-  if (!key.ok) throw new Error(`setApiKey: ${key.error.message}`)
-  setup.dispose()
-  const host = await startWebHost({ monitor: engine, logger: quiet })
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [...CHROMIUM_ARGS],
-  })
+function loadavg(): number[] {
   try {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
-    const market = firehoseId(0)
-    const url = new URL(host.url)
-    url.searchParams.set('view', 'market')
-    url.searchParams.set('market', market)
-    await page.goto(url.toString())
-    await page.locator('[data-testid="orderbook"][data-state="live"]').waitFor({ timeout: 60_000 })
-    // Diagnostic: how much of the frame budget goes to CSS animations and transitions.
-    const extraCss = process.argv.indexOf('--css')
-    if (process.argv.includes('--no-animations'))
-      await page.addStyleTag({
-        content: '*, *::before { animation: none !important; transition: none !important; }',
-      })
-    else if (extraCss >= 0) await page.addStyleTag({ content: process.argv[extraCss + 1] ?? '' })
-    const started = sim.stats().firehoseSent
-    sim.faults.firehose({ msgsPerSec: rate, markets })
-    await page.waitForTimeout(1_000)
-    // Browser-side code as text: this file typechecks against Node's libs.
-    const result = (await page.evaluate(`new Promise((resolve) => {
-      const times = []
-      const end = performance.now() + ${seconds * 1000}
-      const step = (t) => {
-        times.push(t)
-        if (t < end) requestAnimationFrame(step)
-        else resolve(times)
-      }
-      requestAnimationFrame(step)
-    })`)) as number[]
-    sim.faults.stopFirehose()
-    const gaps = result.slice(1).map((t, i) => t - (result[i] as number))
-    const durationMs = (result[result.length - 1] ?? 0) - (result[0] ?? 0)
-    const sorted = [...gaps].sort((a, b) => a - b)
-    const tradeRows = await page.getByTestId('trade-row').count()
-    console.log(
-      JSON.stringify({
-        bench: 'ui-fps',
-        market,
-        msgsPerSec: rate,
-        markets,
-        seconds,
-        fps: Math.round((gaps.length / durationMs) * 1000 * 10) / 10,
-        frames: gaps.length,
-        p95FrameMs: Math.round((sorted[Math.floor(sorted.length * 0.95)] ?? 0) * 10) / 10,
-        longestFrameMs: Math.round((sorted[sorted.length - 1] ?? 0) * 10) / 10,
-        framesOver50ms: gaps.filter((g) => g > 50).length,
-        firehoseDelivered: sim.stats().firehoseSent - started,
-        tradeRowsShown: tradeRows,
+    return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number)
+  } catch {
+    return []
+  }
+}
+
+async function main(): Promise<number> {
+  let args: Args
+  try {
+    args = parseArgs(process.argv.slice(2))
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e
+    process.stderr.write(`ui-bench: ${e.message}\n`)
+    return 2
+  }
+  if (!existsSync(CHROMIUM)) {
+    console.log(JSON.stringify({ bench: 'ui', skipped: `${CHROMIUM} not found` }))
+    return 0
+  }
+  let rendererDir: string
+  if (args.rendererDir === null) {
+    const built = await ensureRendererBuilt({ logger })
+    if (built.built) progress('renderer built')
+    rendererDir = built.outDir
+  } else {
+    rendererDir = resolve(args.rendererDir)
+    if (!existsSync(join(rendererDir, 'index.html'))) {
+      process.stderr.write(`ui-bench: ${rendererDir}/index.html not found\n`)
+      return 2
+    }
+  }
+  let version = ''
+  const loadBefore = loadavg()
+  const results: ScenarioResult[] = []
+  for (const kind of args.scenarios) {
+    results.push(
+      await runScenario({
+        kind,
+        rate: args.rate,
+        seconds: args.seconds,
+        warmupSeconds: WARMUP_SECONDS,
+        rendererDir,
+        logger,
+        progress,
+        onBrowser: (v) => {
+          version = v
+        },
       }),
     )
-  } finally {
-    await browser.close()
-    await host.close()
-    await engine.close()
-    await sim.close()
   }
+  const delivered = results.every((r) => r.load.status === 'ok')
+  const cores = cpus().length
+  const busy = (loadBefore[0] ?? 0) > cores / 2
+  const notes = busy
+    ? [
+        `busy machine: load average ${loadBefore[0] ?? ''} on ${cores} cores before the run; figures are contended`,
+      ]
+    : []
+  const report = {
+    bench: 'ui',
+    ok: delivered,
+    chromium: version,
+    chromium_args: CHROMIUM_ARGS,
+    renderer_dir: rendererDir,
+    raster: 'software (headless, --disable-gpu: SwiftShader / software compositing)',
+    cores,
+    loadavg_before: loadBefore,
+    loadavg_after: loadavg(),
+    seconds: args.seconds,
+    warmup_seconds: WARMUP_SECONDS,
+    rate: args.rate,
+    delivered_min_ratio: DELIVERED_MIN_RATIO,
+    scenarios: results,
+    notes,
+  }
+  console.log(JSON.stringify(report))
+  process.stderr.write(summary(report))
+  return delivered ? 0 : 3
 }
 
-main().catch((e: unknown) => {
-  process.stderr.write(`ui-fps: ${e instanceof Error ? e.stack : String(e)}\n`)
-  process.exit(1)
-})
+main().then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    process.stderr.write(`ui-bench: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`)
+    process.exit(1)
+  },
+)

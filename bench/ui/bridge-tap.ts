@@ -1,0 +1,125 @@
+// What the page was sent: the browser host's bridge frames as the page received them, read from Playwright's
+// WebSocket events (Chromium's DevTools Network domain, which Playwright enables on every page anyway, so
+// listening adds work in this Node process only). Gives, per trade key, the TradeView the page got (its `ts` is
+// the venue's), and per book seq of the window's market the batch that carried it.
+import type { Page } from '@playwright/test'
+import type { BookView, TradeView } from '../../src/shared/model'
+
+export interface TradeSeen {
+  price: number
+  size: number
+  /** Venue ts (TradeView.ts: exchange time when sent; the simulator always sends it). */
+  ts: number
+  /** Engine receive time. */
+  receivedAt: number
+  /** batch.at of the batch that carried it (engine emit time); NaN for a backfill (getMarketSnapshot). */
+  batchAt: number
+}
+
+export interface BookSeen {
+  /** Engine's receive time of the book's latest update (BookView.updatedAt). */
+  updatedAt: number
+  batchAt: number
+}
+
+export interface BridgeTap {
+  trade(key: string): TradeSeen | undefined
+  book(seq: number): BookSeen | undefined
+  /**
+   * Bridge batches emitted (batch.at, engine clock) in [from, to] epoch ms, and the market's trades and book views
+   * in them. By emit time, not arrival: DevTools events reach this process late when it is busy.
+   */
+  counts(from: number, to: number): { batches: number; trades: number; books: number }
+}
+
+interface Frame {
+  batch?: { at?: unknown; trades?: unknown; books?: unknown }
+  result?: { ok?: unknown; value?: { trades?: unknown } }
+}
+
+function isTrade(v: unknown): v is TradeView {
+  if (typeof v !== 'object' || v === null) return false
+  const t = v as Partial<TradeView>
+  return (
+    typeof t.key === 'string' &&
+    typeof t.price === 'number' &&
+    typeof t.size === 'number' &&
+    typeof t.ts === 'number'
+  )
+}
+
+function isBook(v: unknown): v is BookView {
+  if (typeof v !== 'object' || v === null) return false
+  const b = v as Partial<BookView>
+  return typeof b.market === 'string'
+}
+
+/** Call before page.goto(): the bridge socket opens during the page's start-up. */
+export function tapBridge(page: Page, market: string): BridgeTap {
+  const trades = new Map<string, TradeSeen>()
+  const books = new Map<number, BookSeen>()
+  /** Per batch: at, trades of the market, book views of the market. */
+  const batches: number[] = []
+  const onText = (text: string): void => {
+    let f: Frame
+    try {
+      f = JSON.parse(text) as Frame
+    } catch {
+      return
+    }
+    if (f.batch !== undefined) {
+      const at = typeof f.batch.at === 'number' ? f.batch.at : NaN
+      let tradeCount = 0
+      let bookCount = 0
+      if (Array.isArray(f.batch.trades)) {
+        for (const t of f.batch.trades as unknown[]) {
+          if (!isTrade(t) || t.market !== market) continue
+          tradeCount++
+          trades.set(t.key, { price: t.price, size: t.size, ts: t.ts, receivedAt: t.receivedAt, batchAt: at })
+        }
+      }
+      if (Array.isArray(f.batch.books)) {
+        for (const b of f.batch.books as unknown[]) {
+          if (!isBook(b) || b.market !== market || b.seq === null) continue
+          bookCount++
+          if (!books.has(b.seq)) books.set(b.seq, { updatedAt: b.updatedAt ?? NaN, batchAt: at })
+        }
+      }
+      batches.push(at, tradeCount, bookCount)
+      return
+    }
+    const backfill = f.result?.ok === true ? f.result.value?.trades : undefined
+    if (Array.isArray(backfill)) {
+      for (const t of backfill as unknown[]) {
+        if (isTrade(t) && !trades.has(t.key))
+          trades.set(t.key, {
+            price: t.price,
+            size: t.size,
+            ts: t.ts,
+            receivedAt: t.receivedAt,
+            batchAt: NaN,
+          })
+      }
+    }
+  }
+  page.on('websocket', (ws) => {
+    ws.on('framereceived', ({ payload }) => {
+      if (typeof payload === 'string') onText(payload)
+    })
+  })
+  return {
+    trade: (key) => trades.get(key),
+    book: (seq) => books.get(seq),
+    counts: (from, to) => {
+      const c = { batches: 0, trades: 0, books: 0 }
+      for (let i = 0; i + 2 < batches.length; i += 3) {
+        const at = batches[i] as number
+        if (!(at >= from && at <= to)) continue
+        c.batches++
+        c.trades += batches[i + 1] as number
+        c.books += batches[i + 2] as number
+      }
+      return c
+    },
+  }
+}

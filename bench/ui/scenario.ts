@@ -1,0 +1,523 @@
+// One scenario of the UI benchmark: simulator, engine, browser host and Chromium started fresh, one market
+// window opened, load applied, then one measurement window. Everything started here is closed on the way out,
+// on success and on error.
+import { chromium, type Browser, type Page } from '@playwright/test'
+import { createMemoryStore, createMonitor } from '../../src/main/services'
+import type { Logger, MonitorClient } from '../../src/main/services/types'
+import { startWebHost } from '../../src/main/web/server'
+import { firehoseId } from '../../src/sim/firehose'
+import { CHROMIUM, CHROMIUM_ARGS } from '../../test/e2e/chromium.mjs'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
+import { schedSample, threadTime } from '../lib/cpu'
+import { round, SampleSet } from '../lib/stats'
+import { tapBridge, type BridgeTap } from './bridge-tap'
+import { PROBE_INIT, PROBE_START, PROBE_STOP, spinScript, type ProbeStart, type ProbeStop } from './probe'
+import { chromiumProcesses, cpuDelta, processTicks, clockTicksPerSecond, type ProcSample } from './procs'
+import { startSimProcess } from './sim-process'
+import { startTruth, type Truth } from './truth'
+
+export type ScenarioKind = 'demo' | 'firehose'
+
+export interface ScenarioOptions {
+  kind: ScenarioKind
+  /** Firehose only: messages per second, all on fh-0001. */
+  rate: number
+  seconds: number
+  warmupSeconds: number
+  /** The built renderer the host serves. */
+  rendererDir: string
+  logger: Logger
+  progress: (line: string) => void
+  /** Told the browser's version once it runs. */
+  onBrowser?: (version: string) => void
+}
+
+/** Below this share of the asked rate reaching the engine, the result is `load_not_delivered`. */
+export const DELIVERED_MIN_RATIO = 0.95
+const SPIN_MS = 500
+/** After the window, before counting what arrived for it. */
+const SETTLE_MS = 1000
+const VIEWPORT = { width: 1400, height: 900 }
+
+export interface Latency {
+  /** Painted entries inside the window whose venue ts is known. */
+  n: number
+  p50_ms: number | null
+  p95_ms: number | null
+  p99_ms: number | null
+  max_ms: number | null
+  /** Entries inside the window with no venue ts to join with (key or seq unknown). */
+  unmatched: number
+  /** Where the time goes, medians: venue ts → engine receive → batch emitted → paint. */
+  venue_to_engine_p50_ms: number | null
+  engine_to_batch_p50_ms: number | null
+  batch_to_paint_p50_ms: number | null
+  /** Paint (main thread) to presentation, median; null when presentationTime is absent. */
+  paint_to_presentation_p50_ms: number | null
+}
+
+export interface ScenarioResult {
+  scenario: ScenarioKind
+  description: string
+  market: string
+  seconds: number
+  load: {
+    status: 'ok' | 'load_not_delivered'
+    asked_msgs_per_sec: number | null
+    /** StreamStatus.counters.frames over the window: every frame the engine took from the venue. */
+    engine_frames_per_sec: number
+    /** engine_frames_per_sec / asked (firehose only). */
+    delivered_ratio: number | null
+    /** Firehose messages the simulator generated for subscribed markets (firehose only). */
+    sim_generated_msgs_per_sec: number | null
+    /** The window's market as the ground-truth client received it (books + trades). */
+    market_msgs_per_sec: number
+    market_trades_per_sec: number
+    /** The page's bridge socket: batches, and the market's trades and book views in them. */
+    page_batches_per_sec: number
+    page_trades_per_sec: number
+    page_book_views_per_sec: number
+  }
+  cpu_pct_of_one_core: {
+    renderer: number | null
+    chromium_all: number
+    browser: number
+    gpu: number
+    utility: number
+    zygote: number
+    other_renderers: number
+    /** This Node process: engine, browser host, Playwright's driver, the ground truth. */
+    bench_node_process: number
+    /** The simulator's own Node process. */
+    simulator_process: number | null
+  }
+  renderer_pid: number | null
+  renderer_identified: boolean
+  /**
+   * Contention, from /proc/PID/schedstat (main threads only): share of the window each was on a CPU and
+   * runnable but waiting for one. Plus this Node process's event-loop delay (engine and bridge run on it).
+   */
+  contention: {
+    renderer_main_thread_busy: number | null
+    renderer_main_thread_waiting_for_cpu: number | null
+    bench_main_thread_busy: number | null
+    bench_main_thread_waiting_for_cpu: number | null
+    bench_event_loop_delay_p99_ms: number | null
+    bench_event_loop_delay_max_ms: number | null
+  }
+  fps: number | null
+  frames: number
+  frames_over_50ms: number
+  p95_frame_ms: number | null
+  longest_frame_ms: number | null
+  frame_to_pixel: {
+    /** Which Element Timing field the paint is taken from. */
+    paint_clock: 'presentationTime' | 'renderTime' | 'mixed' | null
+    markers: 'present' | 'missing' | 'partial'
+    /** Date.now() − (timeOrigin + performance.now()) in the page, applied to paint times. */
+    page_clock_offset_ms: number
+    tape: Latency & { trades_delivered: number; trades_painted: number; verified_against_venue: number }
+    ladder: Latency & { seqs_delivered: number; seqs_painted: number }
+  }
+  notes: string[]
+}
+
+const perSec = (n: number, seconds: number): number => round(n / seconds, 1) ?? 0
+const pct = (cpuSeconds: number, seconds: number): number => round((cpuSeconds / seconds) * 100, 1) ?? 0
+
+async function setUpEngine(sim: { baseUrl: string; wsUrl: string; demoKey: string }, logger: Logger) {
+  const engine = await createMonitor({
+    settingsPath: null,
+    demo: false,
+    credentials: createMemoryStore(),
+    logger,
+  })
+  try {
+    const ctl: MonitorClient = engine.attachClient({ label: 'bench-ui', sink: () => {} })
+    const saved = await ctl.saveProfile({ name: 'bench', baseUrl: sim.baseUrl, wsUrl: sim.wsUrl })
+    if (!saved.ok) throw new Error(`saveProfile: ${saved.error.message}`)
+    const selected = await ctl.selectProfile(saved.value.id)
+    if (!selected.ok) throw new Error(`selectProfile: ${selected.error.message}`)
+    const key = await ctl.setApiKey({ key: sim.demoKey, label: 'bench' })
+    if (!key.ok) throw new Error(`setApiKey: ${key.error.message}`)
+    return { engine, ctl }
+  } catch (e) {
+    await engine.close()
+    throw e
+  }
+}
+
+async function engineFrames(ctl: MonitorClient): Promise<number> {
+  const s = await ctl.getStatus()
+  if (!s.ok) throw new Error(`getStatus: ${s.error.message}`)
+  return s.value.counters.frames
+}
+
+/**
+ * The page's renderer: the one renderer whose CPU time jumps while the page's main thread spins. Identified when
+ * it gained at least a third of the spin (the machine may be busy) and at least twice any other renderer.
+ */
+async function identifyRenderer(
+  page: Page,
+): Promise<{ pid: number | null; identified: boolean; gains: Array<{ pid: number; s: number }> }> {
+  const before = chromiumProcesses().filter((p) => p.kind === 'renderer' && !p.webui)
+  await page.evaluate(spinScript(SPIN_MS))
+  const gains = before
+    .map((p) => ({ pid: p.pid, s: ((processTicks(p.pid) ?? p.ticks) - p.ticks) / clockTicksPerSecond() }))
+    .sort((a, b) => b.s - a.s)
+  const best = gains[0]
+  if (best === undefined) return { pid: null, identified: false, gains }
+  const second = gains[1]?.s ?? 0
+  return { pid: best.pid, identified: best.s >= SPIN_MS / 3000 && second <= best.s / 2, gains }
+}
+
+/** Demo: a main window with the first event of the listing expanded; returns that event's first market. */
+async function openMainWindow(browser: Browser, url: string): Promise<string> {
+  const main = await browser.newPage({ viewport: VIEWPORT })
+  await main.goto(url)
+  const eventRow = main.getByTestId('event-row').first()
+  await eventRow.waitFor({ timeout: 60_000 })
+  const eventId = await eventRow.getAttribute('data-event')
+  await eventRow.click()
+  const marketRow = main.locator(`[data-testid="market-row"][data-event="${eventId ?? ''}"]`).first()
+  await marketRow.waitFor({ timeout: 30_000 })
+  const market = await marketRow.getAttribute('data-market')
+  if (market === null) throw new Error('main window: the expanded event shows no market')
+  return market
+}
+
+function latency(
+  samples: SampleSet,
+  parts: { engine: SampleSet; batch: SampleSet; paint: SampleSet; present: SampleSet },
+  unmatched: number,
+): Latency {
+  return {
+    n: samples.count,
+    p50_ms: round(samples.percentile(50), 1),
+    p95_ms: round(samples.percentile(95), 1),
+    p99_ms: round(samples.percentile(99), 1),
+    max_ms: round(samples.max(), 1),
+    unmatched,
+    venue_to_engine_p50_ms: round(parts.engine.percentile(50), 1),
+    engine_to_batch_p50_ms: round(parts.batch.percentile(50), 1),
+    batch_to_paint_p50_ms: round(parts.paint.percentile(50), 1),
+    paint_to_presentation_p50_ms: round(parts.present.percentile(50), 1),
+  }
+}
+
+const newParts = () => ({
+  engine: new SampleSet(),
+  batch: new SampleSet(),
+  paint: new SampleSet(),
+  present: new SampleSet(),
+})
+
+function frameToPixel(
+  start: ProbeStart,
+  stop: ProbeStop,
+  market: string,
+  tap: BridgeTap,
+  truth: Truth,
+  delivered: { trades: number; books: number },
+): ScenarioResult['frame_to_pixel'] {
+  const toEpoch = (t: number): number => start.timeOrigin + t + start.clockOffsetMs
+  const tape = new SampleSet()
+  const ladder = new SampleSet()
+  const tapeParts = newParts()
+  const ladderParts = newParts()
+  let tapeUnmatched = 0
+  let ladderUnmatched = 0
+  let verified = 0
+  let tradesPainted = 0
+  let seqsPainted = 0
+  let withPresentation = 0
+  let withoutPresentation = 0
+  const bookPrefix = `book:${market}:`
+  const e = stop.entries
+  for (let i = 0; i + 3 < e.length; i += 4) {
+    const id = e[i] as string
+    const renderTime = e[i + 1] as number
+    const presentation = e[i + 2] as number
+    const paintTime = e[i + 3] as number
+    if (presentation > 0) withPresentation++
+    else withoutPresentation++
+    const shown = toEpoch(presentation > 0 ? presentation : renderTime)
+    const present = presentation > 0 && paintTime > 0 ? presentation - paintTime : null
+    if (id.startsWith('trade:')) {
+      tradesPainted++
+      const t = tap.trade(id.slice('trade:'.length))
+      if (t === undefined) {
+        tapeUnmatched++
+        continue
+      }
+      if (truth.hasTrade(t.price, t.size, t.ts)) verified++
+      tape.add(shown - t.ts)
+      tapeParts.engine.add(t.receivedAt - t.ts)
+      if (Number.isFinite(t.batchAt)) {
+        tapeParts.batch.add(t.batchAt - t.receivedAt)
+        tapeParts.paint.add(shown - t.batchAt)
+      }
+      if (present !== null) tapeParts.present.add(present)
+    } else if (id.startsWith(bookPrefix)) {
+      seqsPainted++
+      const seq = Number(id.slice(bookPrefix.length))
+      const ts = truth.seqTs(seq)
+      if (ts === undefined) {
+        ladderUnmatched++
+        continue
+      }
+      ladder.add(shown - ts)
+      const b = tap.book(seq)
+      if (b !== undefined) {
+        if (Number.isFinite(b.updatedAt)) {
+          ladderParts.engine.add(b.updatedAt - ts)
+          ladderParts.batch.add(b.batchAt - b.updatedAt)
+        }
+        ladderParts.paint.add(shown - b.batchAt)
+      }
+      if (present !== null) ladderParts.present.add(present)
+    }
+  }
+  const clock =
+    withPresentation + withoutPresentation === 0
+      ? null
+      : withoutPresentation === 0
+        ? 'presentationTime'
+        : withPresentation === 0
+          ? 'renderTime'
+          : 'mixed'
+  return {
+    paint_clock: clock,
+    markers:
+      tradesPainted > 0 && seqsPainted > 0
+        ? 'present'
+        : tradesPainted + seqsPainted > 0
+          ? 'partial'
+          : 'missing',
+    page_clock_offset_ms: round(start.clockOffsetMs, 2) ?? 0,
+    tape: {
+      ...latency(tape, tapeParts, tapeUnmatched),
+      trades_delivered: delivered.trades,
+      trades_painted: tradesPainted,
+      verified_against_venue: verified,
+    },
+    ladder: {
+      ...latency(ladder, ladderParts, ladderUnmatched),
+      seqs_delivered: delivered.books,
+      seqs_painted: seqsPainted,
+    },
+  }
+}
+
+function frameStats(
+  frames: number[],
+): Pick<ScenarioResult, 'fps' | 'frames' | 'frames_over_50ms' | 'p95_frame_ms' | 'longest_frame_ms'> {
+  const gaps = new SampleSet()
+  let over = 0
+  for (let i = 1; i < frames.length; i++) {
+    const g = (frames[i] as number) - (frames[i - 1] as number)
+    gaps.add(g)
+    if (g > 50) over++
+  }
+  const span = frames.length > 1 ? (frames[frames.length - 1] as number) - (frames[0] as number) : 0
+  return {
+    fps: span > 0 ? round((gaps.count / span) * 1000, 1) : null,
+    frames: gaps.count,
+    frames_over_50ms: over,
+    p95_frame_ms: round(gaps.percentile(95), 1),
+    longest_frame_ms: round(gaps.max(), 1),
+  }
+}
+
+export async function runScenario(opts: ScenarioOptions): Promise<ScenarioResult> {
+  const { kind, progress } = opts
+  const cleanup: Array<() => Promise<unknown>> = []
+  const notes: string[] = []
+  try {
+    const sim = await startSimProcess(1)
+    cleanup.push(() => sim.close())
+    const { engine, ctl } = await setUpEngine(sim, opts.logger)
+    cleanup.push(() => engine.close())
+    cleanup.push(async () => ctl.dispose())
+    const host = await startWebHost({ monitor: engine, logger: opts.logger, rendererDir: opts.rendererDir })
+    cleanup.push(() => host.close())
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS] })
+    cleanup.push(() => browser.close())
+    opts.onBrowser?.(browser.version())
+
+    let market: string
+    let description: string
+    if (kind === 'demo') {
+      progress('demo: main window, expanding the first event')
+      market = await openMainWindow(browser, host.url)
+      description =
+        'Demo load: the simulator as the demo runs it (seed 1, 100 ms steps, 12 events × 4 markets; in its own ' +
+        'process), no firehose. ' +
+        `A main window (?view=main) with the first listed event expanded (its 4 markets stream quotes), and a ` +
+        `market window (?view=market) on that event's first market, ${market}. Renderer = the market window's.`
+    } else {
+      market = firehoseId(0)
+      description =
+        `Firehose: ${opts.rate} msgs/s all on ${market} (firehose markets: 1; simulator in its own process), ` +
+        `on top of the simulator's ` +
+        `normal markets (unsubscribed, so unsent). Only the market window (?view=market&market=${market}) is open.`
+    }
+    const truth = await startTruth(sim.wsUrl, market)
+    cleanup.push(() => truth.close())
+
+    const page = await browser.newPage({ viewport: VIEWPORT })
+    await page.addInitScript(PROBE_INIT)
+    const tap = tapBridge(page, market)
+    const url = new URL(host.url)
+    url.searchParams.set('view', 'market')
+    url.searchParams.set('market', market)
+    progress(`${kind}: opening the market window on ${market}`)
+    await page.goto(url.toString())
+    await page.locator('[data-testid="orderbook"][data-state="live"]').waitFor({ timeout: 60_000 })
+    const renderer = await identifyRenderer(page)
+    if (!renderer.identified)
+      notes.push(
+        `the page renderer could not be told apart by a ${SPIN_MS} ms CPU spin (CPU s gained per renderer: ` +
+          `${renderer.gains.map((g) => `${g.pid}: ${g.s}`).join(', ')}); the busiest renderer is reported`,
+      )
+
+    if (kind === 'firehose') await sim.firehose(opts.rate, 1)
+    progress(`${kind}: warm-up ${opts.warmupSeconds} s, then measuring ${opts.seconds} s`)
+    await page.waitForTimeout(opts.warmupSeconds * 1000)
+
+    // ---- the measurement window
+    const frames0 = await engineFrames(ctl)
+    const generated0 = await sim.generated()
+    const simTicks0 = processTicks(sim.pid)
+    const loopDelay = monitorEventLoopDelay({ resolution: 10 })
+    loopDelay.enable()
+    const benchSched0 = schedSample('self')
+    const rendererSched0 = renderer.pid === null ? null : schedSample(renderer.pid)
+    const procs0: ProcSample[] = chromiumProcesses()
+    const node0 = process.cpuUsage()
+    const t0 = performance.now()
+    const epoch0 = Date.now()
+    const start = (await page.evaluate(PROBE_START)) as ProbeStart
+    await new Promise((r) => setTimeout(r, opts.seconds * 1000))
+    const stop = (await page.evaluate(PROBE_STOP)) as ProbeStop
+    const procs1 = chromiumProcesses()
+    const node1 = process.cpuUsage(node0)
+    const simTicks1 = processTicks(sim.pid)
+    const benchThread = threadTime(benchSched0, schedSample('self'))
+    const rendererThread =
+      renderer.pid === null ? null : threadTime(rendererSched0, schedSample(renderer.pid))
+    loopDelay.disable()
+    const frames1 = await engineFrames(ctl)
+    const generated = (await sim.generated()) - generated0
+    const seconds = (performance.now() - t0) / 1000
+    const epoch1 = epoch0 + seconds * 1000
+    // Late frames of the window (DevTools events, the ground truth's socket) are counted by their timestamps.
+    await new Promise((r) => setTimeout(r, SETTLE_MS))
+    const truthCounts = truth.counts(epoch0, epoch1)
+    const pageCounts = tap.counts(epoch0, epoch1)
+    if (kind === 'firehose') await sim.stopFirehose()
+
+    if (start.observerError !== null) notes.push(`Element Timing observer failed: ${start.observerError}`)
+    if (!start.supportedEntryTypes.includes('element'))
+      notes.push('this Chromium does not list "element" in PerformanceObserver.supportedEntryTypes')
+
+    const cpu = cpuDelta(procs0, procs1)
+    const sum = (pred: (c: (typeof cpu)[number]) => boolean): number =>
+      cpu.filter(pred).reduce((a, c) => a + c.seconds, 0)
+    let rendererPid = renderer.pid
+    if (!renderer.identified) {
+      const webui = new Set(procs1.filter((p) => p.webui).map((p) => p.pid))
+      const busiest = cpu
+        .filter((c) => c.kind === 'renderer' && !webui.has(c.pid))
+        .sort((a, b) => b.seconds - a.seconds)[0]
+      rendererPid = busiest?.pid ?? null
+    }
+    const rendererCpu = cpu.find((c) => c.pid === rendererPid)
+    if (rendererPid !== null && rendererCpu === undefined)
+      notes.push('the page renderer exited during the window')
+
+    const engineRate = (frames1 - frames0) / seconds
+    const asked = kind === 'firehose' ? opts.rate : null
+    const ratio = asked === null ? null : engineRate / asked
+    const status = ratio !== null && ratio < DELIVERED_MIN_RATIO ? 'load_not_delivered' : 'ok'
+    const f2p = frameToPixel(start, stop, market, tap, truth, pageCounts)
+    if (f2p.markers !== 'present')
+      notes.push(
+        f2p.markers === 'missing'
+          ? 'no Element Timing markers painted (elementtiming="trade:<key>" / "book:<market>:<seq>"): frame to pixel not measured'
+          : `only some markers painted: ${f2p.tape.trades_painted} trade, ${f2p.ladder.seqs_painted} book`,
+      )
+
+    return {
+      scenario: kind,
+      description,
+      market,
+      seconds: round(seconds, 2) ?? 0,
+      load: {
+        status,
+        asked_msgs_per_sec: asked,
+        engine_frames_per_sec: round(engineRate, 1) ?? 0,
+        delivered_ratio: round(ratio, 3),
+        sim_generated_msgs_per_sec: kind === 'firehose' ? perSec(generated, seconds) : null,
+        market_msgs_per_sec: perSec(truthCounts.books + truthCounts.trades, seconds),
+        market_trades_per_sec: perSec(truthCounts.trades, seconds),
+        page_batches_per_sec: perSec(pageCounts.batches, seconds),
+        page_trades_per_sec: perSec(pageCounts.trades, seconds),
+        page_book_views_per_sec: perSec(pageCounts.books, seconds),
+      },
+      cpu_pct_of_one_core: {
+        renderer: rendererCpu === undefined ? null : pct(rendererCpu.seconds, seconds),
+        chromium_all: pct(
+          sum(() => true),
+          seconds,
+        ),
+        browser: pct(
+          sum((c) => c.kind === 'browser'),
+          seconds,
+        ),
+        gpu: pct(
+          sum((c) => c.kind === 'gpu'),
+          seconds,
+        ),
+        utility: pct(
+          sum((c) => c.kind === 'utility'),
+          seconds,
+        ),
+        zygote: pct(
+          sum((c) => c.kind === 'zygote' || c.kind === 'other'),
+          seconds,
+        ),
+        other_renderers: pct(
+          sum((c) => c.kind === 'renderer' && c.pid !== rendererPid),
+          seconds,
+        ),
+        bench_node_process: pct((node1.user + node1.system) / 1e6, seconds),
+        simulator_process:
+          simTicks0 === null || simTicks1 === null
+            ? null
+            : pct((simTicks1 - simTicks0) / clockTicksPerSecond(), seconds),
+      },
+      renderer_pid: rendererPid,
+      renderer_identified: renderer.identified,
+      contention: {
+        renderer_main_thread_busy: round(rendererThread?.busy ?? null, 3),
+        renderer_main_thread_waiting_for_cpu: round(rendererThread?.waiting ?? null, 3),
+        bench_main_thread_busy: round(benchThread?.busy ?? null, 3),
+        bench_main_thread_waiting_for_cpu: round(benchThread?.waiting ?? null, 3),
+        bench_event_loop_delay_p99_ms: round(loopDelay.percentile(99) / 1e6, 1),
+        bench_event_loop_delay_max_ms: round(loopDelay.max / 1e6, 1),
+      },
+      ...frameStats(stop.frames),
+      frame_to_pixel: f2p,
+      notes,
+    }
+  } finally {
+    for (const close of cleanup.reverse()) {
+      try {
+        await close()
+      } catch (e) {
+        progress(`cleanup: ${e instanceof Error ? e.message : String(e)}`)
+      }
+    }
+  }
+}
