@@ -1,7 +1,9 @@
-// `npm run bench [-- --json] [-- --seconds N] [-- --only raw|engine|latency]`: the engine benchmark (README.md).
-// One run measures, against the simulator in a separate process:
-//   1. raw ceiling: a bare ws client that only JSON.parses, at saturation
-//   2. the full engine (decode, books, tapes, fan-out to 4 clients) at saturation, and the ratio of the two
+// `npm run bench [-- --json] [-- --seconds N] [-- --pairs N] [-- --only raw|engine|latency]`: the engine
+// benchmark (README.md). One run measures, against two simulators in separate processes (one per consumer):
+//   1. raw ceiling: a bare ws client that only JSON.parses (in its own process, raw-child.ts), at saturation
+//   2. the full engine (decode, books, tapes, fan-out to 4 clients; in this process) at saturation
+//      1 and 2 alternate in pairs of short windows (raw, engine, engine, raw, ...); every figure is reported as
+//      the median over the pairs with its spread, and the ratios are computed pair by pair
 //   3. frame-receipt -> batch latency (p50/p99, from TradeView.receivedAt to ViewBatch.at) at a fixed offered load
 //   4. heap growth over the engine's run (after forced GC)
 import { spawnSync } from 'node:child_process'
@@ -9,10 +11,13 @@ import { cpus, loadavg } from 'node:os'
 import type { Incident } from '../src/shared/model'
 import { firehoseId } from '../src/sim/firehose'
 import { startEngine, type EngineHarness } from './lib/engine-harness'
-import { connectRawClient } from './lib/raw-client'
+import { consumerFlags } from './lib/node-flags'
+import { watchGc } from './lib/probe'
+import { spawnRawChild, type RawChild } from './lib/raw-control'
 import { drain, measureSaturation, saturateFor, type SaturationResult } from './lib/saturate'
 import { spawnSimChild, type SimChild } from './lib/sim-control'
 import { schedSample, threadTime } from './lib/cpu'
+import { median, spread, type Spread } from './lib/spread'
 import { round } from './lib/stats'
 
 const MARKETS = 100
@@ -26,21 +31,34 @@ const RAW_PERIOD_MS = Number(process.env.BENCH_RAW_PERIOD_MS ?? 20)
  * 1.6M messages; the heap was measured to level off between 1.8M and 2.4M. Hence 2.5M.
  */
 const WARM_MESSAGES = 2_500_000
+/**
+ * While the raw client is measured, the engine's simulator sends this trickle (4 msgs/s per market): the engine
+ * would otherwise see seconds of silence, mark its books stale and rebuild the connection (LIVENESS_DEFAULTS:
+ * connection silence 3 s, market stale 4 s). About 0.3% of a core, in the engine's process, not the raw client's.
+ */
+const ENGINE_TRICKLE_RATE = 400
+/** Saturation before each window is counted (after the priming hold), so the backlog is in steady state. */
+const WINDOW_WARMUP_MS = 300
+/** The warm-up stops here even short of WARM_MESSAGES (a busy machine), to keep the run near 90 s. */
+const WARM_MAX_MS = 15_000
 
-const USAGE = 'usage: npm run bench [-- --json] [-- --seconds N] [-- --only raw|engine|latency]'
+const USAGE =
+  'usage: npm run bench [-- --json] [-- --seconds N] [-- --pairs N] [-- --only raw|engine|latency]'
 
 type Phase = 'raw' | 'engine' | 'latency'
 
 interface Args {
   json: boolean
+  /** Length of each raw or engine window; the latency window is three times this. */
   seconds: number
+  pairs: number
   only: Phase | null
 }
 
 class UsageError extends Error {}
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { json: false, seconds: 10, only: null }
+  const args: Args = { json: false, seconds: 2, pairs: 8, only: null }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
     // `npm run bench -- --json -- --seconds 5` passes the second `--` through.
@@ -50,36 +68,39 @@ function parseArgs(argv: string[]): Args {
       const n = Number(argv[++i])
       if (!(n >= 1 && n <= 120)) throw new UsageError('--seconds must be a number in [1, 120]')
       args.seconds = n
+    } else if (a === '--pairs') {
+      const n = Number(argv[++i])
+      if (!(Number.isInteger(n) && n >= 1 && n <= 50))
+        throw new UsageError('--pairs must be an integer in [1, 50]')
+      args.pairs = n
     } else if (a === '--only') {
       const p = argv[++i]
       if (p !== 'raw' && p !== 'engine' && p !== 'latency')
         throw new UsageError('--only must be raw, engine or latency')
       args.only = p
     } else if (a === '--help' || a === '-h') {
-      process.stdout.write(
-        'usage: npm run bench [-- --json] [-- --seconds N] [-- --only raw|engine|latency]\n',
-      )
+      process.stdout.write(`${USAGE}\n`)
       process.exit(0)
     } else throw new UsageError(`unknown argument ${JSON.stringify(a)}`)
   }
   return args
 }
 
-/** Forced GC needs --expose-gc; without it, re-run this script under the same loader with the flag added. */
-function ensureGc(): (() => void) | null {
+/**
+ * Forced GC needs --expose-gc, and the engine runs with the consumers' heap flags (lib/node-flags.ts); without
+ * them, re-run this script under the same loader with the flags added.
+ */
+function ensureFlags(): (() => void) | null {
   const gc = (globalThis as { gc?: () => void }).gc
-  if (typeof gc === 'function') return gc
-  if (process.env.BENCH_GC_RESPAWNED === '1') return null
+  const missing = ['--expose-gc', ...consumerFlags()].filter((f) => !process.execArgv.includes(f))
+  if (typeof gc === 'function' && missing.length === 0) return gc
+  if (process.env.BENCH_GC_RESPAWNED === '1') return typeof gc === 'function' ? gc : null
   const script = process.argv[1]
   if (script === undefined) return null
-  const r = spawnSync(
-    process.execPath,
-    [...process.execArgv, '--expose-gc', script, ...process.argv.slice(2)],
-    {
-      stdio: 'inherit',
-      env: { ...process.env, BENCH_GC_RESPAWNED: '1' },
-    },
-  )
+  const r = spawnSync(process.execPath, [...process.execArgv, ...missing, script, ...process.argv.slice(2)], {
+    stdio: 'inherit',
+    env: { ...process.env, BENCH_GC_RESPAWNED: '1' },
+  })
   process.exit(r.status ?? 1)
 }
 
@@ -99,49 +120,128 @@ function heapMb(gc: (() => void) | null): number {
   return process.memoryUsage().heapUsed / (1024 * 1024)
 }
 
-function fmt(n: number): string {
-  return Math.round(n).toLocaleString('en-US')
+function fmt(n: number | null): string {
+  return n === null ? '-' : Math.round(n).toLocaleString('en-US')
 }
 
 function pct(v: number): string {
   return `${Math.round(v * 100)}%`
 }
 
-/** Where the consumer's thread spent the window: the evidence for (or against) "it was the bottleneck". */
-function limitNote(r: SaturationResult, bursty = false): string {
-  const c = r.consumer
-  if (c === null) return 'no scheduler stats on this OS'
-  const who = bursty
-    ? 'reads in bursts, so idle includes its pauses'
-    : c.idle > 0.1
-      ? 'NOT saturated: waited for data'
-      : 'saturated'
-  const sim = r.simulator
-    ? `; simulator thread busy ${pct(r.simulator.busy)}, waiting ${pct(r.simulator.waiting)}`
-    : ''
-  return `${who}: thread busy ${pct(c.busy)}, waiting for a core ${pct(c.waiting)}, idle ${pct(c.idle)}${sim}`
+/** One window's figures and what explains them (JSON: one object per window inside `pairs`). */
+function windowJson(r: SaturationResult | null, batchesPerClientPerSec: number | null = null) {
+  if (r === null) return null
+  const p = r.probe
+  return {
+    msgs_per_sec: Math.round(r.msgsPerSec),
+    msgs_per_cpu_sec: r.msgsPerCpuSec !== null ? Math.round(r.msgsPerCpuSec) : null,
+    us_cpu_per_msg: r.msgsPerCpuSec !== null ? round(1e6 / r.msgsPerCpuSec, 3) : null,
+    seconds: round(r.seconds, 2),
+    messages: r.messages,
+    cpu_seconds: round(r.processCpuSeconds, 3),
+    thread_busy: r.consumer ? round(r.consumer.busy) : null,
+    thread_waiting_for_cpu: r.consumer ? round(r.consumer.waiting) : null,
+    thread_idle: r.consumer ? round(r.consumer.idle) : null,
+    simulator_busy: r.simulator ? round(r.simulator.busy) : null,
+    simulator_waiting_for_cpu: r.simulator ? round(r.simulator.waiting) : null,
+    gc_ms: round(p.gcMs, 1),
+    gc_count: p.gcCount,
+    gc_major_ms: round(p.gcMajorMs, 1),
+    gc_mark_compacts: p.gcMarkCompacts,
+    gc_max_pause_ms: round(p.gcMaxPauseMs, 2),
+    /** GC pause time as a share of this process's CPU time in the window. */
+    gc_share_of_cpu: r.processCpuSeconds > 0 ? round(p.gcMs / 1000 / r.processCpuSeconds, 3) : null,
+    msgs_per_read: round(p.msgsPerRead, 1),
+    bytes_per_read: p.bytesPerRead !== null ? Math.round(p.bytesPerRead) : null,
+    msgs_per_sim_write: round(r.msgsPerSimWrite, 1),
+    voluntary_ctx_switches: p.voluntaryCtxSwitches,
+    involuntary_ctx_switches: p.involuntaryCtxSwitches,
+    machine_busy: round(p.machineBusy),
+    machine_steal: round(p.machineSteal, 3),
+    /** CPU used by other processes (not this one, not the simulator), in cores. */
+    others_cores: round(p.othersCores),
+    heap_delta_mb: round(p.heapDeltaMb, 1),
+    ...(batchesPerClientPerSec !== null
+      ? { batches_per_client_per_sec: round(batchesPerClientPerSec, 1) }
+      : {}),
+  }
 }
 
-async function rawPhase(sim: SimChild, ids: string[], seconds: number, log: (s: string) => void) {
-  const raw = await connectRawClient(sim.wsUrl)
-  try {
-    await raw.subscribe(ids)
-    log(`raw: bare ws client + JSON.parse, saturating for ${seconds} s ...`)
-    raw.burst(RAW_PAUSE_MS, RAW_PERIOD_MS)
-    const r = await measureSaturation({
-      sim,
-      markets: MARKETS,
-      count: () => raw.frames,
-      warmupMs: 2_000,
-      measureMs: seconds * 1000,
-    })
-    raw.burst(0, 0)
-    await drain(() => raw.frames)
-    if (raw.parseErrors > 0) throw new Error(`raw client saw ${raw.parseErrors} invalid frames`)
-    return r
-  } finally {
-    await raw.close()
-  }
+interface Pair {
+  raw: SaturationResult | null
+  engine: SaturationResult | null
+  batchesPerClientPerSec: number | null
+}
+
+function pairRatio(p: Pair, perCpu: boolean): number | null {
+  if (p.raw === null || p.engine === null) return null
+  const r = perCpu ? p.raw.msgsPerCpuSec : p.raw.msgsPerSec
+  const e = perCpu ? p.engine.msgsPerCpuSec : p.engine.msgsPerSec
+  return r !== null && e !== null && r > 0 ? e / r : null
+}
+
+/** Where the consumer's thread spent the windows (medians): evidence for (or against) "it was the bottleneck". */
+function limitNote(rs: SaturationResult[], bursty = false): string {
+  const cs = rs.map((r) => r.consumer).filter((c) => c !== null)
+  if (cs.length === 0) return 'no scheduler stats on this OS'
+  const m = (f: (c: (typeof cs)[number]) => number): number => median(cs.map(f)) ?? 0
+  const idle = m((c) => c.idle)
+  const who = bursty
+    ? 'reads in bursts, so idle includes its pauses'
+    : idle > 0.1
+      ? 'NOT saturated: waited for data'
+      : 'saturated'
+  const sims = rs.map((r) => r.simulator).filter((c) => c !== null)
+  const sim =
+    sims.length > 0
+      ? `; simulator thread busy ${pct(median(sims.map((s) => s.busy)) ?? 0)}, waiting ${pct(median(sims.map((s) => s.waiting)) ?? 0)}`
+      : ''
+  return `${who}: thread busy ${pct(m((c) => c.busy))}, waiting for a core ${pct(m((c) => c.waiting))}, idle ${pct(idle)}${sim} (medians)`
+}
+
+async function rawWindow(sim: SimChild, raw: RawChild, seconds: number): Promise<SaturationResult> {
+  const count = async (): Promise<number> => (await raw.count()).count
+  await raw.burst(RAW_PAUSE_MS, RAW_PERIOD_MS)
+  const r = await measureSaturation({
+    sim,
+    markets: MARKETS,
+    count,
+    warmupMs: WINDOW_WARMUP_MS,
+    measureMs: seconds * 1000,
+    // It reads in bursts, which builds the backlog; holding this thread (not the raw client's) would not.
+    primeMs: 0,
+    consumer: { pid: raw.pid, meter: raw.meter },
+  })
+  await raw.burst(0, 0)
+  const { parseErrors } = await raw.count()
+  if (parseErrors > 0) throw new Error(`raw client saw ${parseErrors} invalid frames`)
+  return r
+}
+
+async function engineWindow(
+  sim: SimChild,
+  h: EngineHarness,
+  seconds: number,
+): Promise<{ r: SaturationResult; batchesPerClientPerSec: number | null }> {
+  // Written from a callback, so an object (TypeScript does not track closure assignments to locals).
+  const batches: { n: number; t: number; rate: number | null } = { n: 0, t: 0, rate: null }
+  const r = await measureSaturation({
+    sim,
+    markets: MARKETS,
+    count: () => h.frames(),
+    warmupMs: WINDOW_WARMUP_MS,
+    onWindow: (edge) => {
+      if (edge === 'start') {
+        batches.n = h.totals.batches
+        batches.t = performance.now()
+      } else {
+        const secs = (performance.now() - batches.t) / 1000
+        batches.rate = (h.totals.batches - batches.n) / CLIENTS / secs
+      }
+    },
+    measureMs: seconds * 1000,
+  })
+  return { r, batchesPerClientPerSec: batches.rate }
 }
 
 async function latencyPhase(sim: SimChild, h: EngineHarness, seconds: number, log: (s: string) => void) {
@@ -181,30 +281,34 @@ async function latencyPhase(sim: SimChild, h: EngineHarness, seconds: number, lo
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2))
-  const gc = ensureGc()
+  const gc = ensureFlags()
+  watchGc()
+  const startedAt = performance.now()
   const log = (s: string): void => {
-    process.stderr.write(`${s}\n`)
+    process.stderr.write(`[${((performance.now() - startedAt) / 1000).toFixed(1).padStart(5)} s] ${s}\n`)
   }
   const cores = cpus().length
   const load = loadavg()[0] ?? 0
   const ids = Array.from({ length: MARKETS }, (_, i) => firehoseId(i))
-  const startedAt = performance.now()
   const wanted = (p: Phase): boolean => args.only === null || args.only === p
+  const pairsWanted = wanted('raw') || wanted('engine')
 
   log(
-    `bench: ${cores} CPU cores (simulator in a separate process, engine on this one), load average ${load.toFixed(2)}`,
+    `bench: ${cores} CPU cores (simulators and the raw client in separate processes, engine in this one), load average ${load.toFixed(2)}`,
   )
-  const sim = await spawnSimChild()
-  let raw: SaturationResult | null = null
-  let engine: SaturationResult | null = null
+  // One simulator per consumer: each only runs its firehose while its own window is measured, so the raw client
+  // and the engine can stay connected (and warm) through every pair without receiving each other's load.
+  const [rawSim, engineSim] = await Promise.all([
+    wanted('raw') ? spawnSimChild() : Promise.resolve(null),
+    wanted('engine') || wanted('latency') ? spawnSimChild() : Promise.resolve(null),
+  ])
+  const pairs: Pair[] = []
   let latency: Awaited<ReturnType<typeof latencyPhase>> | null = null
   let heapBefore: number | null = null
   let heapWarm: number | null = null
   let heapAfter: number | null = null
   let warmMessages = 0
   let heapMid: number | null = null
-  // Written from a callback, so an object (TypeScript does not track closure assignments to locals).
-  const batchWindow: { n: number; t: number; rate: number | null } = { n: 0, t: 0, rate: null }
   let engineInfo = {
     batches: 0,
     trades: 0,
@@ -213,75 +317,124 @@ async function main(): Promise<void> {
     incidents: '',
     counters: '',
   }
+  let raw: RawChild | null = null
+  let h: EngineHarness | null = null
   try {
-    if (wanted('raw')) raw = await rawPhase(sim, ids, args.seconds, log)
-
-    if (wanted('engine') || wanted('latency')) {
+    if (rawSim !== null) {
+      raw = await spawnRawChild(rawSim.wsUrl)
+      await raw.subscribe(ids)
+    }
+    if (engineSim !== null) {
       heapBefore = heapMb(gc)
-      const h = await startEngine({ wsUrl: sim.wsUrl, baseUrl: sim.baseUrl, markets: ids, clients: CLIENTS })
-      try {
-        // Fill the bounded stores (trade tapes and their dedupe sets, see WARM_MESSAGES) before
-        // the heap baseline, so heap growth afterwards means unbounded growth, not stores reaching their size.
-        log(`engine: warming up (filling trade tapes) ...`)
-        warmMessages = await saturateFor(
-          { sim, markets: MARKETS, count: () => h.frames() },
-          WARM_MESSAGES,
-          Math.max(20_000, args.seconds * 1000),
+      const engine = await startEngine({
+        wsUrl: engineSim.wsUrl,
+        baseUrl: engineSim.baseUrl,
+        markets: ids,
+        clients: CLIENTS,
+      })
+      h = engine
+      // Fill the bounded stores (trade tapes, see WARM_MESSAGES) before the heap baseline, so heap growth
+      // afterwards means unbounded growth, not stores reaching their size. Also warms the JIT.
+      log(`engine: warming up (filling trade tapes) ...`)
+      warmMessages = await saturateFor(
+        { sim: engineSim, markets: MARKETS, count: () => engine.frames() },
+        WARM_MESSAGES,
+        WARM_MAX_MS,
+      )
+      heapWarm = heapMb(gc)
+      await engineSim.firehose(ENGINE_TRICKLE_RATE, MARKETS)
+    }
+    if (pairsWanted) {
+      log(
+        `raw and engine alternate: ${args.pairs} pairs of ${args.seconds} s windows ` +
+          `(bare ws + JSON.parse; engine with ${CLIENTS} clients x ${MARKETS} markets) ...`,
+      )
+      for (let i = 0; i < args.pairs; i++) {
+        const pair: Pair = { raw: null, engine: null, batchesPerClientPerSec: null }
+        const doRaw = async (): Promise<void> => {
+          if (rawSim !== null && raw !== null && wanted('raw'))
+            pair.raw = await rawWindow(rawSim, raw, args.seconds)
+        }
+        const doEngine = async (): Promise<void> => {
+          if (engineSim === null || h === null || !wanted('engine')) return
+          const e = await engineWindow(engineSim, h, args.seconds)
+          await engineSim.firehose(ENGINE_TRICKLE_RATE, MARKETS)
+          pair.engine = e.r
+          pair.batchesPerClientPerSec = e.batchesPerClientPerSec
+        }
+        // ABBA order (raw-engine, engine-raw, ...): a load that drifts during the run biases no side.
+        if (i % 2 === 0) {
+          await doRaw()
+          await doEngine()
+        } else {
+          await doEngine()
+          await doRaw()
+        }
+        pairs.push(pair)
+        const us = (r: SaturationResult | null): string =>
+          r?.msgsPerCpuSec != null ? `${(1e6 / r.msgsPerCpuSec).toFixed(2)} us/msg` : '-'
+        const rc = pairRatio(pair, true)
+        log(
+          `  pair ${i + 1}: raw ${fmt(pair.raw?.msgsPerSec ?? null)} msgs/s (${us(pair.raw)}), ` +
+            `engine ${fmt(pair.engine?.msgsPerSec ?? null)} msgs/s (${us(pair.engine)})` +
+            (rc !== null ? `, ratio per CPU-s ${rc.toFixed(3)}` : ''),
         )
-        await drain(() => h.frames())
-        heapWarm = heapMb(gc)
-        if (wanted('engine')) {
-          log(`engine: ${CLIENTS} clients x ${MARKETS} markets, saturating for ${args.seconds} s ...`)
-          engine = await measureSaturation({
-            sim,
-            markets: MARKETS,
-            count: () => h.frames(),
-            warmupMs: 1_000,
-            onWindow: (edge) => {
-              if (edge === 'start') {
-                batchWindow.n = h.totals.batches
-                batchWindow.t = performance.now()
-              } else {
-                const secs = (performance.now() - batchWindow.t) / 1000
-                batchWindow.rate = (h.totals.batches - batchWindow.n) / CLIENTS / secs
-              }
-            },
-            measureMs: args.seconds * 1000,
-          })
-          await drain(() => h.frames())
-          heapMid = heapMb(gc)
-        }
-        if (wanted('latency')) latency = await latencyPhase(sim, h, args.seconds, log)
-        await drain(() => h.frames())
-        await sleep(100)
-        heapAfter = heapMb(gc)
-        const status = await h.clients[0]?.getStatus()
-        engineInfo = {
-          batches: h.totals.batches,
-          trades: h.totals.trades,
-          reconnects: status?.ok ? status.value.reconnects : -1,
-          problems: h.problems.slice(0, 5),
-          // Incidents (resyncs, bad frames) would mean the run measured recovery, not the data path.
-          incidents: status?.ok ? summariseIncidents(status.value.incidents) : '',
-          counters: status?.ok ? JSON.stringify(status.value.counters) : '',
-        }
-      } finally {
-        await h.close()
+      }
+      if (h !== null && wanted('engine')) heapMid = heapMb(gc)
+    }
+    if (engineSim !== null && h !== null) {
+      if (wanted('latency')) latency = await latencyPhase(engineSim, h, args.seconds * 3, log)
+      else await engineSim.stop()
+      await drain(() => (h as EngineHarness).frames())
+      await sleep(100)
+      heapAfter = heapMb(gc)
+      const status = await h.clients[0]?.getStatus()
+      engineInfo = {
+        batches: h.totals.batches,
+        trades: h.totals.trades,
+        reconnects: status?.ok ? status.value.reconnects : -1,
+        problems: h.problems.slice(0, 5),
+        // Incidents (resyncs, bad frames) would mean the run measured recovery, not the data path.
+        incidents: status?.ok ? summariseIncidents(status.value.incidents) : '',
+        counters: status?.ok ? JSON.stringify(status.value.counters) : '',
       }
     }
   } finally {
-    await sim.close()
+    await h?.close()
+    await raw?.close()
+    await Promise.all([rawSim?.close(), engineSim?.close()])
   }
 
-  const ratio = raw !== null && engine !== null ? engine.msgsPerSec / raw.msgsPerSec : null
-  const ratioCpu =
-    raw?.msgsPerCpuSec != null && engine?.msgsPerCpuSec != null
-      ? engine.msgsPerCpuSec / raw.msgsPerCpuSec
-      : null
+  const raws = pairs.map((p) => p.raw).filter((r) => r !== null)
+  const engines = pairs.map((p) => p.engine).filter((r) => r !== null)
+  const rawRate = raws.map((r) => r.msgsPerSec)
+  const engineRate = engines.map((r) => r.msgsPerSec)
+  const rawCpu = raws.map((r) => r.msgsPerCpuSec)
+  const engineCpu = engines.map((r) => r.msgsPerCpuSec)
+  const ratios = pairs.map((p) => pairRatio(p, false))
+  const ratiosCpu = pairs.map((p) => pairRatio(p, true))
+  const ratio = median(ratios)
+  const ratioCpu = median(ratiosCpu)
+  const med = (xs: (number | null)[]): number | null => {
+    const m = median(xs)
+    return m === null ? null : Math.round(m)
+  }
+  const medRound = (xs: (number | null)[], digits = 2): number | null => round(median(xs), digits)
   const heapGrowth = heapWarm !== null && heapAfter !== null ? heapAfter - heapWarm : null
+  // All windows of a side together (CPU and messages summed): includes the occasional window with a major GC at
+  // its weight, where the medians mostly leave it out.
+  const amortized = (rs: SaturationResult[]): number | null => {
+    const cpu = rs.reduce((a, r) => a + r.processCpuSeconds, 0)
+    const msgs = rs.reduce((a, r) => a + r.messages, 0)
+    return cpu > 0 ? msgs / cpu : null
+  }
+  const rawAmortized = amortized(raws)
+  const engineAmortized = amortized(engines)
+  const batchRate = median(pairs.map((p) => p.batchesPerClientPerSec))
   const result = {
-    raw_msgs_per_sec: raw ? Math.round(raw.msgsPerSec) : null,
-    engine_msgs_per_sec: engine ? Math.round(engine.msgsPerSec) : null,
+    // The original fields, now medians over the pairs (ratios: the median of the pair-by-pair ratios).
+    raw_msgs_per_sec: med(rawRate),
+    engine_msgs_per_sec: med(engineRate),
     ratio: round(ratio, 3),
     offered_msgs_per_sec: latency ? Math.round(latency.offered) : null,
     p50_frame_to_batch_ms: latency ? round(latency.p50) : null,
@@ -295,13 +448,13 @@ async function main(): Promise<void> {
     latency_samples: latency ? latency.samples : null,
     p50_exchange_ts_to_batch_ms: latency ? round(latency.wireP50) : null,
     p99_exchange_ts_to_batch_ms: latency ? round(latency.wireP99) : null,
-    raw_msgs_per_cpu_sec: raw?.msgsPerCpuSec != null ? Math.round(raw.msgsPerCpuSec) : null,
-    engine_msgs_per_cpu_sec: engine?.msgsPerCpuSec != null ? Math.round(engine.msgsPerCpuSec) : null,
+    raw_msgs_per_cpu_sec: med(rawCpu),
+    engine_msgs_per_cpu_sec: med(engineCpu),
     ratio_per_cpu_sec: round(ratioCpu, 3),
-    raw_thread_idle: raw?.consumer ? round(raw.consumer.idle) : null,
-    raw_thread_waiting_for_cpu: raw?.consumer ? round(raw.consumer.waiting) : null,
-    engine_thread_idle: engine?.consumer ? round(engine.consumer.idle) : null,
-    engine_thread_waiting_for_cpu: engine?.consumer ? round(engine.consumer.waiting) : null,
+    raw_thread_idle: medRound(raws.map((r) => r.consumer?.idle ?? null)),
+    raw_thread_waiting_for_cpu: medRound(raws.map((r) => r.consumer?.waiting ?? null)),
+    engine_thread_idle: medRound(engines.map((r) => r.consumer?.idle ?? null)),
+    engine_thread_waiting_for_cpu: medRound(engines.map((r) => r.consumer?.waiting ?? null)),
     engine_thread_busy_at_offered: latency?.engineThread ? round(latency.engineThread.busy) : null,
     engine_thread_waiting_for_cpu_at_offered: latency?.engineThread
       ? round(latency.engineThread.waiting)
@@ -313,12 +466,53 @@ async function main(): Promise<void> {
     markets: MARKETS,
     clients: CLIENTS,
     measure_seconds: args.seconds,
+    pair_count: pairs.length,
     cpu_cores: cores,
     load_average_1m: round(load),
+    load_average_1m_at_end: round(loadavg()[0] ?? 0),
     engine_batches: engineInfo.batches,
-    batches_per_client_per_sec_at_saturation: round(batchWindow.rate, 1),
+    batches_per_client_per_sec_at_saturation: round(batchRate, 1),
     engine_reconnects: engineInfo.reconnects,
     engine_incidents: engineInfo.incidents,
+    // Spreads over the pairs: min, q1, median, q3, max and (max - min) / median in percent.
+    raw_msgs_per_sec_spread: spread(rawRate, 0),
+    engine_msgs_per_sec_spread: spread(engineRate, 0),
+    ratio_spread: spread(ratios),
+    raw_msgs_per_cpu_sec_spread: spread(rawCpu, 0),
+    engine_msgs_per_cpu_sec_spread: spread(engineCpu, 0),
+    ratio_per_cpu_sec_spread: spread(ratiosCpu),
+    raw_us_cpu_per_msg_spread: spread(
+      rawCpu.map((v) => (v !== null && v > 0 ? 1e6 / v : null)),
+      3,
+    ),
+    engine_us_cpu_per_msg_spread: spread(
+      engineCpu.map((v) => (v !== null && v > 0 ? 1e6 / v : null)),
+      3,
+    ),
+    engine_gc_share_of_cpu_spread: spread(
+      engines.map((r) => (r.processCpuSeconds > 0 ? r.probe.gcMs / 1000 / r.processCpuSeconds : null)),
+    ),
+    // Amortized over all windows of a side (sum of messages / sum of CPU seconds), and their ratio.
+    raw_msgs_per_cpu_sec_amortized: rawAmortized !== null ? Math.round(rawAmortized) : null,
+    engine_msgs_per_cpu_sec_amortized: engineAmortized !== null ? Math.round(engineAmortized) : null,
+    ratio_per_cpu_sec_amortized:
+      rawAmortized !== null && engineAmortized !== null ? round(engineAmortized / rawAmortized, 3) : null,
+    /**
+     * Windows with old-generation GC work (gc_major_ms > 0: a mark-compact or incremental marking steps); they
+     * often cost 10-35% more per message.
+     */
+    engine_windows_with_major_gc: engines.filter((r) => r.probe.gcMajorMs > 0).length,
+    engine_msgs_per_read_spread: spread(
+      engines.map((r) => r.probe.msgsPerRead),
+      1,
+    ),
+    // In run order; odd pairs ran raw then engine, even pairs engine then raw.
+    pairs: pairs.map((p) => ({
+      ratio: round(pairRatio(p, false), 3),
+      ratio_per_cpu_sec: round(pairRatio(p, true), 3),
+      raw: windowJson(p.raw),
+      engine: windowJson(p.engine, p.batchesPerClientPerSec),
+    })),
     total_seconds: round((performance.now() - startedAt) / 1000, 1),
     node: process.version,
   }
@@ -329,34 +523,53 @@ async function main(): Promise<void> {
   }
   const out: string[] = []
   out.push(
-    `Trading Monitor engine benchmark (${process.version}, ${cores} CPU cores shared by engine and simulator;`,
+    `Trading Monitor engine benchmark (${process.version}, ${cores} CPU cores shared by engine, raw client and simulators;`,
   )
   out.push(
-    `  simulator in its own process; load average at start ${load.toFixed(2)}; ${args.seconds} s per phase)`,
+    `  load average ${load.toFixed(2)} at start, ${result.load_average_1m_at_end} at end; ` +
+      `${pairs.length} pairs of ${args.seconds} s windows)`,
   )
-  const perMsg = (r: SaturationResult): string =>
-    r.msgsPerCpuSec !== null ? `${(1e6 / r.msgsPerCpuSec).toFixed(2)} us CPU/msg` : ''
-  if (raw) {
-    out.push(
-      `raw ceiling     ${fmt(raw.msgsPerSec).padStart(9)} msgs/s  bare ws + JSON.parse, ${MARKETS} markets; ${perMsg(raw)}`,
-    )
-    out.push(`                  (${limitNote(raw, true)})`)
+  const range = (s: Spread | null, digits = 0): string =>
+    s === null
+      ? ''
+      : `[${s.min.toLocaleString('en-US', { maximumFractionDigits: digits })}–${s.max.toLocaleString('en-US', { maximumFractionDigits: digits })}, ±${(s.range_pct / 2).toFixed(1)}%]`
+  const usMed = (xs: (number | null)[]): string => {
+    const m = median(xs)
+    return m !== null && m > 0 ? `${(1e6 / m).toFixed(2)} us CPU/msg` : ''
   }
-  if (engine) {
+  if (raws.length > 0) {
     out.push(
-      `engine          ${fmt(engine.msgsPerSec).padStart(9)} msgs/s  decode + books + tapes + fan-out to ${CLIENTS} clients; ${perMsg(engine)}`,
+      `raw ceiling     ${fmt(result.raw_msgs_per_sec).padStart(9)} msgs/s ${range(result.raw_msgs_per_sec_spread)}  bare ws + JSON.parse, ${MARKETS} markets; ${usMed(rawCpu)}`,
     )
-    out.push(`                  (${limitNote(engine)})`)
+    out.push(`                  (${limitNote(raws, true)})`)
+  }
+  if (engines.length > 0) {
+    out.push(
+      `engine          ${fmt(result.engine_msgs_per_sec).padStart(9)} msgs/s ${range(result.engine_msgs_per_sec_spread)}  decode + books + tapes + fan-out to ${CLIENTS} clients; ${usMed(engineCpu)}`,
+    )
+    out.push(`                  (${limitNote(engines)})`)
   }
   if (ratio !== null) {
     out.push(
-      `ratio           ${ratio.toFixed(3).padStart(9)}         engine / raw (target >= 0.7: ${ratio >= 0.7 ? 'met' : 'NOT met'})`,
+      `ratio           ${ratio.toFixed(3).padStart(9)} ${range(result.ratio_spread, 3)}  engine / raw, pair by pair (target >= 0.7: ${ratio >= 0.7 ? 'met' : 'NOT met'})`,
     )
   }
   if (ratioCpu !== null)
     out.push(
-      `ratio per CPU-s ${ratioCpu.toFixed(3).padStart(9)}         same, per CPU-second of the consuming process: the contention-free estimate`,
+      `ratio per CPU-s ${ratioCpu.toFixed(3).padStart(9)} ${range(result.ratio_per_cpu_sec_spread, 3)}  same, per CPU-second of the consuming process: the contention-free estimate`,
     )
+  if (result.ratio_per_cpu_sec_amortized !== null)
+    out.push(
+      `  amortized     ${result.ratio_per_cpu_sec_amortized.toFixed(3).padStart(9)}         all windows summed (CPU and messages); ${result.engine_windows_with_major_gc} of ${engines.length} engine windows had old-generation GC work`,
+    )
+  if (engines.length > 0) {
+    const gcShare = result.engine_gc_share_of_cpu_spread
+    const reads = result.engine_msgs_per_read_spread
+    out.push(
+      `engine windows  GC pauses ${gcShare ? `${pct(gcShare.median)} of CPU [${pct(gcShare.min)}–${pct(gcShare.max)}]` : '-'}; ` +
+        `${reads ? reads.median : '-'} msgs per socket read ${range(reads, 1)} (medians [min–max])`,
+    )
+  }
   if (latency) {
     const p99 = latency.p99
     out.push(
@@ -386,11 +599,11 @@ async function main(): Promise<void> {
           : ''),
     )
   }
-  if (engine || latency) {
+  if (engines.length > 0 || latency) {
     out.push(
       `engine reconnects during run: ${engineInfo.reconnects}; batches delivered: ${fmt(engineInfo.batches)}` +
-        (batchWindow.rate !== null
-          ? `; at saturation ${batchWindow.rate.toFixed(1)} batches/s per client (~60 wanted)`
+        (batchRate !== null
+          ? `; at saturation ${batchRate.toFixed(1)} batches/s per client (~60 wanted)`
           : ''),
     )
     out.push(`engine incidents: ${engineInfo.incidents || 'none'}; counters ${engineInfo.counters}`)

@@ -10,7 +10,10 @@
 //   {id?, cmd:'ack', received}                  consumer's count of firehose messages since the last start
 //   {id, cmd:'stop'}                            stop the firehose; reply {sent}
 //   {id, cmd:'stats'}                           reply {sent, framesSent} (firehose messages since the last start)
+//   {id, cmd:'listing'}                         reply {markets: [{id, event}]}: the listed markets, in listing order
 //   {id, cmd:'quit'}                            close the simulator and exit
+// `--demo` runs the simulator as the app's demo does: createSimulator's defaults (12 events x 4 markets, 100 ms
+// steps, the demo account); without it, a tiny listing (the benchmark only uses the firehose's fh-NNNN markets).
 import { createInterface } from 'node:readline'
 import { createSimulator, type Simulator } from '../../src/sim/index'
 
@@ -47,8 +50,11 @@ function positive(v: number | undefined, name: string): number {
 async function main(): Promise<void> {
   const seedArg = process.argv.indexOf('--seed')
   const seed = seedArg >= 0 ? Number(process.argv[seedArg + 1]) : 7
-  // Few listed markets: the benchmark only subscribes to the firehose's synthetic fh-NNNN markets.
-  const sim: Simulator = await createSimulator({ port: 0, seed, config: { events: 2, marketsPerEvent: 2 } })
+  const demo = process.argv.includes('--demo')
+  // Few listed markets unless --demo: the engine benchmark only subscribes to the firehose's fh-NNNN markets.
+  const sim: Simulator = demo
+    ? await createSimulator({ port: 0, seed })
+    : await createSimulator({ port: 0, seed, config: { events: 2, marketsPerEvent: 2 } })
 
   let base = 0
   let flow: { rate: number; markets: number; high: number; low: number; running: boolean } | null = null
@@ -100,6 +106,11 @@ async function main(): Promise<void> {
       case 'stats':
         reply({ id: c.id, ok: true, sent: sent(), framesSent: sim.stats().framesSent })
         return
+      case 'listing': {
+        const markets = sim.listing().events.flatMap((e) => e.markets.map((m) => ({ id: m.id, event: e.id })))
+        reply({ id: c.id, ok: true, markets })
+        return
+      }
       case 'quit':
         await sim.close()
         reply({ id: c.id, ok: true })

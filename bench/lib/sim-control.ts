@@ -12,6 +12,7 @@ export interface SimReply {
   ids?: string[]
   sent?: number
   framesSent?: number
+  markets?: { id: string; event: string }[]
 }
 
 export interface SimChild {
@@ -28,17 +29,24 @@ export interface SimChild {
   /** Stops the firehose; resolves with the messages it sent since the last start. */
   stop(): Promise<number>
   stats(): Promise<{ sent: number; framesSent: number }>
+  /** The simulator's listed markets (not the firehose's), in listing order. */
+  listing(): Promise<{ id: string; event: string }[]>
   close(): Promise<void>
+  /** Synchronous last resort (exit handlers): SIGKILL the child. */
+  kill(): void
 }
 
 const READY_TIMEOUT_MS = 30_000
 
-export function spawnSimChild(seed = 7): Promise<SimChild> {
+/** `demo`: the simulator with createSimulator's defaults, as the app's demo runs it (see sim-child.ts). */
+export function spawnSimChild(seed = 7, opts: { demo?: boolean } = {}): Promise<SimChild> {
   const script = join(__dirname, 'sim-child.ts')
   const loader = pathToFileURL(require.resolve('tsx')).href
-  const child: ChildProcess = spawn(process.execPath, ['--import', loader, script, '--seed', String(seed)], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  })
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', loader, script, '--seed', String(seed), ...(opts.demo === true ? ['--demo'] : [])],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  )
   const stdin = child.stdin
   const stdout = child.stdout
   if (stdin === null || stdout === null) throw new Error('sim child has no stdio pipes')
@@ -96,6 +104,10 @@ export function spawnSimChild(seed = 7): Promise<SimChild> {
           stats: async () => {
             const r = await request({ cmd: 'stats' })
             return { sent: r.sent ?? 0, framesSent: r.framesSent ?? 0 }
+          },
+          listing: async () => (await request({ cmd: 'listing' })).markets ?? [],
+          kill: () => {
+            if (!exited) child.kill('SIGKILL')
           },
           close: async () => {
             if (exited) return

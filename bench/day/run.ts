@@ -1,0 +1,485 @@
+// `npm run bench:day -- --minutes N [--clients 4] [--markets 20] [--renderer] [--no-fps] [--seed 7]`
+// The engine at the demo load for N minutes (README.md, "All-day load"): the simulator with createSimulator's
+// defaults in a child process (bench/lib/sim-child.ts --demo), M of its listed markets watched by C clients
+// whose sinks JSON.stringify every batch as IPC would; optionally the browser host and headless Chromium with one
+// market window. One JSON line per minute on stdout, then a summary line; progress on stderr.
+import { cpus, loadavg } from 'node:os'
+import { createMemoryStore } from '../../src/main/services/credentials'
+import { createMonitor } from '../../src/main/services/monitor'
+import type { Logger, MonitorClient, MonitorEngine } from '../../src/main/services/types'
+import { ensureRendererBuilt } from '../../src/main/web/build'
+import { startWebHost, type WebHost } from '../../src/main/web/server'
+import type { Interest, ViewBatch } from '../../src/shared/ipc'
+import { CLOCK_TICKS, procInfo } from '../lib/proc'
+import { spawnSimChild, type SimChild } from '../lib/sim-control'
+import { round } from '../lib/stats'
+import { startBrowserChild, type BrowserChild, type ChromiumCpu, type FrameSample } from './browser'
+
+const USAGE =
+  'usage: npm run bench:day -- --minutes N [--clients 4] [--markets 20] [--renderer] [--no-fps] [--seed 7]'
+/** The first minute (JIT, first snapshots, stores filling) is the warm-up: RSS flatness is judged after it. */
+const WARMUP_MS = 60_000
+/** RSS and heap are also sampled this often, for their minimum and maximum. */
+const MEMORY_SAMPLE_MS = 5_000
+const MB = 1024 * 1024
+
+interface Args {
+  minutes: number
+  clients: number
+  markets: number
+  renderer: boolean
+  fps: boolean
+  seed: number
+}
+
+class UsageError extends Error {}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { minutes: NaN, clients: 4, markets: 20, renderer: false, fps: true, seed: 7 }
+  const num = (i: number, name: string, ok: (n: number) => boolean): number => {
+    const n = Number(argv[i])
+    if (argv[i] === undefined || !ok(n)) throw new UsageError(`bad value for ${name}`)
+    return n
+  }
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]
+    if (a === '--') continue
+    if (a === '--minutes') args.minutes = num(++i, a, (n) => n > 0 && n <= 24 * 60)
+    else if (a === '--clients') args.clients = num(++i, a, (n) => Number.isInteger(n) && n >= 1 && n <= 64)
+    else if (a === '--markets') args.markets = num(++i, a, (n) => Number.isInteger(n) && n >= 1)
+    else if (a === '--seed') args.seed = num(++i, a, (n) => Number.isInteger(n) && n >= 0)
+    else if (a === '--renderer') args.renderer = true
+    else if (a === '--no-fps') args.fps = false
+    else if (a === '--help' || a === '-h') {
+      process.stdout.write(`${USAGE}\n`)
+      process.exit(0)
+    } else throw new UsageError(`unknown argument ${JSON.stringify(a)}`)
+  }
+  if (!(args.minutes > 0)) throw new UsageError('--minutes is required')
+  return args
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
+
+/** Every process this run started, so a signal or an exception can end them all (by pid). */
+const resources: { sim: SimChild | null; browser: BrowserChild | null } = { sim: null, browser: null }
+function killChildren(): void {
+  resources.browser?.kill()
+  resources.sim?.kill()
+}
+
+/** Picks `n` markets across the events: the first market of every event, then the second, and so on. */
+function pickMarkets(listing: { id: string; event: string }[], n: number): string[] {
+  const byEvent = new Map<string, string[]>()
+  for (const m of listing) {
+    const list = byEvent.get(m.event)
+    if (list) list.push(m.id)
+    else byEvent.set(m.event, [m.id])
+  }
+  const out: string[] = []
+  for (let k = 0; out.length < n; k++) {
+    let added = false
+    for (const list of byEvent.values()) {
+      const id = list[k]
+      if (id === undefined || out.length >= n) continue
+      out.push(id)
+      added = true
+    }
+    if (!added) break
+  }
+  return out
+}
+
+interface Memory {
+  rssMb: number
+  heapUsedMb: number
+  heapTotalMb: number
+  externalMb: number
+  arrayBuffersMb: number
+}
+
+function memory(): Memory {
+  const m = process.memoryUsage()
+  return {
+    rssMb: m.rss / MB,
+    heapUsedMb: m.heapUsed / MB,
+    heapTotalMb: m.heapTotal / MB,
+    externalMb: m.external / MB,
+    arrayBuffersMb: m.arrayBuffers / MB,
+  }
+}
+
+/** What the sinks saw, per client and in total. */
+interface SinkCounts {
+  batches: number
+  bytes: number
+  trades: number
+  books: number
+}
+
+interface Snapshot {
+  at: number
+  cpu: NodeJS.CpuUsage
+  mem: Memory
+  simTicks: number | null
+  frames: number
+  sinks: SinkCounts
+  chromium: ChromiumCpu | null
+  page: FrameSample | null
+}
+
+function pctOfCore(ticks: number, ms: number): number {
+  return ms > 0 ? (ticks / CLOCK_TICKS / (ms / 1000)) * 100 : 0
+}
+
+/** CPU % of one core per Chromium process kind between two samples (processes that appeared count from 0). */
+function chromiumPct(a: ChromiumCpu, b: ChromiumCpu, ms: number): Record<string, number> {
+  const byType = new Map<string, number>()
+  for (const [pid, now] of b.ticksByPid) {
+    const before = a.ticksByPid.get(pid)?.ticks ?? 0
+    byType.set(now.type, (byType.get(now.type) ?? 0) + Math.max(0, now.ticks - before))
+  }
+  const out: Record<string, number> = {}
+  let total = 0
+  for (const [type, ticks] of byType) {
+    if (type !== 'playwright-node') total += ticks
+    out[type] = round(pctOfCore(ticks, ms)) ?? 0
+  }
+  out.total_chromium = round(pctOfCore(total, ms)) ?? 0
+  return out
+}
+
+/** Resolves with true when a signal cut the run short. */
+async function main(): Promise<boolean> {
+  const args = parseArgs(process.argv.slice(2))
+  const t00 = performance.now()
+  const log = (s: string): void => {
+    process.stderr.write(`[${((performance.now() - t00) / 1000).toFixed(1).padStart(6)} s] ${s}\n`)
+  }
+  const problems: string[] = []
+  let warnings = 0
+  const logger: Logger = {
+    info: () => {},
+    warn: (m, f) => {
+      warnings++
+      if (problems.length < 10) problems.push(`warn ${m} ${JSON.stringify(f ?? {})}`)
+    },
+    error: (m, f) => {
+      warnings++
+      if (problems.length < 10) problems.push(`error ${m} ${JSON.stringify(f ?? {})}`)
+    },
+  }
+
+  // Stop at the next minute boundary on SIGINT/SIGTERM and still print what was measured; a second signal ends
+  // everything at once.
+  let stop: () => void = () => {}
+  const stopped = new Promise<void>((resolve) => {
+    stop = resolve
+  })
+  let interrupted = false
+  const onSignal = (sig: NodeJS.Signals): void => {
+    if (interrupted) {
+      killChildren()
+      process.exit(130)
+    }
+    interrupted = true
+    log(`${sig}: stopping (again to stop at once) ...`)
+    stop()
+  }
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+
+  const loadStart = loadavg()[0] ?? 0
+  log(`day: ${cpus().length} CPU cores, load average ${loadStart.toFixed(2)}; starting the simulator ...`)
+  const sim = await spawnSimChild(args.seed, { demo: true })
+  resources.sim = sim
+  let engine: MonitorEngine | null = null
+  let host: WebHost | null = null
+  const clients: MonitorClient[] = []
+  try {
+    const listing = await sim.listing()
+    if (args.markets > listing.length)
+      throw new UsageError(`--markets ${args.markets}: the simulator lists only ${listing.length} markets`)
+    const markets = pickMarkets(listing, args.markets)
+
+    // Production defaults throughout: Date.now clock, default fan-out interval, liveness and resync settings.
+    engine = await createMonitor({
+      settingsPath: null,
+      credentials: createMemoryStore(),
+      demo: false,
+      logger,
+    })
+    const perClient: SinkCounts[] = []
+    const totals: SinkCounts = { batches: 0, bytes: 0, trades: 0, books: 0 }
+    for (let i = 0; i < args.clients; i++) {
+      const mine: SinkCounts = { batches: 0, bytes: 0, trades: 0, books: 0 }
+      perClient.push(mine)
+      const sink = (batch: ViewBatch): void => {
+        // What an IPC send of the batch costs in the engine process: serialising it.
+        const bytes = Buffer.byteLength(JSON.stringify(batch))
+        mine.batches++
+        mine.bytes += bytes
+        totals.batches++
+        totals.bytes += bytes
+        const t = batch.trades?.length ?? 0
+        const b = batch.books?.length ?? 0
+        mine.trades += t
+        mine.books += b
+        totals.trades += t
+        totals.books += b
+      }
+      clients.push(engine.attachClient({ label: `day-${i + 1}`, sink }))
+    }
+    const first = clients[0] as MonitorClient
+    const must = <T>(
+      r: { ok: true; value: T } | { ok: false; error: { code: string; message: string } },
+    ): T => {
+      if (!r.ok) throw new Error(`engine: ${r.error.code}: ${r.error.message}`)
+      return r.value
+    }
+    const profile = must(await first.saveProfile({ name: 'day', baseUrl: sim.baseUrl, wsUrl: sim.wsUrl }))
+    must(await first.selectProfile(profile.id))
+    // As the demo profile with "use the demo key": the account feed flows too.
+    must(await first.setApiKey({ key: sim.demoKey, label: 'day' }))
+    const interests: Interest[] = markets.map((id) => ({ channel: 'market', id, filter: 'all' }))
+    for (const c of clients) must(await c.setInterests(interests))
+    const frames = async (): Promise<number> => must(await first.getStatus()).counters.frames
+    const liveBy = Date.now() + 30_000
+    for (;;) {
+      const s = must(await first.getStatus())
+      if (s.state === 'live' && s.counters.frames >= markets.length) break
+      if (Date.now() > liveBy) throw new Error(`engine did not go live (state ${s.state})`)
+      await sleep(100)
+    }
+    log(`engine live: ${args.clients} clients x ${markets.length} markets (${markets.join(', ')})`)
+
+    let browser: BrowserChild | null = null
+    if (args.renderer) {
+      log('renderer: building if needed, starting the browser host and Chromium ...')
+      await ensureRendererBuilt({ logger })
+      host = await startWebHost({ monitor: engine, logger })
+      const url = new URL(host.url)
+      url.searchParams.set('view', 'market')
+      url.searchParams.set('market', markets[0] as string)
+      browser = await startBrowserChild(url.toString(), { fps: args.fps })
+      resources.browser = browser
+      log(`renderer: market window on ${markets[0]} is live`)
+    }
+
+    const snapshot = async (): Promise<Snapshot> => ({
+      at: performance.now(),
+      cpu: process.cpuUsage(),
+      mem: memory(),
+      simTicks: procInfo(sim.pid)?.ticks ?? null,
+      frames: await frames(),
+      sinks: { ...totals },
+      chromium: browser ? browser.cpu() : null,
+      page: browser ? await browser.sample() : null,
+    })
+
+    const memSamples: { at: number; mem: Memory }[] = []
+    const memTimer = setInterval(
+      () => memSamples.push({ at: performance.now(), mem: memory() }),
+      MEMORY_SAMPLE_MS,
+    )
+    memTimer.unref()
+    const loads: number[] = [loadStart]
+    const start = await snapshot()
+    memSamples.push({ at: start.at, mem: start.mem })
+    const endAt = start.at + args.minutes * 60_000
+    log(`measuring for ${args.minutes} min (one line per minute on stdout) ...`)
+
+    const lines: Record<string, unknown>[] = []
+    let prev = start
+    let afterWarmup: Snapshot | null = null
+    for (let minute = 1; ; minute++) {
+      const due = Math.min(endAt, start.at + minute * 60_000)
+      const wait = due - performance.now()
+      if (wait > 0) await Promise.race([sleep(wait), stopped])
+      const now = await snapshot()
+      const ms = now.at - prev.at
+      const cpu = process.cpuUsage(prev.cpu)
+      const secs = ms / 1000
+      const load = loadavg()[0] ?? 0
+      loads.push(load)
+      const line: Record<string, unknown> = {
+        type: 'minute',
+        minute,
+        seconds: round(secs, 1),
+        ...(ms < 59_000 ? { partial: true } : {}),
+        engine_cpu_pct: round(((cpu.user + cpu.system) / 1e3 / ms) * 100),
+        engine_cpu_user_pct: round((cpu.user / 1e3 / ms) * 100),
+        engine_cpu_system_pct: round((cpu.system / 1e3 / ms) * 100),
+        rss_mb: round(now.mem.rssMb, 1),
+        heap_used_mb: round(now.mem.heapUsedMb, 1),
+        heap_total_mb: round(now.mem.heapTotalMb, 1),
+        external_mb: round(now.mem.externalMb, 1),
+        sim_cpu_pct:
+          now.simTicks !== null && prev.simTicks !== null
+            ? round(pctOfCore(now.simTicks - prev.simTicks, ms))
+            : null,
+        engine_frames_per_sec: round((now.frames - prev.frames) / secs, 1),
+        batches_per_client_per_sec: round((now.sinks.batches - prev.sinks.batches) / args.clients / secs, 1),
+        ipc_bytes_per_sec: Math.round((now.sinks.bytes - prev.sinks.bytes) / secs),
+        trades_per_client_per_sec: round((now.sinks.trades - prev.sinks.trades) / args.clients / secs, 1),
+        load_average_1m: round(load),
+      }
+      if (now.chromium && prev.chromium) {
+        const c = chromiumPct(prev.chromium, now.chromium, ms)
+        line.renderer_cpu_pct = c.renderer ?? 0
+        line.chromium_cpu_pct = c
+        line.renderer_rss_mb = round(now.chromium.rendererRssBytes / MB, 1)
+      }
+      if (now.page && prev.page) {
+        const frameCount =
+          now.page.frames !== null && prev.page.frames !== null ? now.page.frames - prev.page.frames : null
+        const pageMs = now.page.pageMs - prev.page.pageMs
+        line.fps = frameCount !== null && pageMs > 0 ? round((frameCount / pageMs) * 1000, 1) : null
+        line.max_frame_gap_ms = now.page.frames !== null ? round(now.page.maxGapMs, 1) : null
+        line.frame_gaps_over_50ms = now.page.frames !== null ? now.page.gapsOver50 : null
+        line.book_state = now.page.state
+      }
+      process.stdout.write(`${JSON.stringify(line)}\n`)
+      lines.push(line)
+      if (afterWarmup === null && now.at - start.at >= WARMUP_MS - 1_000) afterWarmup = now
+      prev = now
+      if (now.at >= endAt - 50 || interrupted) break
+    }
+    clearInterval(memTimer)
+    const end = prev
+    memSamples.push({ at: end.at, mem: end.mem })
+
+    const status = must(await first.getStatus())
+    const totalMs = end.at - start.at
+    const cpuTotal = {
+      user: end.cpu.user - start.cpu.user,
+      system: end.cpu.system - start.cpu.system,
+    }
+    const pct = (c: { user: number; system: number }, ms: number): number | null =>
+      ms > 0 ? round(((c.user + c.system) / 1e3 / ms) * 100) : null
+    const afterMs = afterWarmup ? end.at - afterWarmup.at : 0
+    const cpuAfter =
+      afterWarmup && afterMs > 1_000
+        ? pct(
+            { user: end.cpu.user - afterWarmup.cpu.user, system: end.cpu.system - afterWarmup.cpu.system },
+            afterMs,
+          )
+        : null
+    const later = memSamples.filter((s) => afterWarmup !== null && s.at >= afterWarmup.at)
+    const rssRef = afterWarmup?.mem.rssMb ?? null
+    const rssDrift =
+      rssRef !== null && later.length > 1
+        ? Math.max(...later.map((s) => Math.abs(s.mem.rssMb - rssRef)))
+        : null
+    const stats = (xs: number[]): { min: number | null; max: number | null } => ({
+      min: xs.length > 0 ? round(Math.min(...xs), 1) : null,
+      max: xs.length > 0 ? round(Math.max(...xs), 1) : null,
+    })
+    const minuteCpu = lines.map((l) => l.engine_cpu_pct as number | null).filter((v) => v !== null)
+    const summary: Record<string, unknown> = {
+      type: 'summary',
+      bench: 'day',
+      minutes: round(totalMs / 60_000, 2),
+      interrupted,
+      clients: args.clients,
+      markets: markets.length,
+      market_ids: markets,
+      renderer: args.renderer,
+      simulator: `child process: createSimulator defaults (seed ${args.seed}); its CPU is not in engine_cpu_pct`,
+      includes: args.renderer
+        ? 'engine_cpu_pct: this process = engine + client sinks (JSON.stringify) + the browser host serving one market window; not the simulator, not Chromium, not Playwright'
+        : 'engine_cpu_pct: this process = engine + client sinks (JSON.stringify); not the simulator',
+      engine_cpu_pct: pct(cpuTotal, totalMs),
+      engine_cpu_pct_after_warmup: cpuAfter,
+      engine_cpu_pct_per_minute: minuteCpu,
+      sim_cpu_pct:
+        end.simTicks !== null && start.simTicks !== null
+          ? round(pctOfCore(end.simTicks - start.simTicks, totalMs))
+          : null,
+      rss_mb: {
+        start: round(start.mem.rssMb, 1),
+        after_warmup: rssRef !== null ? round(rssRef, 1) : null,
+        end: round(end.mem.rssMb, 1),
+        ...stats(memSamples.map((s) => s.mem.rssMb)),
+      },
+      rss_drift_after_warmup_mb: round(rssDrift, 1),
+      heap_used_mb: {
+        start: round(start.mem.heapUsedMb, 1),
+        after_warmup: afterWarmup ? round(afterWarmup.mem.heapUsedMb, 1) : null,
+        end: round(end.mem.heapUsedMb, 1),
+        ...stats(memSamples.map((s) => s.mem.heapUsedMb)),
+      },
+      engine_frames_per_sec: round((end.frames - start.frames) / (totalMs / 1000), 1),
+      batches_per_client_per_sec: round(
+        (end.sinks.batches - start.sinks.batches) / args.clients / (totalMs / 1000),
+        1,
+      ),
+      ipc_bytes_per_sec: Math.round((end.sinks.bytes - start.sinks.bytes) / (totalMs / 1000)),
+      ipc_bytes_per_batch:
+        end.sinks.batches > start.sinks.batches
+          ? Math.round((end.sinks.bytes - start.sinks.bytes) / (end.sinks.batches - start.sinks.batches))
+          : null,
+      targets: {
+        engine_cpu_le_2pct: cpuAfter !== null ? cpuAfter <= 2 : null,
+        engine_cpu_le_1_5pct: cpuAfter !== null ? cpuAfter <= 1.5 : null,
+        rss_flat_within_20mb_after_warmup: rssDrift !== null ? rssDrift <= 20 : null,
+      },
+      engine_state: status.state,
+      engine_reconnects: status.reconnects,
+      engine_incidents: status.incidents.map((i) => i.kind),
+      engine_warnings: warnings,
+      engine_problems: problems,
+      load_average_1m: {
+        start: round(loadStart),
+        end: round(loads[loads.length - 1] ?? 0),
+        max: round(Math.max(...loads)),
+      },
+      cpu_cores: cpus().length,
+      node: process.version,
+    }
+    if (browser && start.chromium && end.chromium) {
+      const c = chromiumPct(start.chromium, end.chromium, totalMs)
+      const fpsList = lines.map((l) => l.fps).filter((v): v is number => typeof v === 'number')
+      summary.renderer_cpu_pct = c.renderer ?? 0
+      summary.chromium_cpu_pct = c
+      summary.fps_per_minute = fpsList
+      summary.fps =
+        start.page?.frames != null && end.page?.frames != null
+          ? round(((end.page.frames - start.page.frames) / (end.page.pageMs - start.page.pageMs)) * 1000, 1)
+          : null
+      summary.renderer_includes =
+        'renderer_cpu_pct: the page renderer process(es) of headless Chromium (/proc/PID/stat); chromium_cpu_pct: every Chromium process by kind (browser, gpu-process, utility, zygote, renderer-webui) and total_chromium; playwright-node is the driver process, not Chromium' +
+        (args.fps
+          ? '; a requestAnimationFrame counter runs in the page for fps'
+          : '; no fps counter (--no-fps)')
+    }
+    process.stdout.write(`${JSON.stringify(summary)}\n`)
+    log(
+      `done: engine ${String(summary.engine_cpu_pct)}% of a core (after warm-up ${String(cpuAfter)}%), ` +
+        `RSS ${String((summary.rss_mb as { start: number }).start)} -> ${String((summary.rss_mb as { end: number }).end)} MB`,
+    )
+  } finally {
+    for (const c of clients) c.dispose()
+    await resources.browser?.close().catch(() => undefined)
+    resources.browser = null
+    await host?.close().catch(() => undefined)
+    await engine?.close().catch(() => undefined)
+    await sim.close().catch(() => undefined)
+    resources.sim = null
+  }
+  return interrupted
+}
+
+process.on('exit', killChildren)
+main().then(
+  (interrupted) => process.exit(interrupted ? 130 : 0),
+  (e: unknown) => {
+    killChildren()
+    if (e instanceof UsageError) {
+      process.stderr.write(`bench:day: ${e.message} (${USAGE})\n`)
+      process.exit(2)
+    }
+    process.stderr.write(`bench:day: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`)
+    process.exit(1)
+  },
+)
