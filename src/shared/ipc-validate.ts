@@ -31,6 +31,7 @@ const argSchemas: { [M in MonitorMethod]: z.ZodType<MethodArgs<M>> } = {
   reconnectNow: z.tuple([]),
   getStatus: z.tuple([]),
   setInspector: z.tuple([z.boolean()]),
+  setVisibility: z.tuple([z.boolean()]),
   getKeyInfo: z.tuple([]),
   setApiKey: z.tuple([
     z

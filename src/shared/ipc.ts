@@ -40,6 +40,12 @@ export interface ViewBatch {
   inspector?: InspectorFrame[]
   /** Set when the events listing was refreshed by someone; windows may re-read it. */
   eventsChanged?: true
+  /**
+   * Set on the first batch after the window was shown again (setVisibility(true)). It carries the current book
+   * and ticker of every market the window watches; trades made while it was hidden were NOT sent, so the window
+   * should refetch its tapes with getMarketSnapshot.
+   */
+  resume?: true
 }
 
 export interface KeyInfo {
@@ -84,6 +90,13 @@ export interface MonitorApi {
   getStatus(): Promise<Result<StreamStatus>>
   /** Stream raw frames to this window (inspector). */
   setInspector(enabled: boolean): Promise<Result<void>>
+  /**
+   * Whether the window can be seen (document.visibilityState). Hidden: its batches carry status, eventsChanged
+   * and user updates only (no books, tickers, trades or inspector frames) and nothing of its markets is queued.
+   * Shown again: the next batch has every watched market's current book and ticker and `resume: true`.
+   * Windows start visible.
+   */
+  setVisibility(visible: boolean): Promise<Result<void>>
 
   // ---- credentials: write-only, the key never comes back
   getKeyInfo(): Promise<Result<KeyInfo>>
@@ -134,6 +147,7 @@ export const MONITOR_METHODS = [
   'reconnectNow',
   'getStatus',
   'setInspector',
+  'setVisibility',
   'getKeyInfo',
   'setApiKey',
   'clearApiKey',

@@ -7,11 +7,27 @@ import type { Logger } from '../../src/main/services/types'
 import type { ViewBatch } from '../../src/shared/ipc'
 import type { InspectorFrame, StreamStatus } from '../../src/shared/model'
 
-/** A deterministic clock and timer queue: tests advance time explicitly, nothing depends on the wall clock. */
+/**
+ * A deterministic clock, timer queue and microtask queue: tests advance time explicitly, nothing depends on the
+ * wall clock. `defer`red work runs as microtasks do: when the current synchronous work (a test step, a timer
+ * callback) is done, i.e. on `drain()` or at the start of `advance()` and after each timer.
+ */
 class ManualClock {
   now = 1_000_000
   private nextId = 1
   private readonly timers = new Map<number, { at: number; fn: () => void }>()
+  private readonly micro: Array<() => void> = []
+
+  readonly defer = (fn: () => void): void => {
+    this.micro.push(fn)
+  }
+  /** Runs the deferred work (the end of the current socket read), without moving the clock. */
+  drain(): void {
+    for (let guard = 0; guard < 10_000 && this.micro.length > 0; guard++) this.micro.shift()?.()
+  }
+  get deferred(): number {
+    return this.micro.length
+  }
 
   readonly setTimer = (fn: () => void, ms: number): number => {
     const id = this.nextId++
@@ -26,6 +42,7 @@ class ManualClock {
   }
   /** Runs due timers in time order, bounded so a bug cannot spin forever. */
   advance(ms: number): void {
+    this.drain()
     const until = this.now + ms
     for (let guard = 0; guard < 10_000; guard++) {
       let next: [number, { at: number; fn: () => void }] | undefined
@@ -35,6 +52,7 @@ class ManualClock {
       this.timers.delete(next[0])
       this.now = Math.max(this.now, next[1].at)
       next[1].fn()
+      this.drain()
     }
     this.now = until
   }
@@ -89,6 +107,7 @@ function rig(overrides: Partial<FanoutOptions> = {}): Rig {
     now: () => clock.now,
     setTimer: clock.setTimer,
     clearTimer: clock.clearTimer,
+    defer: clock.defer,
     logger,
     provider: {
       bookView: (m, d) => books.bookView(m, d),
@@ -530,14 +549,19 @@ describe('Fanout', () => {
     expect(b?.trades?.[0]?.gapBefore).toBe(true)
   })
 
-  it('with the default timer: flushes on its own, the timer does not hold the process, close() stops it', () => {
+  it('with the default timer: flushes on its own, the timer does not hold the process, close() stops it', async () => {
     const spy = vi.spyOn(globalThis, 'setTimeout')
     const books = new BookStore()
     const fanout = new Fanout({
       intervalMs: 60_000,
       provider: { bookView: (m, d) => books.bookView(m, d), ticker: (m) => books.ticker(m), status },
     })
-    fanout.addClient('w1', () => {})
+    const c = collector()
+    fanout.addClient('w1', c.sink)
+    // The first batch goes out in a microtask (leading edge); the timer then waits out the client's interval.
+    expect(c.batches).toHaveLength(0)
+    await Promise.resolve()
+    expect(c.batches).toHaveLength(1)
     const handle = spy.mock.results.at(-1)?.value as NodeJS.Timeout | undefined
     expect(handle?.hasRef()).toBe(false)
     fanout.close()
@@ -547,7 +571,7 @@ describe('Fanout', () => {
     expect(fanout.clientCount).toBe(0)
   })
 
-  it('with fake timers: batches arrive without an explicit flush, and nothing fires after close()', () => {
+  it('with fake timers: batches arrive without an explicit flush, and nothing fires after close()', async () => {
     vi.useFakeTimers()
     const books = new BookStore()
     const fanout = new Fanout({
@@ -558,12 +582,12 @@ describe('Fanout', () => {
     fanout.setClientMarkets('w1', ['a'])
     books.apply({ kind: 'book', market: 'a', snapshot: true, bids: [[0.1, 1]], asks: [[0.2, 1]], seq: 1 }, 1)
     fanout.bookChanged('a')
-    vi.advanceTimersByTime(50)
+    await vi.advanceTimersByTimeAsync(50)
     expect(c.batches).toHaveLength(1)
     expect(c.batches[0]?.books?.[0]?.market).toBe('a')
     fanout.statusChanged()
     fanout.close()
-    vi.advanceTimersByTime(1000)
+    await vi.advanceTimersByTimeAsync(1000)
     expect(c.batches).toHaveLength(1)
     expect(vi.getTimerCount()).toBe(0)
   })
@@ -581,7 +605,8 @@ describe('Fanout when timers are starved (a firehose keeps Node reading the sock
     r.fanout.addClient('w1', c.sink)
     r.fanout.setClientMarkets('w1', ['a'])
     snap(r, 'a', 0.1, 0.9)
-    r.clock.advance(0)
+    // The first batch is a leading edge: it goes out once the current (synchronous) work is done.
+    for (const fn of deferred.splice(0)) fn()
     expect(c.batches).toHaveLength(1)
     let seq = 1
     const change = (): void => {
@@ -640,6 +665,10 @@ describe('Fanout when timers are starved (a firehose keeps Node reading the sock
     expect(s.c.batches).toHaveLength(2)
     expect(s.c.batches[1]?.at).toBe(first + 18.5)
     expect(s.c.batches[1]?.books?.[0]?.bids).toEqual([[0.1, s.seq()]])
+    // Only the timer that ends the client's interval is left; with nothing more to send it just lapses.
+    expect(s.r.clock.pending).toBe(1)
+    s.r.clock.advance(16)
+    expect(s.c.batches).toHaveLength(2)
     expect(s.r.clock.pending).toBe(0)
   })
 
@@ -675,5 +704,340 @@ describe('Fanout when timers are starved (a firehose keeps Node reading the sock
   it('rejects a negative or non-finite overdue threshold', () => {
     expect(() => rig({ overdueMs: -1 })).toThrow(RangeError)
     expect(() => rig({ overdueMs: Number.NaN })).toThrow(RangeError)
+  })
+})
+
+describe('Fanout leading edge, per window', () => {
+  it('a change for a window idle for one interval goes out at once, while a window that just got a batch waits', () => {
+    const r = rig()
+    const busy = collector()
+    const idle = collector()
+    r.fanout.addClient('busy', busy.sink)
+    r.fanout.addClient('idle', idle.sink)
+    r.fanout.setClientMarkets('busy', ['a'])
+    r.fanout.setClientMarkets('idle', ['b'])
+    r.clock.advance(100)
+    busy.batches.length = 0
+    idle.batches.length = 0
+    // 'busy' gets a batch at t1, at once: nobody has had one for an interval.
+    snap(r, 'a', 0.1, 0.9, 2)
+    r.clock.drain()
+    const t1 = r.clock.now
+    expect(busy.batches.map((b) => b.at)).toEqual([t1])
+    r.clock.advance(3)
+    // One frame touching both windows: nothing is sent from inside its updates...
+    snap(r, 'a', 0.2, 0.9, 3)
+    snap(r, 'b', 0.3, 0.4, 1)
+    const t = r.tapes.push({ kind: 'trade', market: 'b', price: 0.35, size: 1, side: 'buy', ts: 1 }, 1)
+    if (t) r.fanout.trade(t)
+    expect(idle.batches).toHaveLength(0)
+    // ...and once the read is done, the idle window has the whole frame at once, long before an interval.
+    r.clock.drain()
+    expect(idle.batches).toHaveLength(1)
+    expect(idle.batches[0]?.at).toBe(t1 + 3)
+    expect(idle.batches[0]?.books?.map((b) => b.market)).toEqual(['b'])
+    expect(idle.batches[0]?.trades?.map((x) => x.price)).toEqual([0.35])
+    // The window that got a batch 3 ms ago is coalesced until its interval is over.
+    expect(busy.batches).toHaveLength(1)
+    snap(r, 'a', 0.25, 0.9, 4)
+    r.clock.advance(12)
+    expect(busy.batches).toHaveLength(1)
+    r.clock.advance(1)
+    expect(busy.batches).toHaveLength(2)
+    expect(busy.batches[1]?.at).toBe(t1 + 16)
+    expect(busy.batches[1]?.books?.[0]?.bids).toEqual([[0.25, 1]])
+  })
+
+  it('another window getting batches all the time does not delay an idle one', () => {
+    const r = rig()
+    const firehose = collector()
+    const quiet = collector()
+    r.fanout.addClient('f', firehose.sink)
+    r.fanout.addClient('q', quiet.sink)
+    r.fanout.setClientMarkets('f', ['a'])
+    r.fanout.setClientMarkets('q', ['b'])
+    r.clock.advance(100)
+    quiet.batches.length = 0
+    const delays: number[] = []
+    let seq = 1
+    for (let ms = 0; ms < 300; ms++) {
+      snap(r, 'a', 0.1, 0.9, ++seq)
+      if (ms % 37 === 5) {
+        snap(r, 'b', 0.2 + ms / 10_000, 0.9, ms)
+        const changedAt = r.clock.now
+        r.clock.drain()
+        delays.push((quiet.batches.at(-1)?.at ?? Infinity) - changedAt)
+      }
+      r.clock.advance(1)
+    }
+    expect(delays.length).toBeGreaterThanOrEqual(8)
+    expect(delays.every((d) => d === 0)).toBe(true)
+    // The busy window still gets at most one batch per interval.
+    const times = firehose.batches.map((b) => b.at)
+    for (let i = 1; i < times.length; i++)
+      expect((times[i] as number) - (times[i - 1] as number)).toBeGreaterThanOrEqual(16)
+  })
+
+  it('after an interval without a batch the next change goes out at once; within one it is coalesced', () => {
+    const r = rig()
+    const c = collector()
+    r.fanout.addClient('w1', c.sink)
+    r.fanout.setClientMarkets('w1', ['a'])
+    r.clock.advance(50)
+    c.batches.length = 0
+    const t0 = r.clock.now
+    snap(r, 'a', 0.1, 0.9, 1)
+    r.clock.drain()
+    snap(r, 'a', 0.11, 0.9, 2)
+    r.clock.drain()
+    expect(c.batches.map((b) => b.at - t0)).toEqual([0])
+    r.clock.advance(16)
+    expect(c.batches.map((b) => b.at - t0)).toEqual([0, 16])
+    // Idle again from t0 + 32: a change at t0 + 40 is not held back.
+    r.clock.advance(24)
+    snap(r, 'a', 0.12, 0.9, 3)
+    r.clock.drain()
+    expect(c.batches.map((b) => b.at - t0)).toEqual([0, 16, 40])
+    expect(r.clock.pending).toBe(1)
+    r.clock.advance(16)
+    expect(r.clock.pending).toBe(0)
+    expect(c.batches).toHaveLength(3)
+  })
+})
+
+describe('Fanout for hidden windows', () => {
+  function trade(r: Rig, market: string, price: number): void {
+    const v = r.tapes.push({ kind: 'trade', market, price, size: 1, side: 'buy', ts: null }, r.clock.now)
+    if (v) {
+      r.books.setLast(market, price, r.clock.now)
+      r.fanout.trade(v)
+    }
+  }
+
+  it('a hidden window gets no book, ticker or trade views until shown; then a fresh full view', () => {
+    const r = rig()
+    const hidden = collector()
+    const shown = collector()
+    r.fanout.addClient('h', hidden.sink)
+    r.fanout.addClient('s', shown.sink)
+    for (const id of ['h', 's']) {
+      r.fanout.setClientMarkets(id, ['a', 'b'])
+      r.fanout.setUser(id, true)
+      r.fanout.setInspector(id, true)
+    }
+    snap(r, 'a', 0.1, 0.9, 1)
+    snap(r, 'b', 0.2, 0.8, 1)
+    r.clock.advance(20)
+    expect(hidden.batches[0]?.books).toHaveLength(2)
+    // Queued but not yet sent when the window is hidden: dropped too.
+    snap(r, 'a', 0.11, 0.9, 2)
+    trade(r, 'a', 0.5)
+    expect(r.fanout.setVisible('h', false)).toBe(true)
+    const mark = hidden.batches.length
+    const viewsBefore = r.fanout.counters.bookViews
+    for (let i = 0; i < 200; i++) {
+      snap(r, 'a', 0.1 + (i % 50) / 1000, 0.9, 3 + i)
+      if (i % 10 === 0) trade(r, 'b', 0.4 + i / 10_000)
+      r.fanout.inspector(frame(i))
+      r.clock.advance(1)
+    }
+    r.fanout.statusChanged()
+    r.fanout.eventsChanged()
+    r.fanout.user(r.feed.push({ kind: 'user', topic: 'fill', market: 'a', data: 1 }, 1))
+    r.clock.advance(20)
+    const whileHidden = hidden.batches.slice(mark)
+    expect(whileHidden.length).toBeGreaterThan(0)
+    for (const b of whileHidden) {
+      expect(b.books).toBeUndefined()
+      expect(b.tickers).toBeUndefined()
+      expect(b.trades).toBeUndefined()
+      expect(b.inspector).toBeUndefined()
+    }
+    expect(whileHidden.some((b) => b.status !== undefined)).toBe(true)
+    expect(whileHidden.some((b) => b.eventsChanged === true)).toBe(true)
+    expect(whileHidden.flatMap((b) => b.user ?? []).map((u) => u.data)).toEqual([1])
+    // Only the visible window cost views.
+    const shownBooks = shown.batches.flatMap((b) => b.books ?? []).length
+    expect(r.fanout.counters.bookViews - viewsBefore).toBeLessThanOrEqual(shownBooks)
+    expect(shown.batches.flatMap((b) => b.trades ?? []).length).toBeGreaterThan(0)
+
+    snap(r, 'a', 0.3, 0.9, 500)
+    trade(r, 'b', 0.45)
+    const before = hidden.batches.length
+    expect(r.fanout.setVisible('h', true)).toBe(true)
+    r.clock.drain()
+    expect(hidden.batches).toHaveLength(before + 1)
+    const resume = hidden.batches.at(-1)
+    expect(resume?.resume).toBe(true)
+    // Every watched market, at the engine's current state: never one from before the window was hidden.
+    expect(resume?.books?.map((b) => b.market).sort()).toEqual(['a', 'b'])
+    for (const view of resume?.books ?? []) {
+      const current = r.books.bookView(view.market, 25)
+      expect(view.seq).toBe(current?.seq)
+      expect(view).toEqual(current)
+    }
+    expect(resume?.books?.find((b) => b.market === 'a')?.seq).toBe(500)
+    expect(resume?.tickers?.map((t) => t.market).sort()).toEqual(['a', 'b'])
+    expect(resume?.tickers?.find((t) => t.market === 'b')?.last).toBe(0.45)
+    // Trades made while hidden are not sent (the window refetches its tape); new ones flow again.
+    expect(resume?.trades).toBeUndefined()
+    r.clock.advance(20)
+    trade(r, 'a', 0.55)
+    r.fanout.inspector(frame(999))
+    r.clock.advance(20)
+    const after = hidden.batches.slice(before + 1)
+    expect(after.flatMap((b) => b.trades ?? []).map((t) => t.price)).toEqual([0.55])
+    expect(after.flatMap((b) => b.inspector ?? []).map((f) => f.seq)).toEqual([999])
+    expect(after.some((b) => b.resume)).toBe(false)
+  })
+
+  it('a market watched only by hidden windows costs nothing: no views, nothing scheduled', () => {
+    const r = rig()
+    const c = collector()
+    r.fanout.addClient('h', c.sink)
+    r.fanout.setClientMarkets('h', ['x'])
+    r.clock.advance(50)
+    r.fanout.setVisible('h', false)
+    r.clock.advance(50)
+    const before = { ...r.fanout.counters }
+    for (let i = 0; i < 100; i++) {
+      snap(r, 'x', 0.1, 0.9, i + 2)
+      trade(r, 'x', 0.5)
+    }
+    expect(r.clock.deferred).toBe(0)
+    expect(r.clock.pending).toBe(0)
+    r.clock.advance(50)
+    expect(r.fanout.counters).toEqual(before)
+  })
+
+  it('markets and depth changed while hidden take effect when shown', () => {
+    const r = rig()
+    const c = collector()
+    r.fanout.addClient('h', c.sink)
+    r.fanout.setClientMarkets('h', ['a'])
+    const bids = Array.from({ length: 40 }, (_, i) => [0.4 - i / 1000, 1] as [number, number])
+    r.books.apply({ kind: 'book', market: 'b', snapshot: true, bids, asks: [[0.5, 1]], seq: 1 }, 1)
+    snap(r, 'a', 0.1, 0.9)
+    r.clock.advance(50)
+    r.fanout.setVisible('h', false)
+    const mark = c.batches.length
+    r.fanout.setClientMarkets('h', ['b'])
+    r.fanout.setDepth('h', 5)
+    snap(r, 'a', 0.2, 0.9, 2)
+    r.clock.advance(50)
+    expect(c.batches).toHaveLength(mark)
+    r.fanout.setVisible('h', true)
+    r.clock.advance(0)
+    const resume = c.batches.at(-1)
+    expect(resume?.resume).toBe(true)
+    expect(resume?.books?.map((b) => b.market)).toEqual(['b'])
+    expect(resume?.books?.[0]?.bids).toHaveLength(5)
+    // 'a' is no longer watched: its changes do not reach the window.
+    snap(r, 'a', 0.3, 0.9, 3)
+    r.clock.advance(50)
+    expect(c.batches.at(-1)).toBe(resume)
+  })
+
+  it('setVisible is idempotent, unknown ids are refused, and a removed hidden window leaves no index behind', () => {
+    const r = rig()
+    const c = collector()
+    r.fanout.addClient('w', c.sink)
+    r.fanout.setClientMarkets('w', ['a'])
+    r.clock.advance(20)
+    expect(r.fanout.setVisible('nobody', false)).toBe(false)
+    expect(r.fanout.setVisible('w', true)).toBe(true)
+    r.clock.advance(20)
+    // Already visible: no resume batch.
+    expect(c.batches.some((b) => b.resume)).toBe(false)
+    r.fanout.setVisible('w', false)
+    r.fanout.setVisible('w', false)
+    r.fanout.removeClient('w')
+    snap(r, 'a', 0.1, 0.2)
+    expect(r.clock.deferred).toBe(0)
+    r.clock.advance(20)
+    expect(r.clock.pending).toBe(0)
+  })
+})
+
+describe('Fanout under random operations', () => {
+  /** A tiny deterministic PRNG (mulberry32). */
+  function prng(seed: number): () => number {
+    let a = seed
+    return () => {
+      a = (a + 0x6d2b79f5) | 0
+      let t = Math.imul(a ^ (a >>> 15), 1 | a)
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+    }
+  }
+
+  it('keeps its idle counts exact, never sends twice within an interval, and delivers the newest state', () => {
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const rand = prng(seed)
+      const r = rig()
+      const markets = ['a', 'b', 'c', 'd', 'e']
+      const ids = ['w1', 'w2', 'w3', 'w4']
+      const seen = new Map<string, ViewBatch[]>()
+      const visible = new Map<string, boolean>()
+      const watching = new Map<string, string[]>()
+      const seqs = new Map<string, number>()
+      for (const id of ids) {
+        const list: ViewBatch[] = []
+        seen.set(id, list)
+        visible.set(id, true)
+        watching.set(id, [])
+        r.fanout.addClient(id, (b) => list.push(b))
+      }
+      const internals = r.fanout as unknown as {
+        byMarket: Map<string, { clients: Set<{ idle: boolean }>; idle: number }>
+      }
+      const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T
+      for (let step = 0; step < 3000; step++) {
+        const op = rand()
+        const id = pick(ids)
+        if (op < 0.5) {
+          const m = pick(markets)
+          const seq = (seqs.get(m) ?? 0) + 1
+          seqs.set(m, seq)
+          snap(r, m, 0.1 + (seq % 100) / 1000, 0.9, seq)
+        } else if (op < 0.6) {
+          const set = markets.filter(() => rand() < 0.4)
+          watching.set(id, set)
+          r.fanout.setClientMarkets(id, set)
+        } else if (op < 0.65) {
+          const v = rand() < 0.5
+          visible.set(id, v)
+          r.fanout.setVisible(id, v)
+        } else if (op < 0.7) {
+          r.fanout.statusChanged()
+        } else if (op < 0.75) {
+          r.clock.drain()
+        } else {
+          r.clock.advance(Math.floor(rand() * 8))
+        }
+        for (const [, w] of internals.byMarket) {
+          expect(w.idle).toBe([...w.clients].filter((c) => c.idle).length)
+        }
+      }
+      r.clock.advance(100)
+      for (const id of ids) {
+        const times = (seen.get(id) ?? []).map((b) => b.at)
+        for (let i = 1; i < times.length; i++)
+          expect((times[i] as number) - (times[i - 1] as number)).toBeGreaterThanOrEqual(16)
+        if (!visible.get(id)) continue
+        // Every visible window's last view of each market it watches is the newest.
+        for (const m of watching.get(id) ?? []) {
+          if (!seqs.has(m)) continue
+          let last: number | null | undefined
+          for (const b of seen.get(id) ?? []) {
+            const v = b.books?.find((x) => x.market === m)
+            if (v) last = v.seq
+          }
+          expect(last, `${id} ${m} seed ${seed}`).toBe(seqs.get(m))
+        }
+      }
+      expect(r.clock.pending).toBe(0)
+      expect(r.clock.deferred).toBe(0)
+    }
   })
 })

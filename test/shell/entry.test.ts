@@ -164,7 +164,7 @@ describe('entry', () => {
     ])
     expect(h.schemes).toContainEqual(expect.objectContaining({ scheme: 'app' }))
     expect(h.protocolHandlers.has('app')).toBe(true)
-    expect(h.handlers.size).toBe(18)
+    expect(h.handlers.size).toBe(19)
     expect(h.menu.set).not.toBeNull()
     expect(h.FakeWindow.all).toHaveLength(1)
     expect(h.FakeWindow.all[0]?.url).toBe('app://bundle/index.html?view=main')

@@ -110,11 +110,13 @@ describe('valid calls reach the engine', () => {
     expect(await call('listEvents', eventFrom(ours), { refresh: true })).toEqual(ok('listEvents done'))
     const interests = [{ channel: 'market', id: 'M1', filter: 'all' }, { channel: 'user' }]
     expect((await call('setInterests', eventFrom(ours), interests)).ok).toBe(true)
+    expect(await call('setVisibility', eventFrom(ours), false)).toEqual(ok('setVisibility done'))
     expect(calls).toEqual([
       { method: 'setBookDepth', args: [10] },
       { method: 'listEvents', args: [] },
       { method: 'listEvents', args: [{ refresh: true }] },
       { method: 'setInterests', args: [interests] },
+      { method: 'setVisibility', args: [false] },
     ])
   })
 
@@ -200,6 +202,10 @@ describe('bad payloads are refused with clear errors', () => {
     ['openWindow', [{ kind: 'devtools' }], /openWindow: invalid arguments/],
     ['getStatus', ['unexpected'], /getStatus: invalid arguments/],
     ['setInspector', ['yes'], /setInspector: invalid arguments/],
+    ['setVisibility', ['hidden'], /setVisibility: invalid arguments/],
+    ['setVisibility', [], /setVisibility: invalid arguments/],
+    ['setVisibility', [1], /setVisibility: invalid arguments/],
+    ['setVisibility', [true, 'extra'], /setVisibility: invalid arguments/],
   ]
   for (const [method, args, text] of cases) {
     it(`${method}(${JSON.stringify(args)})`, async () => {

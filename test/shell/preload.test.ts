@@ -50,10 +50,12 @@ describe('preload', () => {
     expect(await api().setBookDepth(12)).toEqual({ ok: true, value: IPC_PREFIX + 'setBookDepth' })
     await api().openWindow({ kind: 'event', event: 'E1' })
     await api().getStatus()
+    await api().setVisibility(false)
     expect(bridge.invoked).toEqual([
       { channel: 'monitor:setBookDepth', args: [12] },
       { channel: 'monitor:openWindow', args: [{ kind: 'event', event: 'E1' }] },
       { channel: 'monitor:getStatus', args: [] },
+      { channel: 'monitor:setVisibility', args: [false] },
     ])
   })
 

@@ -50,6 +50,15 @@ describe('mergeBatches', () => {
     const capped = mergeBatches(older, newer, { trades: 2, user: 1, inspector: 1 })
     expect(capped.trades?.map((t) => t.key)).toEqual(['t2', 't3'])
     expect(capped.trades?.[0]?.gapBefore).toBe(true)
+    expect(merged.resume).toBeUndefined()
+  })
+
+  it('keeps `resume` from either batch: the page must still refetch its tapes', () => {
+    const resumed: ViewBatch = { seq: 1, at: 1, resume: true, books: [book('m1', 5)] }
+    const later: ViewBatch = { seq: 2, at: 2, trades: [trade(9)] }
+    expect(mergeBatches(resumed, later).resume).toBe(true)
+    expect(mergeBatches(later, resumed).resume).toBe(true)
+    expect(mergeBatches(later, later).resume).toBeUndefined()
   })
 })
 

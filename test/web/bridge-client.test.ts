@@ -119,6 +119,7 @@ describe('createBridgeApi', () => {
     const interests = [{ channel: 'market' as const, id: 'm1', filter: 'all' as const }]
     expect((await api.setInterests(interests)).ok).toBe(true)
     expect((await api.setBookDepth(7)).ok).toBe(true)
+    expect((await api.setVisibility(false)).ok).toBe(true)
     engine.sinks.get('c1')?.({ seq: 1, at: 1, status: status('live') })
     await waitFor('the live status', () => batches.length === 1)
 
@@ -143,6 +144,8 @@ describe('createBridgeApi', () => {
     const replayed = engine.calls.filter((c) => c.client === `c${engine.attached}`)
     expect(replayed.find((c) => c.method === 'setInterests')?.args).toEqual([interests])
     expect(replayed.find((c) => c.method === 'setBookDepth')?.args).toEqual([7])
+    // A hidden page stays hidden for the host's new engine client.
+    expect(replayed.find((c) => c.method === 'setVisibility')?.args).toEqual([false])
     expect(replayed.find((c) => c.method === 'listEvents')?.args).toEqual([{ refresh: true }])
     // Replayed state reaches the engine before the queued call.
     expect(replayed.findIndex((c) => c.method === 'setInterests')).toBeLessThan(

@@ -239,6 +239,8 @@ describe('bridge frames', () => {
       ['setInterests', [[{ channel: 'market', id: 'm1' }]]],
       ['getMarketSnapshot', 'm1'],
       ['openWindow', [{ kind: 'main' }]],
+      ['setVisibility', ['hidden']],
+      ['setVisibility', []],
     ]
     for (const [method, args] of cases) {
       const reply = await bridge.sendRaw(JSON.stringify({ id: 7, method, args }))
@@ -251,6 +253,8 @@ describe('bridge frames', () => {
     // An engine method that throws becomes an internal error, not a crash.
     expect(await bridge.call('getStatus')).toMatchObject({ ok: false, error: { code: 'internal' } })
     expect(await bridge.call('setBookDepth', [10])).toEqual({ ok: true, value: null })
+    expect(await bridge.call('setVisibility', [false])).toEqual({ ok: true, value: null })
+    expect(engine.calls.at(-1)).toMatchObject({ method: 'setVisibility', args: [false] })
     bridge.ws.close()
   })
 

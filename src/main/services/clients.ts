@@ -157,6 +157,10 @@ export class ClientHub {
         refreshInspector()
         return ok(undefined)
       }),
+      setVisibility: guard('setVisibility', async (visible) => {
+        d.fanout.setVisible(id, visible)
+        return ok(undefined)
+      }),
       getKeyInfo: guard('getKeyInfo', async () => {
         await d.keys.refreshHasKey()
         return ok(d.keys.info(d.connection.profile))

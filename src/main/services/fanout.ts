@@ -1,6 +1,8 @@
 // Per-window coalescing of engine changes into ViewBatches, at most one per client per interval (DESIGN §4 "Fan-out").
 // The hot path only records WHAT changed (set membership, a reference to an immutable view); views are built once,
-// at flush time, so a market that changed 1000 times between flushes costs one view.
+// at flush time, so a market that changed 1000 times between flushes costs one view. Leading edge per window: a
+// change for a window that has had no batch for one interval goes out right after the current socket read; only a
+// window that got a batch less than one interval ago waits. A hidden window gets no market data at all.
 import type { ViewBatch } from '../../shared/ipc'
 import type {
   BookView,
@@ -34,7 +36,10 @@ export interface FanoutOptions {
    * get their batches that much less often.
    */
   overdueMs?: number
-  /** Runs an overdue flush once the current synchronous work (one socket chunk) is done; injected for tests. */
+  /**
+   * Runs a pass once the current synchronous work (one socket chunk) is done: the leading-edge send to an idle
+   * window, or an overdue flush. Default queueMicrotask; injected for tests.
+   */
   defer?: (fn: () => void) => void
   logger?: Logger
   /** Book depth a client gets until it asks for another (MonitorApi default). */
@@ -67,6 +72,20 @@ class Client {
   depth: number
   user = false
   inspector = false
+  /**
+   * A hidden window is not in the market index at all: no book, ticker or trade work is done for it, and nothing
+   * of its markets is queued. It still gets status, events-changed and user updates. Shown again, it gets every
+   * market it watches afresh, with `resume`.
+   */
+  visible = true
+  /** Shown since the last batch: the next one says `resume` (trades in between were not sent). */
+  resume = false
+  /**
+   * No batch for at least one interval: its next change goes out at once (after the current socket read). A
+   * client that got a batch less than one interval ago is busy until `readyAt` and its changes are coalesced.
+   */
+  idle = true
+  readyAt = -Infinity
   /** Markets whose book (and ticker) changed since the last batch. */
   readonly dirtyBooks = new Set<string>()
   /** Markets whose ticker only (last trade, venue ticker) changed. */
@@ -87,6 +106,12 @@ class Client {
   ) {
     this.depth = depth
   }
+}
+
+/** The visible clients watching one market, and how many of them are idle (a change then goes out at once). */
+interface Watchers {
+  readonly clients: Set<Client>
+  idle: number
 }
 
 function defaultSetTimer(fn: () => void, ms: number): TimerHandle {
@@ -156,26 +181,27 @@ export class Fanout {
   private readonly maxFrames: number
 
   private readonly clients = new Map<string, Client>()
-  /** market -> clients watching it: a change touches only its watchers. */
-  private readonly byMarket = new Map<string, Set<Client>>()
+  /** market -> visible clients watching it: a change touches only its watchers. */
+  private readonly byMarket = new Map<string, Watchers>()
   /**
-   * Watched markets whose book (or only ticker) changed since the last flush, engine-wide: a change costs one set
+   * Watched markets whose book (or only ticker) changed since the last pass, engine-wide: a change costs one set
    * insert however many windows watch the market; `distribute` hands them to the watchers at flush time.
    */
   private readonly changedBooks = new Set<string>()
   private readonly changedTickers = new Set<string>()
   private readonly userClients = new Set<Client>()
+  /** Visible clients with the inspector on (a hidden window gets no raw frames). */
   private readonly inspectorClients = new Set<Client>()
   /** Clients with something to send. Swapped with `spare` at flush so sinks may re-enter safely. */
   private pending = new Set<Client>()
   private spare = new Set<Client>()
+  /** Armed while any client is busy: fires when the earliest busy client's interval runs out. */
   private timer: TimerHandle | null = null
-  /** When the pending timer should fire; never earlier than one interval after the last flush. */
+  /** When the armed timer fires (the earliest `readyAt` of the busy clients). */
   private dueAt = -Infinity
   private notesSinceClockCheck = 0
-  /** An overdue flush has been handed to `defer` and has not run yet. */
+  /** A pass has been handed to `defer` (leading edge, or an overdue timer) and has not run yet. */
   private deferred = false
-  private lastFlushAt = -Infinity
   private flushStatus: StreamStatus | null = null
   private flushing = false
   private closed = false
@@ -203,12 +229,14 @@ export class Fanout {
     this.maxFrames = positiveInt(options.maxInspectorPerBatch, 200, 'maxInspectorPerBatch')
     this.onTimer = () => {
       this.timer = null
-      this.flush()
+      // The timer is trusted to mean "the interval has run out" even if it fires a hair early by Date.now().
+      const at = this.now()
+      this.run(false, Math.max(at, this.dueAt), at)
     }
     this.onDeferred = () => {
       this.deferred = false
-      // The timer may have been replaced since (an explicit flush): only a timer that is due may be pre-empted.
-      if (this.timer !== null && this.now() >= this.dueAt) this.flush()
+      const at = this.now()
+      this.run(false, at, at)
     }
   }
 
@@ -238,7 +266,7 @@ export class Fanout {
     if (client === undefined) return
     client.removed = true
     this.clients.delete(id)
-    for (const market of client.markets) this.unindex(client, market)
+    if (client.visible) for (const market of client.markets) this.unindex(client, market)
     client.markets.clear()
     this.userClients.delete(client)
     this.inspectorClients.delete(client)
@@ -252,6 +280,11 @@ export class Fanout {
     const client = this.clients.get(id)
     if (client === undefined) return false
     const next = new Set(markets)
+    if (!client.visible) {
+      // Nothing is indexed or queued while hidden; showing the window sends every market in the set afresh.
+      client.markets = next
+      return true
+    }
     const prev = client.markets
     let removedAny = false
     for (const market of prev) {
@@ -264,12 +297,7 @@ export class Fanout {
     let addedAny = false
     for (const market of next) {
       if (prev.has(market)) continue
-      let watchers = this.byMarket.get(market)
-      if (watchers === undefined) {
-        watchers = new Set()
-        this.byMarket.set(market, watchers)
-      }
-      watchers.add(client)
+      this.index(client, market)
       client.dirtyBooks.add(market)
       addedAny = true
     }
@@ -287,10 +315,43 @@ export class Fanout {
     const d = clampDepth(depth)
     if (d === client.depth) return true
     client.depth = d
-    if (client.markets.size > 0) {
+    if (client.visible && client.markets.size > 0) {
       for (const market of client.markets) client.dirtyBooks.add(market)
       this.touch(client)
     }
+    return true
+  }
+
+  /**
+   * Hidden: the window gets status, events-changed and user updates only; its markets leave the index, so their
+   * changes cost it nothing and nothing of them is queued (pending views and trades are dropped). Shown: the
+   * next batch carries the current book and ticker of every market it watches (built then, so never older than
+   * the engine's state) and `resume: true`; trades made while it was hidden are not sent (the window refetches
+   * its tapes with getMarketSnapshot).
+   */
+  setVisible(id: string, visible: boolean): boolean {
+    const client = this.clients.get(id)
+    if (client === undefined) return false
+    if (client.visible === visible) return true
+    if (!visible) {
+      for (const market of client.markets) this.unindex(client, market)
+      client.visible = false
+      client.resume = false
+      client.dirtyBooks.clear()
+      client.dirtyTickers.clear()
+      client.trades = []
+      client.frames = []
+      this.inspectorClients.delete(client)
+      return true
+    }
+    client.visible = true
+    for (const market of client.markets) {
+      this.index(client, market)
+      client.dirtyBooks.add(market)
+    }
+    if (client.inspector) this.inspectorClients.add(client)
+    client.resume = true
+    this.touch(client)
     return true
   }
 
@@ -310,106 +371,94 @@ export class Fanout {
     const client = this.clients.get(id)
     if (client === undefined) return false
     client.inspector = on
-    if (on) this.inspectorClients.add(client)
-    else {
-      this.inspectorClients.delete(client)
-      client.frames = []
-    }
+    if (on && client.visible) this.inspectorClients.add(client)
+    else this.inspectorClients.delete(client)
+    if (!on) client.frames = []
     return true
   }
 
   // ---------------------------------------------------------------- change notifications (hot path)
 
   bookChanged(market: string): void {
-    if (!this.byMarket.has(market)) return
+    const watchers = this.byMarket.get(market)
+    if (watchers === undefined) return
     this.changedBooks.add(market)
-    this.schedule()
+    this.changed(watchers.idle > 0)
   }
 
   /** Best bid/ask/last changed without a book change (a trade's last price, a venue ticker). */
   tickerChanged(market: string): void {
-    if (!this.byMarket.has(market)) return
+    const watchers = this.byMarket.get(market)
+    if (watchers === undefined) return
     this.changedTickers.add(market)
-    this.schedule()
+    this.changed(watchers.idle > 0)
   }
 
   /** Queues the trade for its market's watchers and refreshes their ticker (last price). */
   trade(view: TradeView): void {
     const watchers = this.byMarket.get(view.market)
     if (watchers === undefined) return
-    for (const client of watchers) {
+    for (const client of watchers.clients) {
       this.counters.droppedTrades += appendCapped(client.trades, view, this.maxTrades)
       this.pending.add(client)
     }
     this.changedTickers.add(view.market)
-    this.schedule()
+    this.changed(watchers.idle > 0)
   }
 
   user(view: UserUpdateView): void {
     if (this.userClients.size === 0) return
+    let idle = false
     for (const client of this.userClients) {
       this.counters.droppedUser += appendCapped(client.userUpdates, view, this.maxUser)
       this.pending.add(client)
+      if (client.idle) idle = true
     }
-    this.schedule()
+    this.changed(idle)
   }
 
   statusChanged(): void {
     if (this.clients.size === 0) return
+    let idle = false
     for (const client of this.clients.values()) {
       client.status = true
       this.pending.add(client)
+      if (client.idle) idle = true
     }
-    this.schedule()
+    this.changed(idle)
   }
 
   inspector(frame: InspectorFrame): void {
     if (this.inspectorClients.size === 0) return
+    let idle = false
     for (const client of this.inspectorClients) {
       this.counters.droppedInspector += appendCapped(client.frames, frame, this.maxFrames)
       this.pending.add(client)
+      if (client.idle) idle = true
     }
-    this.schedule()
+    this.changed(idle)
   }
 
   eventsChanged(): void {
     if (this.clients.size === 0) return
+    let idle = false
     for (const client of this.clients.values()) {
       client.events = true
       this.pending.add(client)
+      if (client.idle) idle = true
     }
-    this.schedule()
+    this.changed(idle)
   }
 
   // ---------------------------------------------------------------- flushing
 
-  /** Sends every pending batch now. The timer calls this; tests and shutdown may too. Re-entrant calls are no-ops. */
+  /**
+   * Sends every pending batch now, whether or not its client's interval has run out (tests, shutdown). The timer
+   * and the deferred passes send only to clients that are due. Re-entrant calls are no-ops.
+   */
   flush(): void {
-    if (this.flushing) return
-    if (this.timer !== null) {
-      this.clearTimer(this.timer)
-      this.timer = null
-    }
-    if (this.closed) return
-    this.distribute()
-    if (this.pending.size === 0) return
-    const batchClients = this.pending
-    this.pending = this.spare
-    this.spare = batchClients
-    this.flushing = true
-    this.lastFlushAt = this.now()
-    this.flushStatus = null
-    try {
-      for (const client of batchClients) {
-        if (!client.removed) this.emit(client, this.lastFlushAt)
-      }
-    } finally {
-      batchClients.clear()
-      this.flushStatus = null
-      this.flushing = false
-    }
-    // A sink that changed something while we were sending gets it in the next interval, not in a tight loop.
-    if (this.pending.size > 0) this.schedule()
+    const at = this.now()
+    this.run(true, at, at)
   }
 
   /** Stops the timer and drops every client; later notifications are ignored. */
@@ -427,7 +476,104 @@ export class Fanout {
     this.spare.clear()
   }
 
-  private emit(client: Client, at: number): void {
+  /**
+   * A change was recorded. If it concerns an idle client it goes out at once, but never from inside the
+   * notification: the pass runs when the current synchronous work (one socket read, every update of its frames)
+   * is done. Otherwise the busy clients' timer sends it when their interval runs out.
+   */
+  private changed(forIdle: boolean): void {
+    if (this.closed) return
+    if (forIdle || this.timer === null) {
+      this.runSoon()
+      return
+    }
+    // The timer is pending. If it is overdue, the event loop is busy reading the socket: flush as soon as the
+    // current chunk of frames is done (a frame's updates stay in one batch), still at most once per interval.
+    if (this.deferred || ++this.notesSinceClockCheck < CLOCK_CHECK_EVERY) return
+    this.notesSinceClockCheck = 0
+    if (this.now() < this.dueAt + this.overdueMs) return
+    this.runSoon()
+  }
+
+  private runSoon(): void {
+    if (this.deferred) return
+    this.deferred = true
+    this.defer(this.onDeferred)
+  }
+
+  /**
+   * One pass: hand out the engine-wide changes, send a batch to every pending client that is due (its last batch
+   * at least one interval before `dueBy`, or `force`), keep the others pending, then re-arm the timer.
+   */
+  private run(force: boolean, dueBy: number, at: number): void {
+    if (this.flushing || this.closed) return
+    this.distribute()
+    const batchClients = this.pending
+    this.pending = this.spare
+    this.spare = batchClients
+    this.flushing = true
+    this.flushStatus = null
+    try {
+      for (const client of batchClients) {
+        if (client.removed) continue
+        // Under load: this client got a batch less than one interval ago, so its changes wait for the timer.
+        if (!force && client.readyAt > dueBy) this.pending.add(client)
+        else if (this.emit(client, at)) this.markBusy(client, at)
+      }
+    } finally {
+      batchClients.clear()
+      this.flushStatus = null
+      this.flushing = false
+    }
+    this.settle(dueBy, at)
+  }
+
+  /**
+   * Busy clients whose interval ran out with nothing to send become idle again; the timer is armed for the
+   * earliest busy client. A client a sink changed during the pass gets it when its interval ends, not in a loop.
+   */
+  private settle(dueBy: number, at: number): void {
+    let next = Infinity
+    for (const client of this.clients.values()) {
+      if (client.idle) continue
+      if (client.readyAt <= dueBy && !this.pending.has(client)) this.setIdle(client, true)
+      else if (client.readyAt < next) next = client.readyAt
+    }
+    if (next === Infinity) {
+      if (this.timer !== null) {
+        this.clearTimer(this.timer)
+        this.timer = null
+      }
+      return
+    }
+    if (this.timer !== null) {
+      if (next === this.dueAt) return
+      this.clearTimer(this.timer)
+    }
+    this.dueAt = next
+    this.notesSinceClockCheck = 0
+    this.timer = this.setTimer(this.onTimer, Math.max(0, next - at))
+  }
+
+  private markBusy(client: Client, at: number): void {
+    client.readyAt = at + this.intervalMs
+    this.setIdle(client, false)
+  }
+
+  /** Keeps each market's count of idle watchers, which the hot path reads instead of its watchers. */
+  private setIdle(client: Client, idle: boolean): void {
+    if (client.idle === idle) return
+    client.idle = idle
+    if (!client.visible) return
+    const delta = idle ? 1 : -1
+    for (const market of client.markets) {
+      const watchers = this.byMarket.get(market)
+      if (watchers !== undefined) watchers.idle += delta
+    }
+  }
+
+  /** Builds and sends the client's batch; returns whether one was sent. */
+  private emit(client: Client, at: number): boolean {
     const batch: ViewBatch = { seq: client.seq + 1, at }
     let content = false
     try {
@@ -436,6 +582,11 @@ export class Fanout {
         // One status object per flush, shared by every client that needs it.
         this.flushStatus ??= this.provider.status()
         batch.status = this.flushStatus
+        content = true
+      }
+      if (client.resume) {
+        client.resume = false
+        batch.resume = true
         content = true
       }
       if (client.dirtyBooks.size > 0 || client.dirtyTickers.size > 0) {
@@ -467,12 +618,13 @@ export class Fanout {
     } catch (err) {
       // A provider bug must cost this one batch, not every window's.
       this.logger.error('fanout could not build a batch', { client: client.id, error: errorText(err) })
-      return
+      return false
     }
     // E.g. a newly watched market that has no book yet: nothing to say, so say nothing.
-    if (!content) return
+    if (!content) return false
     client.seq = batch.seq
     this.send(client, batch)
+    return true
   }
 
   /** Returns whether any view was added. */
@@ -528,7 +680,7 @@ export class Fanout {
       for (const market of this.changedBooks) {
         const watchers = this.byMarket.get(market)
         if (watchers === undefined) continue
-        for (const client of watchers) {
+        for (const client of watchers.clients) {
           client.dirtyBooks.add(market)
           this.pending.add(client)
         }
@@ -539,7 +691,7 @@ export class Fanout {
       for (const market of this.changedTickers) {
         const watchers = this.byMarket.get(market)
         if (watchers === undefined) continue
-        for (const client of watchers) {
+        for (const client of watchers.clients) {
           client.dirtyTickers.add(market)
           this.pending.add(client)
         }
@@ -550,34 +702,25 @@ export class Fanout {
 
   private touch(client: Client): void {
     this.pending.add(client)
-    this.schedule()
+    this.changed(client.idle)
   }
 
-  private schedule(): void {
-    if (this.closed) return
-    if (this.timer === null) {
-      // After a quiet spell the first change goes out on the next tick; under load, one batch per interval.
-      const now = this.now()
-      const delay = Math.max(0, this.lastFlushAt + this.intervalMs - now)
-      this.dueAt = now + delay
-      this.notesSinceClockCheck = 0
-      this.timer = this.setTimer(this.onTimer, delay)
-      return
+  private index(client: Client, market: string): void {
+    let watchers = this.byMarket.get(market)
+    if (watchers === undefined) {
+      watchers = { clients: new Set(), idle: 0 }
+      this.byMarket.set(market, watchers)
     }
-    // The timer is pending. If it is overdue, the event loop is busy reading the socket: flush as soon as the
-    // current chunk of frames is done (a frame's updates stay in one batch), still at most once per interval.
-    if (this.deferred || ++this.notesSinceClockCheck < CLOCK_CHECK_EVERY) return
-    this.notesSinceClockCheck = 0
-    if (this.now() < this.dueAt + this.overdueMs) return
-    this.deferred = true
-    this.defer(this.onDeferred)
+    if (watchers.clients.has(client)) return
+    watchers.clients.add(client)
+    if (client.idle) watchers.idle++
   }
 
   private unindex(client: Client, market: string): void {
     const watchers = this.byMarket.get(market)
-    if (watchers === undefined) return
-    watchers.delete(client)
-    if (watchers.size === 0) this.byMarket.delete(market)
+    if (watchers === undefined || !watchers.clients.delete(client)) return
+    if (client.idle) watchers.idle--
+    if (watchers.clients.size === 0) this.byMarket.delete(market)
   }
 
   private resetQueues(client: Client): void {

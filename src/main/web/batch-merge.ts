@@ -58,5 +58,7 @@ export function mergeBatches(
   const inspector = appendCapped(older.inspector, newer.inspector, caps.inspector)
   if (inspector.list) merged.inspector = inspector.list
   if (older.eventsChanged || newer.eventsChanged) merged.eventsChanged = true
+  // The page must still learn that its tapes missed the trades made while it was hidden.
+  if (older.resume || newer.resume) merged.resume = true
   return merged
 }

@@ -39,7 +39,7 @@ export interface BridgeApi extends MonitorApi {
 }
 
 /** Window state the host forgets when a socket drops; the latest value is replayed on reconnect. */
-const REPLAYED = new Set<MonitorMethod>(['setInterests', 'setBookDepth', 'setInspector'])
+const REPLAYED = new Set<MonitorMethod>(['setInterests', 'setBookDepth', 'setInspector', 'setVisibility'])
 const MAX_QUEUED = 1000
 
 interface Call {
