@@ -2,6 +2,7 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { getMonitorApi, readWindowTarget } from './api'
+import { startVisibility } from './api/visibility'
 import { App } from './App'
 import './styles.css'
 
@@ -10,6 +11,7 @@ if (!root) throw new Error('index.html has no #root')
 
 try {
   const api = getMonitorApi()
+  startVisibility(api)
   const target = readWindowTarget(window.location.search)
   createRoot(root).render(
     <StrictMode>

@@ -189,7 +189,8 @@ describe('freshness badge', () => {
     await advance(1_900)
     expect(badge()?.textContent).toBe('Live')
     await advance(600)
-    expect(badge()?.textContent).toBe('Live · 2.5s')
+    // Ages count in whole seconds: the badge changes at most once a second.
+    expect(badge()?.textContent).toBe('Live · 2s')
     // A new update: back to plain "Live", and no tick until it is older than the gap again.
     await render(api, <FreshnessBadge state="live" updatedAt={T0 + 2_500} usualGapMs={2_000} />)
     expect(badge()?.textContent).toBe('Live')
@@ -212,7 +213,7 @@ describe('freshness badge', () => {
     const api = createFakeApi()
     await render(api, <FreshnessBadge state="stale" updatedAt={T0 - 8_000} staleReason="gap" />)
     await advance(0)
-    expect(badge()?.textContent).toBe('Stale (gap) · 8.0s')
+    expect(badge()?.textContent).toBe('Stale (gap) · 8s')
     expect(badge()?.dataset.state).toBe('stale')
     expect(badge()?.className).toContain('badge-stale')
     await render(api, <FreshnessBadge state="stale" updatedAt={null} />)

@@ -2,10 +2,14 @@
 import type { MenuCommand, MonitorApi, ViewBatch } from '../../src/shared/ipc'
 import { ok } from '../../src/shared/ipc'
 import type { EventSummary, StreamStatus } from '../../src/shared/model'
+import { flushBatches } from '../../src/renderer/store/monitor'
 
 export interface FakeApi extends MonitorApi {
   calls: Array<{ method: string; args: unknown[] }>
+  /** Deliver a batch as main does, then apply it as the next animation frame would. */
   push(batch: Omit<ViewBatch, 'seq' | 'at'> & { seq?: number; at?: number }): void
+  /** Deliver a batch as main does and leave it queued for the next animation frame. */
+  deliver(batch: Omit<ViewBatch, 'seq' | 'at'> & { seq?: number; at?: number }): void
   /** What main does when the trader picks an application-menu command aimed at this window. */
   menu(command: MenuCommand): void
   /** How many menu-command listeners are subscribed right now. */
@@ -60,6 +64,10 @@ export function createFakeApi(overrides: Partial<MonitorApi> = {}): FakeApi {
     calls,
     callsOf: (method) => calls.filter((c) => c.method === method).map((c) => c.args),
     push(batch) {
+      api.deliver(batch)
+      flushBatches()
+    },
+    deliver(batch) {
       const full: ViewBatch = { seq: batch.seq ?? ++seq, at: batch.at ?? Date.now(), ...batch }
       for (const l of listeners) l(full)
     },
@@ -76,6 +84,7 @@ export function createFakeApi(overrides: Partial<MonitorApi> = {}): FakeApi {
     reconnectNow: rec('reconnectNow', ok(undefined)),
     getStatus: rec('getStatus', ok(status())),
     setInspector: rec('setInspector', ok(undefined)),
+    setVisibility: rec('setVisibility', ok(undefined)),
     getKeyInfo: rec('getKeyInfo', ok(keyInfo)),
     setApiKey: rec('setApiKey', ok({ ...keyInfo, hasKey: true })),
     clearApiKey: rec('clearApiKey', ok(keyInfo)),

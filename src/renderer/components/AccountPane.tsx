@@ -1,7 +1,9 @@
 // The account from the user channel: balances, positions, open orders, fills, and the raw feed (which also
-// shows updates whose shape we could not interpret).
-import { memo, useEffect, useState } from 'react'
+// shows updates whose shape we could not interpret). Rows are memoised on the account's row objects, which an
+// update replaces only for what it changed, so an update re-renders its own rows, not every table.
+import { memo, useEffect, useMemo, useState } from 'react'
 import type { UserUpdateView } from '../../shared/model'
+import type { BalanceRow, FillRow, OrderRow, PositionRow } from '../lib/account'
 import { refreshStatus, useApi, useInterests, useNow } from '../hooks/context'
 import { expiryState, explainError } from '../lib/errors'
 import { formatAmount, formatClock, formatPrice, formatSize } from '../lib/format'
@@ -42,6 +44,63 @@ const FeedRow = memo(function FeedRow({ u }: { u: UserUpdateView }) {
         {preview(u.data)}
       </span>
     </div>
+  )
+})
+
+function MarketCell({ id, title }: { id: string | null; title: string | undefined }) {
+  return (
+    <td className="ellipsis" title={id ?? undefined}>
+      {id === null ? '—' : (title ?? <span className="mono">{id}</span>)}
+    </td>
+  )
+}
+
+const BalanceCard = memo(function BalanceCard({ b }: { b: BalanceRow }) {
+  return (
+    <div className="balance-card" data-testid="balance">
+      <label>{b.currency}</label>
+      <b className="num">{formatAmount(b.total ?? b.available)}</b>
+      <span className="muted num">available {formatAmount(b.available)}</span>
+    </div>
+  )
+})
+
+const PositionLine = memo(function PositionLine({ p, title }: { p: PositionRow; title: string | undefined }) {
+  return (
+    <tr data-market={p.market} data-size={p.size}>
+      <MarketCell id={p.market} title={title} />
+      <td className={`num ${p.size > 0 ? 'bid-text' : 'ask-text'}`}>{formatSize(p.size)}</td>
+      <td className="num">{formatPrice(p.avgPrice)}</td>
+      <td className={`num ${(p.pnl ?? 0) >= 0 ? 'bid-text' : 'ask-text'}`}>{formatAmount(p.pnl)}</td>
+    </tr>
+  )
+})
+
+const OrderLine = memo(function OrderLine({ o, title }: { o: OrderRow; title: string | undefined }) {
+  return (
+    <tr data-market={o.market ?? undefined} title={`Order ${o.id}`}>
+      <MarketCell id={o.market} title={title} />
+      <td className={o.side === 'buy' ? 'bid-text' : o.side === 'sell' ? 'ask-text' : ''}>{o.side ?? '—'}</td>
+      <td className="num">{formatPrice(o.price)}</td>
+      <td className="num">
+        {formatSize(o.filled ?? 0)}/{formatSize(o.size)}
+      </td>
+      <td className="ellipsis" title={o.status ?? 'open'}>
+        {statusLabel(o.status)}
+      </td>
+    </tr>
+  )
+})
+
+const FillLine = memo(function FillLine({ f, title }: { f: FillRow; title: string | undefined }) {
+  return (
+    <tr>
+      <td className="num">{formatClock(f.ts)}</td>
+      <MarketCell id={f.market} title={title} />
+      <td className={f.side === 'buy' ? 'bid-text' : f.side === 'sell' ? 'ask-text' : ''}>{f.side ?? '—'}</td>
+      <td className="num">{formatPrice(f.price)}</td>
+      <td className="num">{formatSize(f.size)}</td>
+    </tr>
   )
 })
 
@@ -143,16 +202,15 @@ export function AccountPane({ onOpenKeySettings }: { onOpenKeySettings(): void }
   }, [api, hasKey])
 
   const titles = useMarketTitles()
-  const marketCell = (id: string | null) => (
-    <td className="ellipsis" title={id ?? undefined}>
-      {id === null ? '—' : (titles.get(id) ?? <span className="mono">{id}</span>)}
-    </td>
-  )
-  const orders = Object.values(account.orders).reverse()
-  const positions = Object.values(account.positions)
-  const balances = Object.values(account.balances)
-  const feed: UserUpdateView[] = []
-  for (let i = user.length - 1; i >= 0 && feed.length < FEED_ROWS; i--) feed.push(user[i] as UserUpdateView)
+  const title = (id: string | null) => (id === null ? undefined : titles.get(id))
+  const orders = useMemo(() => Object.values(account.orders).reverse(), [account.orders])
+  const positions = useMemo(() => Object.values(account.positions), [account.positions])
+  const balances = useMemo(() => Object.values(account.balances), [account.balances])
+  const feed = useMemo(() => {
+    const rows: UserUpdateView[] = []
+    for (let i = user.length - 1; i >= 0 && rows.length < FEED_ROWS; i--) rows.push(user[i] as UserUpdateView)
+    return rows
+  }, [user])
 
   return (
     <aside className="account-pane" data-testid="account-pane">
@@ -192,13 +250,7 @@ export function AccountPane({ onOpenKeySettings }: { onOpenKeySettings(): void }
             {balances.length === 0 ? (
               <div className="balance-card muted">Wallet: waiting for a balance update…</div>
             ) : (
-              balances.map((b) => (
-                <div className="balance-card" key={b.currency} data-testid="balance">
-                  <label>{b.currency}</label>
-                  <b className="num">{formatAmount(b.total ?? b.available)}</b>
-                  <span className="muted num">available {formatAmount(b.available)}</span>
-                </div>
-              ))
+              balances.map((b) => <BalanceCard key={b.currency} b={b} />)
             )}
           </div>
           <h4>
@@ -227,16 +279,7 @@ export function AccountPane({ onOpenKeySettings }: { onOpenKeySettings(): void }
                   </td>
                 </tr>
               ) : (
-                positions.map((p) => (
-                  <tr key={p.market} data-market={p.market} data-size={p.size}>
-                    {marketCell(p.market)}
-                    <td className={`num ${p.size > 0 ? 'bid-text' : 'ask-text'}`}>{formatSize(p.size)}</td>
-                    <td className="num">{formatPrice(p.avgPrice)}</td>
-                    <td className={`num ${(p.pnl ?? 0) >= 0 ? 'bid-text' : 'ask-text'}`}>
-                      {formatAmount(p.pnl)}
-                    </td>
-                  </tr>
-                ))
+                positions.map((p) => <PositionLine key={p.market} p={p} title={title(p.market)} />)
               )}
             </tbody>
           </table>
@@ -268,21 +311,7 @@ export function AccountPane({ onOpenKeySettings }: { onOpenKeySettings(): void }
                   </td>
                 </tr>
               ) : (
-                orders.slice(0, 50).map((o) => (
-                  <tr key={o.id} data-market={o.market ?? undefined} title={`Order ${o.id}`}>
-                    {marketCell(o.market)}
-                    <td className={o.side === 'buy' ? 'bid-text' : o.side === 'sell' ? 'ask-text' : ''}>
-                      {o.side ?? '—'}
-                    </td>
-                    <td className="num">{formatPrice(o.price)}</td>
-                    <td className="num">
-                      {formatSize(o.filled ?? 0)}/{formatSize(o.size)}
-                    </td>
-                    <td className="ellipsis" title={o.status ?? 'open'}>
-                      {statusLabel(o.status)}
-                    </td>
-                  </tr>
-                ))
+                orders.slice(0, 50).map((o) => <OrderLine key={o.id} o={o} title={title(o.market)} />)
               )}
             </tbody>
           </table>
@@ -314,17 +343,7 @@ export function AccountPane({ onOpenKeySettings }: { onOpenKeySettings(): void }
                   </td>
                 </tr>
               ) : (
-                account.fills.slice(0, 30).map((f) => (
-                  <tr key={f.key}>
-                    <td className="num">{formatClock(f.ts)}</td>
-                    {marketCell(f.market)}
-                    <td className={f.side === 'buy' ? 'bid-text' : f.side === 'sell' ? 'ask-text' : ''}>
-                      {f.side ?? '—'}
-                    </td>
-                    <td className="num">{formatPrice(f.price)}</td>
-                    <td className="num">{formatSize(f.size)}</td>
-                  </tr>
-                ))
+                account.fills.slice(0, 30).map((f) => <FillLine key={f.key} f={f} title={title(f.market)} />)
               )}
             </tbody>
           </table>

@@ -1,5 +1,6 @@
-// Every market of one event in a matrix, with the sum of mids (informational overround).
-import { memo } from 'react'
+// Every market of one event in a matrix, with the sum of mids (informational overround). Each row selects its
+// own market's ticker and is memoised with stable props, so a quote change re-renders that row (and the sum).
+import { memo, useCallback } from 'react'
 import type { BookState, EventSummary, MarketSummary } from '../../shared/model'
 import { useApi, useInterests } from '../hooks/context'
 import { formatMid, formatPrice, formatSigned, midOf, spreadOf } from '../lib/format'
@@ -59,13 +60,46 @@ const MatrixRow = memo(function MatrixRow({
   )
 })
 
-export function EventMatrix({ event }: { event: EventSummary }) {
-  const api = useApi()
-  useInterests(`event-matrix:${event.id}`, [{ channel: 'event', id: event.id, filter: 'all' }])
+/** The sum of mids: the only part of the matrix that depends on every market's quote. */
+function Overround({ event }: { event: EventSummary }) {
+  // useShallow: the same array back (no re-render) unless one of these markets' tickers changed.
   const quotes = useMonitor(useShallow((s) => event.markets.map((m) => s.tickers[m.id])))
   const exclusivity = exclusivityOf(event)
   const o = overround(quotes, OVERROUND_WARN, exclusivity)
-  const open = (market: string) => void api.openWindow({ kind: 'market', market })
+  return (
+    <div
+      className={`overround ${o.warn ? 'warn' : ''}`}
+      data-testid="overround"
+      data-sum={o.sum ?? undefined}
+      data-warn={o.warn}
+    >
+      <span>
+        Sum of mids <b className="num">{o.sum === null ? '—' : o.sum.toFixed(3)}</b>
+      </span>
+      {o.deviation !== null ? (
+        <span className="num">({formatSigned(o.deviation, 3)} vs 1)</span>
+      ) : (
+        <span className="muted">
+          {o.counted}/{o.total} markets quoted on both sides
+        </span>
+      )}
+      <span className="muted small" data-testid="overround-note" data-exclusivity={exclusivity}>
+        {exclusivity === 'independent'
+          ? 'The exchange lists these markets as independent questions: their mids need not sum to 1.'
+          : exclusivity === 'exclusive'
+            ? o.warn
+              ? `The exchange lists these markets as mutually exclusive outcomes, yet their mids differ from 1 by more than ${OVERROUND_WARN}: mispricing, or stale data.`
+              : 'The exchange lists these markets as mutually exclusive outcomes: their mids should sum to about 1.'
+            : `${o.warn ? `Differs from 1 by more than ${OVERROUND_WARN}. If these markets are mutually exclusive and exhaustive, that is mispricing or stale data. ` : ''}Informational: the exchange does not say whether these markets are mutually exclusive.`}
+      </span>
+    </div>
+  )
+}
+
+export function EventMatrix({ event }: { event: EventSummary }) {
+  const api = useApi()
+  useInterests(`event-matrix:${event.id}`, [{ channel: 'event', id: event.id, filter: 'all' }])
+  const open = useCallback((market: string) => void api.openWindow({ kind: 'market', market }), [api])
   return (
     <div className="event-matrix">
       <table className="grid-table matrix" data-testid="event-matrix" data-event={event.id}>
@@ -97,32 +131,7 @@ export function EventMatrix({ event }: { event: EventSummary }) {
           ))}
         </tbody>
       </table>
-      <div
-        className={`overround ${o.warn ? 'warn' : ''}`}
-        data-testid="overround"
-        data-sum={o.sum ?? undefined}
-        data-warn={o.warn}
-      >
-        <span>
-          Sum of mids <b className="num">{o.sum === null ? '—' : o.sum.toFixed(3)}</b>
-        </span>
-        {o.deviation !== null ? (
-          <span className="num">({formatSigned(o.deviation, 3)} vs 1)</span>
-        ) : (
-          <span className="muted">
-            {o.counted}/{o.total} markets quoted on both sides
-          </span>
-        )}
-        <span className="muted small" data-testid="overround-note" data-exclusivity={exclusivity}>
-          {exclusivity === 'independent'
-            ? 'The exchange lists these markets as independent questions: their mids need not sum to 1.'
-            : exclusivity === 'exclusive'
-              ? o.warn
-                ? `The exchange lists these markets as mutually exclusive outcomes, yet their mids differ from 1 by more than ${OVERROUND_WARN}: mispricing, or stale data.`
-                : 'The exchange lists these markets as mutually exclusive outcomes: their mids should sum to about 1.'
-              : `${o.warn ? `Differs from 1 by more than ${OVERROUND_WARN}. If these markets are mutually exclusive and exhaustive, that is mispricing or stale data. ` : ''}Informational: the exchange does not say whether these markets are mutually exclusive.`}
-        </span>
-      </div>
+      <Overround event={event} />
     </div>
   )
 }

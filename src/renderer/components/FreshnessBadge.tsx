@@ -2,8 +2,8 @@
 // without one), quiet, stale with its reason, or resyncing with its attempt. The engine decides the state; this
 // only words it, and never says "Live" for anything else.
 import type { BookState } from '../../shared/model'
-import { useNowFrom } from '../hooks/context'
-import { formatDuration } from '../lib/format'
+import { useAgeNow } from '../hooks/clock'
+import { formatAge, formatDuration } from '../lib/format'
 
 /** Without a learnt usual gap, a live market's age is shown once it is older than this. */
 export const AGE_AFTER_MS = 15_000
@@ -42,9 +42,10 @@ export function FreshnessBadge({
   staleReason,
 }: FreshnessBadgeProps) {
   const from = ageShownFrom(state, updatedAt, usualGapMs)
-  // Ticks only while an age is (or is about to be) shown; one timer up to that moment, none otherwise.
-  const now = useNowFrom(from)
-  const age = from !== null && updatedAt !== null && now >= from ? formatDuration(now - updatedAt) : null
+  // Ticks only while an age is (or is about to be) shown: one timer up to that moment, then the shared second
+  // clock; nothing otherwise (a resyncing or empty badge, or a live one within its usual gap).
+  const now = useAgeNow(updatedAt, from)
+  const age = from !== null && updatedAt !== null && now >= from ? formatAge(now - updatedAt) : null
   const usual = usualGapMs !== undefined ? formatDuration(usualGapMs) : null
   let label: string
   let cls: string

@@ -1,9 +1,43 @@
-// Connection state, reconnects, age of the last message, rate-limit quota and the incident log.
-import { useState } from 'react'
+// Connection state, reconnects, age of the last message, rate-limit quota and the incident log. Every age and
+// countdown here is its own small component on the shared second clock (hooks/clock), so a tick re-renders a
+// few characters, not the bar, and only while that value is shown and changing.
+import { memo, useState } from 'react'
 import type { Incident, StreamStatus } from '../../shared/model'
-import { useApi, useNow } from '../hooks/context'
-import { formatClock, formatDuration } from '../lib/format'
+import { useAgeNow, useCountdownNow } from '../hooks/clock'
+import { useApi } from '../hooks/context'
+import { formatAge, formatClock, formatCountdown, formatDuration } from '../lib/format'
 import { useMonitor } from '../store/monitor'
+
+/**
+ * The engine reports lastMessageAt with its status about once a second, so an age under this is noise: it reads
+ * "now" until then. While messages keep coming the age never reaches this, so it never ticks.
+ */
+export const LAST_MESSAGE_FRESH_MS = 2_000
+/** Past this the last-message age is shown as a warning. */
+export const LAST_MESSAGE_WARN_MS = 10_000
+
+/** A counting-up age, e.g. "12s"; re-renders only itself, once a second. */
+const Age = memo(function Age({ since }: { since: number }) {
+  const now = useAgeNow(since)
+  return <>{formatAge(now - since)}</>
+})
+
+/** A countdown to `until`, e.g. "4s"; re-renders only itself, once a second until it is over. */
+const Countdown = memo(function Countdown({ until }: { until: number }) {
+  const now = useCountdownNow(until)
+  return <>{formatCountdown(until - now)}</>
+})
+
+const LastMessageAge = memo(function LastMessageAge({ at }: { at: number | null }) {
+  const now = useAgeNow(at, at === null ? null : at + LAST_MESSAGE_FRESH_MS)
+  const shown = at !== null && now >= at + LAST_MESSAGE_FRESH_MS
+  const age = at === null ? null : now - at
+  return (
+    <b className={`num age ${shown && age !== null && age > LAST_MESSAGE_WARN_MS ? 'warn-text' : ''}`}>
+      {at === null ? formatDuration(null) : shown ? formatAge(age) : 'now'}
+    </b>
+  )
+})
 
 const STATE_LABEL: Record<StreamStatus['state'], string> = {
   live: 'Live',
@@ -22,15 +56,7 @@ const INCIDENT_LABEL: Record<Incident['kind'], string> = {
   bad_frame: 'Bad frame',
 }
 
-function IncidentLog({
-  incidents,
-  now,
-  onClose,
-}: {
-  incidents: Incident[]
-  now: number
-  onClose: () => void
-}) {
+function IncidentLog({ incidents, onClose }: { incidents: Incident[]; onClose: () => void }) {
   return (
     <div className="popover incident-log" role="dialog" aria-label="Incident log">
       <div className="popover-head">
@@ -62,7 +88,9 @@ function IncidentLog({
                 </td>
                 <td className="num">
                   {i.endedAt === null ? (
-                    <span className="warn-text">{formatDuration(now - i.startedAt)}…</span>
+                    <span className="warn-text">
+                      <Age since={i.startedAt} />…
+                    </span>
                   ) : (
                     formatDuration(i.endedAt - i.startedAt)
                   )}
@@ -83,14 +111,15 @@ function IncidentLog({
 export function StatusBar({ onOpenInspector }: { onOpenInspector?: () => void }) {
   const api = useApi()
   const status = useMonitor((s) => s.status)
-  const now = useNow(500)
   const [showIncidents, setShowIncidents] = useState(false)
   const state = status?.state ?? 'connecting'
-  const age = status?.lastMessageAt ? now - status.lastMessageAt : null
   const rl = status?.rateLimit ?? null
   const incidents = status?.incidents ?? []
   const open = incidents.filter((i) => i.endedAt === null).length
-  const blocked = rl?.blockedUntil && rl.blockedUntil > now ? rl.blockedUntil - now : null
+  // Re-renders the bar once a second only while a rate-limit block is counting down.
+  const blockedUntil = rl?.blockedUntil ?? null
+  const now = useCountdownNow(blockedUntil)
+  const blocked = blockedUntil !== null && blockedUntil > now ? blockedUntil : null
 
   return (
     <footer className="statusbar">
@@ -103,7 +132,10 @@ export function StatusBar({ onOpenInspector }: { onOpenInspector?: () => void })
         <span className={`dot dot-${state}`} />
         <b>{STATE_LABEL[state]}</b>
         {state === 'reconnecting' && status?.nextRetryAt ? (
-          <span className="muted"> retry in {formatDuration(Math.max(0, status.nextRetryAt - now))}</span>
+          <span className="muted">
+            {' '}
+            retry in <Countdown until={status.nextRetryAt} />
+          </span>
         ) : null}
       </span>
       {state !== 'live' ? (
@@ -119,23 +151,29 @@ export function StatusBar({ onOpenInspector }: { onOpenInspector?: () => void })
         title="Age of the last message from the exchange"
         data-testid="last-message-age"
       >
-        Last msg{' '}
-        <b className={`num age ${age !== null && age > 10_000 ? 'warn-text' : ''}`}>{formatDuration(age)}</b>
+        Last msg <LastMessageAge at={status?.lastMessageAt ?? null} />
       </span>
       {status?.connectedSince && state === 'live' ? (
-        <span className="status-item muted">up {formatDuration(now - status.connectedSince)}</span>
+        <span className="status-item muted">
+          up <Age since={status.connectedSince} />
+        </span>
       ) : null}
       <span className="spacer" />
       {rl && (rl.limit !== null || rl.remaining !== null || blocked !== null) ? (
         <span className={`status-item ${blocked !== null ? 'warn-text' : ''}`} data-testid="rate-limit">
           {blocked !== null ? (
-            <>Rate limited · retry in {formatDuration(blocked)}</>
+            <>
+              Rate limited · retry in <Countdown until={blocked} />
+            </>
           ) : (
             <>
               Quota <b className="num">{rl.remaining ?? '?'}</b>/
               <span className="num">{rl.limit ?? '?'}</span>
               {rl.resetAt ? (
-                <span className="muted"> · resets {formatDuration(Math.max(0, rl.resetAt - now))}</span>
+                <span className="muted">
+                  {' '}
+                  · resets <Countdown until={rl.resetAt} />
+                </span>
               ) : null}
             </>
           )}
@@ -167,9 +205,7 @@ export function StatusBar({ onOpenInspector }: { onOpenInspector?: () => void })
           Incidents <b className="num">{incidents.length}</b>
           {open > 0 ? ` (${open} ongoing)` : ''}
         </button>
-        {showIncidents ? (
-          <IncidentLog incidents={incidents} now={now} onClose={() => setShowIncidents(false)} />
-        ) : null}
+        {showIncidents ? <IncidentLog incidents={incidents} onClose={() => setShowIncidents(false)} /> : null}
       </span>
     </footer>
   )

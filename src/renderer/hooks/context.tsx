@@ -2,7 +2,7 @@
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react'
 import type { Interest, MonitorApi } from '../../shared/ipc'
 import { createInterestRegistry, type InterestRegistry } from '../store/interests'
-import { useMonitor } from '../store/monitor'
+import { queueBatch, useMonitor } from '../store/monitor'
 
 interface Services {
   api: MonitorApi
@@ -19,8 +19,8 @@ export function ServicesProvider({ api, children }: { api: MonitorApi; children:
     }),
     [api],
   )
-  // One batch = one store update (the store's applyBatch is a single set()).
-  useEffect(() => api.onBatch((batch) => useMonitor.getState().applyBatch(batch)), [api])
+  // Batches are queued and applied once per animation frame: every batch of a frame in one store update.
+  useEffect(() => api.onBatch(queueBatch), [api])
   useEffect(() => {
     if (useMonitor.getState().status === null) void refreshStatus(api)
   }, [api])
@@ -54,31 +54,9 @@ export async function refreshStatus(api: MonitorApi): Promise<void> {
 }
 
 /**
- * A clock for an age that is only shown from some moment on: no timer at all while `from` is null, one timer
- * to `from` while it lies ahead, then a tick every `intervalMs`. Before `from` the returned value is not kept
- * current (it is whatever it was), so compare it with `from` rather than trusting it as the time.
+ * A clock that ticks every `intervalMs`, for slow wall-clock reads (a key's expiry date). Ages and countdowns
+ * use hooks/clock, which tick only when the shown text changes.
  */
-export function useNowFrom(from: number | null, intervalMs = 500): number {
-  const [now, setNow] = useState(() => Date.now())
-  useEffect(() => {
-    if (from === null) return
-    let interval: ReturnType<typeof setInterval> | undefined
-    const timeout = setTimeout(
-      () => {
-        setNow(Date.now())
-        interval = setInterval(() => setNow(Date.now()), intervalMs)
-      },
-      Math.max(0, from - Date.now()),
-    )
-    return () => {
-      clearTimeout(timeout)
-      if (interval !== undefined) clearInterval(interval)
-    }
-  }, [from, intervalMs])
-  return now
-}
-
-/** A clock that ticks every `intervalMs`, for ages that must keep counting while no data arrives. */
 export function useNow(intervalMs = 1000): number {
   const [now, setNow] = useState(() => Date.now())
   useEffect(() => {

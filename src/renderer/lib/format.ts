@@ -53,6 +53,26 @@ export function formatDuration(ms: number | null | undefined): string {
   return `${Math.floor(hours / 24)}d ${hours % 24}h`
 }
 
+/**
+ * An age that counts up on screen, in whole seconds so it changes at most once a second: "<1s", "7s", "12s",
+ * "3m 05s", "2h 10m".
+ */
+export function formatAge(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return DASH
+  const clamped = Math.max(0, ms)
+  if (clamped < 1_000) return '<1s'
+  if (clamped < 10_000) return `${Math.floor(clamped / 1000)}s`
+  return formatDuration(clamped)
+}
+
+/** A countdown in whole seconds, rounded up so it reads 1s until it is over: "12s", "3m 05s", then "0s". */
+export function formatCountdown(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return DASH
+  if (ms <= 0) return '0s'
+  const seconds = Math.ceil(ms / 1000)
+  return seconds < 60 ? `${seconds}s` : formatDuration(seconds * 1000)
+}
+
 function pad2(n: number): string {
   return String(n).padStart(2, '0')
 }

@@ -1,5 +1,6 @@
-// The window's view of the engine: one zustand store, changed exactly once per ViewBatch. Components select
-// by market id, so a busy market re-renders only the components that show it.
+// The window's view of the engine: one zustand store. Batches from the engine are queued and applied together,
+// once per animation frame, in a single set() (one React commit per frame however many batches arrived).
+// Components select by market id, so a busy market re-renders only the components that show it.
 import { create } from 'zustand'
 import type { ViewBatch } from '../../shared/ipc'
 import type {
@@ -104,8 +105,13 @@ export function reduceBatch(s: MonitorState, batch: ViewBatch): Partial<MonitorS
 
 export const useMonitor = create<MonitorState>()((set) => ({
   ...initial,
-  applyBatch: (batch) => set((s) => reduceBatch(s, batch)),
-  seedMarket: (market, snap) =>
+  // Now, in one set(), together with anything still queued (so the order of batches is kept).
+  applyBatch: (batch) => {
+    queueBatch(batch)
+    flushBatches()
+  },
+  seedMarket: (market, snap) => {
+    flushBatches()
     set((s) => {
       const next: Partial<MonitorState> = {}
       // A batch may have arrived while the snapshot was in flight: keep whichever is newer.
@@ -129,8 +135,10 @@ export const useMonitor = create<MonitorState>()((set) => ({
       }
       next.tapeEpoch = { ...s.tapeEpoch, [market]: (s.tapeEpoch[market] ?? 0) + 1 }
       return next
-    }),
-  seedUser: (history) =>
+    })
+  },
+  seedUser: (history) => {
+    flushBatches()
     set((s) => {
       const seen = new Set(s.user.map((u) => u.seq))
       const older = history.filter((u) => !seen.has(u.seq))
@@ -138,10 +146,163 @@ export const useMonitor = create<MonitorState>()((set) => ({
       const merged = older.concat(s.user).sort((a, b) => a.seq - b.seq)
       const user = merged.length > USER_FEED_CAP ? merged.slice(merged.length - USER_FEED_CAP) : merged
       return { user, account: applyUserUpdates(emptyAccount(), user) }
-    }),
-  clearInspector: () => set({ inspector: [] }),
-  reset: () => set({ ...initial, account: emptyAccount() }),
+    })
+  },
+  clearInspector: () => {
+    flushBatches()
+    set({ inspector: [] })
+  },
+  reset: () => {
+    dropQueuedBatches()
+    set({ ...initial, account: emptyAccount() })
+  },
 }))
+
+// ---------------------------------------------------------------------------------------------- frame queue
+// Batches arrive up to ~60 times a second, and several can land within one frame. Each is merged at once into
+// one queued batch (newest status, book and ticker per market; trades, user updates and frames appended in
+// order, capped as the store caps them), which is applied with a single set() on the next animation frame: one
+// React commit per frame. The reduction runs at that moment against the store as it then is, so a change made
+// meanwhile by other code is kept. A hidden document gets no animation frames: the queue keeps merging (one
+// batch, bounded) and is applied when the document becomes visible.
+
+function newestByMarket<T extends { market: string }>(older?: T[], newer?: T[]): T[] | undefined {
+  if (!older || older.length === 0) return newer
+  if (!newer || newer.length === 0) return older
+  const byMarket = new Map<string, T>()
+  for (const item of older) byMarket.set(item.market, item)
+  for (const item of newer) byMarket.set(item.market, item)
+  return [...byMarket.values()]
+}
+
+function appended<T>(older: T[] | undefined, newer: T[] | undefined): T[] | undefined {
+  if (!older || older.length === 0) return newer
+  if (!newer || newer.length === 0) return older
+  return older.concat(newer)
+}
+
+/** The newest `cap` trades of each market, in order (a tape never shows more, so older ones are moot). */
+function capTradesPerMarket(trades: TradeView[], cap: number): TradeView[] {
+  if (trades.length <= cap) return trades
+  const kept: TradeView[] = []
+  const count = new Map<string, number>()
+  for (let i = trades.length - 1; i >= 0; i--) {
+    const t = trades[i] as TradeView
+    const n = count.get(t.market) ?? 0
+    if (n >= cap) continue
+    count.set(t.market, n + 1)
+    kept.push(t)
+  }
+  return kept.length === trades.length ? trades : kept.reverse()
+}
+
+/**
+ * Two batches as one, as if applied one after the other: state (status, books, tickers) keeps the newest value
+ * per key, lists (trades, user updates, inspector frames) are appended in order. Trades and frames are capped
+ * as the store caps them; user updates are not (every one counts for the account), so the queue is flushed
+ * once they fill the feed. Flags (eventsChanged, resume, …) are kept if either batch set them.
+ */
+export function mergeBatches(older: ViewBatch, newer: ViewBatch): ViewBatch {
+  const merged: ViewBatch = { ...older, ...newer }
+  // A status read (seq < 0) is not part of the stream: the stream's position stays the older batch's.
+  if (newer.seq < 0 && older.seq >= 0) {
+    merged.seq = older.seq
+    merged.at = older.at
+  }
+  const status = newer.status ?? older.status
+  if (status) merged.status = status
+  const books = newestByMarket(older.books, newer.books)
+  if (books) merged.books = books
+  const tickers = newestByMarket(older.tickers, newer.tickers)
+  if (tickers) merged.tickers = tickers
+  const trades = appended(older.trades, newer.trades)
+  if (trades) merged.trades = capTradesPerMarket(trades, TAPE_CAP)
+  const user = appended(older.user, newer.user)
+  if (user) merged.user = user
+  const inspector = appended(older.inspector, newer.inspector)
+  if (inspector)
+    merged.inspector = inspector.length > INSPECTOR_CAP ? inspector.slice(-INSPECTOR_CAP) : inspector
+  return merged
+}
+
+let queued: ViewBatch | null = null
+let frame: number | null = null
+let timer: ReturnType<typeof setTimeout> | null = null
+let waitingForVisible = false
+
+function documentHidden(): boolean {
+  return typeof document !== 'undefined' && document.visibilityState === 'hidden'
+}
+
+function stopWaitingForVisible(): void {
+  if (!waitingForVisible) return
+  waitingForVisible = false
+  document.removeEventListener('visibilitychange', onVisibilityChange)
+}
+
+function onVisibilityChange(): void {
+  if (documentHidden()) return
+  stopWaitingForVisible()
+  flushBatches()
+}
+
+function schedule(): void {
+  if (frame !== null || timer !== null) return
+  if (documentHidden()) {
+    // Applied when shown (an animation frame requested now would not run before then either).
+    if (!waitingForVisible) {
+      waitingForVisible = true
+      document.addEventListener('visibilitychange', onVisibilityChange)
+    }
+    return
+  }
+  stopWaitingForVisible()
+  if (typeof requestAnimationFrame === 'function') {
+    frame = requestAnimationFrame(() => {
+      frame = null
+      flushBatches()
+    })
+  } else {
+    // No rendering loop at all (Node): about one frame.
+    timer = setTimeout(() => {
+      timer = null
+      flushBatches()
+    }, 16)
+  }
+}
+
+function cancelScheduled(): void {
+  if (frame !== null) cancelAnimationFrame(frame)
+  if (timer !== null) clearTimeout(timer)
+  frame = null
+  timer = null
+}
+
+/** Queue a batch from the engine: it is applied with every other batch of this frame in one store update. */
+export function queueBatch(batch: ViewBatch): void {
+  queued = queued === null ? batch : mergeBatches(queued, batch)
+  // User updates are never dropped (the account needs each), so a long wait applies them rather than grow.
+  if ((queued.user?.length ?? 0) >= USER_FEED_CAP) flushBatches()
+  else schedule()
+}
+
+/** Apply the queued batches now, in one store update (nothing happens when none is queued). */
+export function flushBatches(): void {
+  cancelScheduled()
+  const batch = queued
+  queued = null
+  if (batch !== null) useMonitor.setState((s) => reduceBatch(s, batch))
+}
+
+/** The batch waiting for the next frame (or for the document to be shown), merged; null when none. */
+export function queuedBatch(): ViewBatch | null {
+  return queued
+}
+
+function dropQueuedBatches(): void {
+  cancelScheduled()
+  queued = null
+}
 
 // Stable empty values so selectors return the same reference when a market has no data yet.
 export const NO_TRADES: readonly TradeView[] = Object.freeze([])

@@ -1,0 +1,79 @@
+// Clocks for ages and countdowns on screen. One shared clock ticks on the wall clock's whole seconds, and only
+// while some component shows a value that changes with it (an age past its threshold, a running countdown);
+// every such value on the page then changes in the same tick, so they cost one render pass and one frame a
+// second together, and nothing at all once none is shown.
+import { useEffect, useState, useSyncExternalStore } from 'react'
+
+const TICK_MS = 1_000
+
+let now = Date.now()
+let timer: ReturnType<typeof setTimeout> | null = null
+const listeners = new Set<() => void>()
+
+function arm(): void {
+  timer = setTimeout(tick, TICK_MS - (Date.now() % TICK_MS))
+}
+
+function tick(): void {
+  now = Date.now()
+  for (const listener of [...listeners]) listener()
+  if (listeners.size > 0) arm()
+  else timer = null
+}
+
+function subscribe(listener: () => void): () => void {
+  // A value that starts being shown starts from the current time, not from the last tick (nor from whenever
+  // the clock went to sleep): React reads the time again right after subscribing.
+  now = Date.now()
+  if (listeners.size === 0) arm()
+  listeners.add(listener)
+  return () => {
+    listeners.delete(listener)
+    if (listeners.size === 0 && timer !== null) {
+      clearTimeout(timer)
+      timer = null
+    }
+  }
+}
+
+const asleep = () => () => {}
+const read = () => now
+
+/** How many components keep the shared clock ticking (tests). */
+export function clockSubscribers(): number {
+  return listeners.size
+}
+
+/**
+ * The shared clock's time, ticking each whole second while `active`. Inactive, it is whatever the clock last
+ * read (it may be old): compare it only with moments that were checked against it.
+ */
+export function useSecondClock(active: boolean): number {
+  return useSyncExternalStore(active ? subscribe : asleep, read, read)
+}
+
+/**
+ * The time to show an age (`now - since`) with formatAge, from `from` on (default: `since`). No timer while
+ * `since` or `from` is null; one timer up to `from` while it lies ahead; then the shared clock's tick each
+ * second. Before `from` the value is not kept current, so compare it with `from` rather than trusting it.
+ */
+export function useAgeNow(since: number | null, from: number | null = since): number {
+  const [reached, setReached] = useState<number | null>(null)
+  const clock = useSecondClock(false)
+  const due = since !== null && from !== null && (reached === from || clock >= from)
+  useEffect(() => {
+    if (since === null || from === null || due) return
+    const id = setTimeout(() => setReached(from), Math.max(0, from - Date.now()))
+    return () => clearTimeout(id)
+  }, [since, from, due])
+  return useSecondClock(due)
+}
+
+/**
+ * The time to show a countdown to `until` with formatCountdown: the shared clock while it runs, nothing once
+ * it is over or while `until` is null.
+ */
+export function useCountdownNow(until: number | null): number {
+  const clock = useSecondClock(false)
+  return useSecondClock(until !== null && clock < until)
+}
