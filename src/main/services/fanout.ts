@@ -4,21 +4,20 @@
 // change for a window that has had no batch for one interval goes out right after the current socket read; only a
 // window that got a batch less than one interval ago waits. A hidden window gets no market data at all.
 import type { ViewBatch } from '../../shared/ipc'
-import type {
-  BookView,
-  InspectorFrame,
-  StreamStatus,
-  TickerView,
-  TradeView,
-  UserUpdateView,
-} from '../../shared/model'
+import type { InspectorFrame, StreamStatus, TradeView, UserUpdateView } from '../../shared/model'
+import {
+  appendCapped,
+  clampDepth,
+  DEFAULT_DEPTH,
+  FanoutClient as Client,
+  takeBatch,
+  type BatchSources,
+  type FanoutCounters,
+  type FanoutProvider,
+} from './fanout-client'
 import type { Logger } from './types'
 
-export interface FanoutProvider {
-  bookView(market: string, depth: number): BookView | null
-  ticker(market: string): TickerView | null
-  status(): StreamStatus
-}
+export { DEFAULT_DEPTH, MAX_DEPTH, type FanoutCounters, type FanoutProvider } from './fanout-client'
 
 export type TimerHandle = unknown
 
@@ -50,63 +49,8 @@ export interface FanoutOptions {
   maxInspectorPerBatch?: number
 }
 
-export interface FanoutCounters {
-  batches: number
-  /** Book and ticker views requested from the provider. */
-  viewsBuilt: number
-  bookViews: number
-  tickerViews: number
-  droppedTrades: number
-  droppedUser: number
-  droppedInspector: number
-  sinkErrors: number
-}
-
-export const DEFAULT_DEPTH = 25
-export const MAX_DEPTH = 1000
 /** Notifications between two clock reads while a flush is pending: keeps the overdue check off the per-frame cost. */
 const CLOCK_CHECK_EVERY = 16
-
-class Client {
-  markets = new Set<string>()
-  depth: number
-  user = false
-  inspector = false
-  /**
-   * A hidden window is not in the market index at all: no book, ticker or trade work is done for it, and nothing
-   * of its markets is queued. It still gets status, events-changed and user updates. Shown again, it gets every
-   * market it watches afresh, with `resume`.
-   */
-  visible = true
-  /** Shown since the last batch: the next one says `resume` (trades in between were not sent). */
-  resume = false
-  /**
-   * No batch for at least one interval: its next change goes out at once (after the current socket read). A
-   * client that got a batch less than one interval ago is busy until `readyAt` and its changes are coalesced.
-   */
-  idle = true
-  readyAt = -Infinity
-  /** Markets whose book (and ticker) changed since the last batch. */
-  readonly dirtyBooks = new Set<string>()
-  /** Markets whose ticker only (last trade, venue ticker) changed. */
-  readonly dirtyTickers = new Set<string>()
-  trades: TradeView[] = []
-  userUpdates: UserUpdateView[] = []
-  frames: InspectorFrame[] = []
-  status = false
-  events = false
-  seq = 0
-  removed = false
-  failures = 0
-
-  constructor(
-    readonly id: string,
-    readonly sink: (batch: ViewBatch) => void,
-    depth: number,
-  ) {
-    this.depth = depth
-  }
-}
 
 /** The visible clients watching one market, and how many of them are idle (a change then goes out at once). */
 interface Watchers {
@@ -128,27 +72,6 @@ function positiveInt(value: number | undefined, fallback: number, name: string):
   if (value === undefined) return fallback
   if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer`)
   return value
-}
-
-/**
- * Appends with a cap that is enforced lazily: the array may grow to twice the cap before the oldest entries are
- * cut in one splice, which keeps the per-item cost O(1) amortised while memory stays bounded.
- */
-function appendCapped<T>(list: T[], item: T, cap: number): number {
-  list.push(item)
-  if (list.length >= cap * 2) {
-    const drop = list.length - cap
-    list.splice(0, drop)
-    return drop
-  }
-  return 0
-}
-
-function trimOldest<T>(list: T[], cap: number): number {
-  const drop = list.length - cap
-  if (drop <= 0) return 0
-  list.splice(0, drop)
-  return drop
 }
 
 function errorText(err: unknown): string {
@@ -203,6 +126,7 @@ export class Fanout {
   /** A pass has been handed to `defer` (leading edge, or an overdue timer) and has not run yet. */
   private deferred = false
   private flushStatus: StreamStatus | null = null
+  private readonly batchSources: BatchSources
   private flushing = false
   private closed = false
   private readonly onTimer: () => void
@@ -227,6 +151,14 @@ export class Fanout {
     this.maxTrades = positiveInt(options.maxTradesPerBatch, 500, 'maxTradesPerBatch')
     this.maxUser = positiveInt(options.maxUserPerBatch, 500, 'maxUserPerBatch')
     this.maxFrames = positiveInt(options.maxInspectorPerBatch, 200, 'maxInspectorPerBatch')
+    this.batchSources = {
+      provider: this.provider,
+      counters: this.counters,
+      maxTrades: this.maxTrades,
+      maxUser: this.maxUser,
+      maxFrames: this.maxFrames,
+      status: () => (this.flushStatus ??= this.provider.status()),
+    }
     this.onTimer = () => {
       this.timer = null
       // The timer is trusted to mean "the interval has run out" even if it fires a hair early by Date.now().
@@ -574,85 +506,19 @@ export class Fanout {
 
   /** Builds and sends the client's batch; returns whether one was sent. */
   private emit(client: Client, at: number): boolean {
-    const batch: ViewBatch = { seq: client.seq + 1, at }
-    let content = false
+    let batch: ViewBatch | null
     try {
-      if (client.status) {
-        client.status = false
-        // One status object per flush, shared by every client that needs it.
-        this.flushStatus ??= this.provider.status()
-        batch.status = this.flushStatus
-        content = true
-      }
-      if (client.resume) {
-        client.resume = false
-        batch.resume = true
-        content = true
-      }
-      if (client.dirtyBooks.size > 0 || client.dirtyTickers.size > 0) {
-        content = this.buildMarketViews(client, batch) || content
-      }
-      if (client.trades.length > 0) {
-        batch.trades = client.trades
-        client.trades = []
-        this.counters.droppedTrades += trimOldest(batch.trades, this.maxTrades)
-        content = true
-      }
-      if (client.userUpdates.length > 0) {
-        batch.user = client.userUpdates
-        client.userUpdates = []
-        this.counters.droppedUser += trimOldest(batch.user, this.maxUser)
-        content = true
-      }
-      if (client.frames.length > 0) {
-        batch.inspector = client.frames
-        client.frames = []
-        this.counters.droppedInspector += trimOldest(batch.inspector, this.maxFrames)
-        content = true
-      }
-      if (client.events) {
-        client.events = false
-        batch.eventsChanged = true
-        content = true
-      }
+      batch = takeBatch(client, at, this.batchSources)
     } catch (err) {
       // A provider bug must cost this one batch, not every window's.
       this.logger.error('fanout could not build a batch', { client: client.id, error: errorText(err) })
       return false
     }
     // E.g. a newly watched market that has no book yet: nothing to say, so say nothing.
-    if (!content) return false
+    if (batch === null) return false
     client.seq = batch.seq
     this.send(client, batch)
     return true
-  }
-
-  /** Returns whether any view was added. */
-  private buildMarketViews(client: Client, batch: ViewBatch): boolean {
-    const books: BookView[] = []
-    const tickers: TickerView[] = []
-    for (const market of client.dirtyBooks) {
-      const book = this.provider.bookView(market, client.depth)
-      this.counters.viewsBuilt++
-      this.counters.bookViews++
-      if (book !== null) books.push(book)
-      const ticker = this.provider.ticker(market)
-      this.counters.viewsBuilt++
-      this.counters.tickerViews++
-      if (ticker !== null) tickers.push(ticker)
-    }
-    for (const market of client.dirtyTickers) {
-      if (client.dirtyBooks.has(market)) continue
-      const ticker = this.provider.ticker(market)
-      this.counters.viewsBuilt++
-      this.counters.tickerViews++
-      if (ticker !== null) tickers.push(ticker)
-    }
-    client.dirtyBooks.clear()
-    client.dirtyTickers.clear()
-    if (books.length > 0) batch.books = books
-    if (tickers.length > 0) batch.tickers = tickers
-    return books.length > 0 || tickers.length > 0
   }
 
   private send(client: Client, batch: ViewBatch): void {
@@ -730,9 +596,4 @@ export class Fanout {
     client.userUpdates = []
     client.frames = []
   }
-}
-
-function clampDepth(depth: number): number {
-  if (!Number.isFinite(depth)) return DEFAULT_DEPTH
-  return Math.max(1, Math.min(MAX_DEPTH, Math.floor(depth)))
 }
