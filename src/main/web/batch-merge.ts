@@ -1,6 +1,7 @@
 // Folds view batches that a backed-up page socket could not take yet into one pending batch, so a slow tab
 // costs bounded memory: state (status, books, tickers) keeps only the newest value per key, and the
 // incremental lists (trades, user updates, inspector frames) keep only their newest entries up to a cap.
+import { appended, newestByMarket } from '../../shared/batch-merge'
 import type { ViewBatch } from '../../shared/ipc'
 
 export interface MergeCaps {
@@ -11,27 +12,15 @@ export interface MergeCaps {
 
 export const DEFAULT_MERGE_CAPS: MergeCaps = { trades: 2000, user: 500, inspector: 200 }
 
-function newestByMarket<T extends { market: string }>(
-  older: T[] | undefined,
-  newer: T[] | undefined,
-): T[] | undefined {
-  if (!older) return newer
-  if (!newer) return older
-  const byMarket = new Map<string, T>()
-  for (const item of older) byMarket.set(item.market, item)
-  for (const item of newer) byMarket.set(item.market, item)
-  return [...byMarket.values()]
-}
-
+/** Both lists in order, then the newest `cap`; says whether any were dropped. */
 function appendCapped<T>(
   older: T[] | undefined,
   newer: T[] | undefined,
   cap: number,
 ): { list?: T[]; dropped: boolean } {
-  if (!older) return newer ? { list: newer.slice(-cap), dropped: newer.length > cap } : { dropped: false }
-  if (!newer) return { list: older, dropped: false }
-  const all = older.concat(newer)
-  return { list: all.slice(-cap), dropped: all.length > cap }
+  const all = appended(older, newer)
+  if (!all) return { dropped: false }
+  return all.length > cap ? { list: all.slice(-cap), dropped: true } : { list: all, dropped: false }
 }
 
 export function mergeBatches(

@@ -12,6 +12,7 @@ import type {
   UserUpdateView,
 } from '../../shared/model'
 import { applyUserUpdates, emptyAccount, type AccountState } from '../lib/account'
+import { appended, newestByMarket } from '../../shared/batch-merge'
 
 export const TAPE_CAP = 500
 export const USER_FEED_CAP = 500
@@ -165,21 +166,6 @@ export const useMonitor = create<MonitorState>()((set) => ({
 // React commit per frame. The reduction runs at that moment against the store as it then is, so a change made
 // meanwhile by other code is kept. A hidden document gets no animation frames: the queue keeps merging (one
 // batch, bounded) and is applied when the document becomes visible.
-
-function newestByMarket<T extends { market: string }>(older?: T[], newer?: T[]): T[] | undefined {
-  if (!older || older.length === 0) return newer
-  if (!newer || newer.length === 0) return older
-  const byMarket = new Map<string, T>()
-  for (const item of older) byMarket.set(item.market, item)
-  for (const item of newer) byMarket.set(item.market, item)
-  return [...byMarket.values()]
-}
-
-function appended<T>(older: T[] | undefined, newer: T[] | undefined): T[] | undefined {
-  if (!older || older.length === 0) return newer
-  if (!newer || newer.length === 0) return older
-  return older.concat(newer)
-}
 
 /** The newest `cap` trades of each market, in order (a tape never shows more, so older ones are moot). */
 function capTradesPerMarket(trades: TradeView[], cap: number): TradeView[] {
