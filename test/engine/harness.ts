@@ -108,7 +108,7 @@ export async function startHarness(
     demo: false,
     logger: log.logger,
     fanoutIntervalMs: 10,
-    resyncRetryMs: 1000,
+    resync: { baseMs: 1000 },
     stream: options.stream ?? FAST_STREAM,
     ...(options.eventsCacheMs !== undefined ? { eventsCacheMs: options.eventsCacheMs } : {}),
   })

@@ -54,8 +54,6 @@ export interface CreateMonitorOptions {
   /** How long an events listing is reused (default 30 s). */
   eventsCacheMs?: number
   restTimeoutMs?: number
-  /** @deprecated kept for callers of the old engine: the first resync retry (resync.baseMs). */
-  resyncRetryMs?: number
 }
 
 /** A connection that delivered a frame this recently is healthy enough to blame one silent market on itself. */
@@ -76,11 +74,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
   const random = options.random ?? Math.random
   const demoMode = options.demo === true || typeof options.demo === 'object'
   const liveConfig = { ...LIVENESS_DEFAULTS, ...options.liveness }
-  const resyncConfig: ResyncConfig = {
-    ...RESYNC_DEFAULTS,
-    ...(options.resyncRetryMs !== undefined ? { baseMs: options.resyncRetryMs } : {}),
-    ...options.resync,
-  }
+  const resyncConfig: ResyncConfig = { ...RESYNC_DEFAULTS, ...options.resync }
   let closed = false
 
   const settings = createSettingsStore({ path: options.settingsPath, logger: log })
