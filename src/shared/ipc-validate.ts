@@ -1,6 +1,7 @@
 // Validation of every MonitorApi call that crosses a trust boundary (Electron IPC, browser bridge).
 // A window is untrusted input to main: each argument list is checked before the engine sees it.
 import { z } from 'zod'
+import { alertRuleInputSchema, issueField, keepRunningSchema, MAX_SNOOZE_MINUTES } from './alerts'
 import type { MethodArgs, MonitorMethod } from './ipc'
 
 const id = z.string().min(1).max(200)
@@ -52,6 +53,22 @@ const argSchemas: { [M in MonitorMethod]: z.ZodType<MethodArgs<M>> } = {
   ]) as never,
   selectProfile: z.tuple([id]),
   deleteProfile: z.tuple([id]),
+  getAlerts: z.tuple([]),
+  saveAlert: z.tuple([alertRuleInputSchema]) as never,
+  deleteAlert: z.tuple([id]),
+  setAlertEnabled: z.tuple([id, z.boolean()]),
+  snoozeAlert: z.tuple([
+    id,
+    z
+      .number()
+      .int('minutes must be a whole number')
+      .min(1, 'minutes must be at least 1')
+      .max(MAX_SNOOZE_MINUTES, `minutes must be at most ${MAX_SNOOZE_MINUTES}`)
+      .nullable(),
+  ]),
+  acknowledgeAlerts: z.tuple([z.union([z.literal('all'), z.array(z.number().int().min(0)).max(1000)])]),
+  pauseAlerts: z.tuple([z.boolean()]),
+  setKeepRunning: z.tuple([keepRunningSchema]),
   openWindow: z.tuple([windowTarget]),
 }
 
@@ -72,6 +89,10 @@ export function validateArgs<M extends MonitorMethod>(method: M, args: unknown):
   const attempt = schema.safeParse(trimmed)
   if (attempt.success) return { ok: true, args: attempt.data }
   const issue = attempt.error.issues[0]
+  if (method === 'saveAlert' && issue) {
+    // The path starts with the argument index; the user knows the rule's fields, not the call's.
+    return { ok: false, message: `Invalid alert: ${issueField(issue.path.slice(1))}: ${issue.message}` }
+  }
   const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : ''
   return { ok: false, message: `${method}: invalid arguments${where}: ${issue?.message ?? 'rejected'}` }
 }

@@ -1,5 +1,6 @@
 // THE contract between the engine (main process or browser host) and a window.
 // Every renderer talks to main only through MonitorApi; the preload and the browser bridge both implement it.
+import type { AlertEvent, AlertRuleInput, AlertRuleView, AlertsView, KeepRunning } from './alerts'
 import type {
   ApiError,
   BookView,
@@ -46,6 +47,10 @@ export interface ViewBatch {
    * should refetch its tapes with getMarketSnapshot.
    */
   resume?: true
+  /** Every rule, the history and the unread count, when anything about alerts changed (and in the first batch). */
+  alerts?: AlertsView
+  /** Alerts that fired since the last batch, oldest first: for toasts and browser notifications. */
+  alertsFired?: AlertEvent[]
 }
 
 export interface KeyInfo {
@@ -112,6 +117,20 @@ export interface MonitorApi {
   selectProfile(id: string): Promise<Result<void>>
   deleteProfile(id: string): Promise<Result<void>>
 
+  // ---- alerts (evaluated in the engine; they fire with every window closed)
+  getAlerts(): Promise<Result<AlertsView>>
+  /** Creates (no id) or replaces (id) a rule. Refused with a message naming the field when invalid. */
+  saveAlert(rule: AlertRuleInput): Promise<Result<AlertRuleView>>
+  deleteAlert(id: string): Promise<Result<void>>
+  /** Enabling a spent `once` rule arms it again. */
+  setAlertEnabled(id: string, enabled: boolean): Promise<Result<AlertRuleView>>
+  /** Holds the rule's firing for this many minutes; null ends the snooze. */
+  snoozeAlert(id: string, minutes: number | null): Promise<Result<AlertRuleView>>
+  /** Marks history entries read: these ids, or every one. */
+  acknowledgeAlerts(ids: number[] | 'all'): Promise<Result<void>>
+  pauseAlerts(paused: boolean): Promise<Result<void>>
+  setKeepRunning(mode: KeepRunning): Promise<Result<void>>
+
   // ---- windows
   openWindow(target: WindowTarget): Promise<Result<void>>
 
@@ -156,6 +175,14 @@ export const MONITOR_METHODS = [
   'saveProfile',
   'selectProfile',
   'deleteProfile',
+  'getAlerts',
+  'saveAlert',
+  'deleteAlert',
+  'setAlertEnabled',
+  'snoozeAlert',
+  'acknowledgeAlerts',
+  'pauseAlerts',
+  'setKeepRunning',
   'openWindow',
 ] as const satisfies readonly MonitorMethod[]
 

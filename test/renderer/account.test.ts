@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { UserUpdateView } from '../../src/shared/model'
-import { applyUserUpdates, deriveAccount, emptyAccount, FILLS_CAP } from '../../src/renderer/lib/account'
+import { applyUserUpdates, deriveAccount, emptyAccount, FILLS_CAP } from '../../src/shared/account'
 
 let seq = 0
 const u = (topic: UserUpdateView['topic'], data: unknown, market: string | null = null): UserUpdateView => ({

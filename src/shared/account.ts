@@ -1,7 +1,8 @@
 // The account (open orders, fills, positions, balances) derived from user-channel updates. The payloads are
 // not specified, so each field is looked up under the names real venues use; an update that yields nothing
-// usable is only counted, and still shows in the raw feed.
-import type { Side, UserUpdateView } from '../../shared/model'
+// usable is only counted, and still shows in the raw feed. Shared: windows build the account pane from it and
+// the engine's alert rules read orders, positions and balances with the same rules.
+import type { Side, UserUpdateView } from './model'
 
 export interface OrderRow {
   id: string
@@ -59,7 +60,7 @@ export function emptyAccount(): AccountState {
   return { orders: {}, fills: [], positions: {}, balances: {}, undecoded: 0, lastUpdateAt: null }
 }
 
-type Obj = Record<string, unknown>
+export type Obj = Record<string, unknown>
 
 function isObj(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -153,16 +154,16 @@ const CLOSED = new Set([
   'killed',
 ])
 
-function isOpen(o: OrderRow): boolean {
+export function isOpenOrder(o: OrderRow): boolean {
   if (o.status !== null) return !CLOSED.has(o.status)
   if (o.size !== null && o.filled !== null) return o.filled < o.size
   return true
 }
 
-function applyOrder(state: AccountState, r: Obj, u: UserUpdateView): boolean {
+/** One order record as a row; fields the record lacks are taken from `prev` (the order's last known row). */
+export function orderRow(r: Obj, u: UserUpdateView, prev: OrderRow | undefined): OrderRow | null {
   const id = pickStr(r, ID_FIELDS)
-  if (id === null) return false
-  const prev = state.orders[id]
+  if (id === null) return null
   const status = pickStr(r, ['status', 'state', 'order_status'])
   const row: OrderRow = {
     id,
@@ -185,8 +186,16 @@ function applyOrder(state: AccountState, r: Obj, u: UserUpdateView): boolean {
     status: status !== null ? status.toLowerCase() : (prev?.status ?? null),
     updatedAt: u.receivedAt,
   }
+  return row
+}
+
+function applyOrder(state: AccountState, r: Obj, u: UserUpdateView): boolean {
+  const id = pickStr(r, ID_FIELDS)
+  if (id === null) return false
+  const row = orderRow(r, u, state.orders[id])
+  if (row === null) return false
   const orders = { ...state.orders }
-  if (isOpen(row)) {
+  if (isOpenOrder(row)) {
     orders[id] = row
     const ids = Object.keys(orders)
     for (let i = 0; i < ids.length - ORDERS_CAP; i++) delete orders[ids[i] as string]
@@ -216,27 +225,33 @@ function applyFill(state: AccountState, r: Obj, u: UserUpdateView): boolean {
   return true
 }
 
-function applyPosition(state: AccountState, r: Obj, u: UserUpdateView): boolean {
+/** One position record as a row; a size of 0 means the position is closed. */
+export function positionRow(r: Obj, u: UserUpdateView): PositionRow | null {
   const market = pickStr(r, MARKET_FIELDS) ?? u.market
   const raw = pickNum(r, ['size', 'quantity', 'qty', 'position', 'shares', 'amount', 'net', 'balance'])
-  if (market === null || raw === null) return false
+  if (market === null || raw === null) return null
   // Some venues send an unsigned size plus a side.
   const size = normaliseSide(r.side) === 'sell' && raw > 0 ? -raw : raw
+  return {
+    market,
+    size,
+    avgPrice: pickNum(r, ['avg_price', 'avgPrice', 'average_price', 'entry_price', 'entryPrice', 'price']),
+    pnl: pickNum(r, ['pnl', 'unrealized_pnl', 'unrealizedPnl', 'upnl', 'realized_pnl']),
+    updatedAt: u.receivedAt,
+  }
+}
+
+function applyPosition(state: AccountState, r: Obj, u: UserUpdateView): boolean {
+  const row = positionRow(r, u)
+  if (row === null) return false
   const positions = { ...state.positions }
-  if (size === 0) delete positions[market]
-  else
-    positions[market] = {
-      market,
-      size,
-      avgPrice: pickNum(r, ['avg_price', 'avgPrice', 'average_price', 'entry_price', 'entryPrice', 'price']),
-      pnl: pickNum(r, ['pnl', 'unrealized_pnl', 'unrealizedPnl', 'upnl', 'realized_pnl']),
-      updatedAt: u.receivedAt,
-    }
+  if (row.size === 0) delete positions[row.market]
+  else positions[row.market] = row
   state.positions = positions
   return true
 }
 
-function applyBalance(state: AccountState, r: Obj, u: UserUpdateView): boolean {
+export function balanceRow(r: Obj, u: UserUpdateView): BalanceRow | null {
   const total = pickNum(r, ['balance', 'total', 'equity', 'amount', 'value', 'cash_balance'])
   const available = pickNum(r, [
     'available',
@@ -246,9 +261,15 @@ function applyBalance(state: AccountState, r: Obj, u: UserUpdateView): boolean {
     'cash',
     'withdrawable',
   ])
-  if (total === null && available === null) return false
+  if (total === null && available === null) return null
   const currency = pickStr(r, ['currency', 'asset', 'ccy', 'coin', 'denomination']) ?? 'USD'
-  state.balances = { ...state.balances, [currency]: { currency, total, available, updatedAt: u.receivedAt } }
+  return { currency, total, available, updatedAt: u.receivedAt }
+}
+
+function applyBalance(state: AccountState, r: Obj, u: UserUpdateView): boolean {
+  const row = balanceRow(r, u)
+  if (row === null) return false
+  state.balances = { ...state.balances, [row.currency]: row }
   return true
 }
 
@@ -260,6 +281,12 @@ const APPLY: Record<
   fill: { keys: ['fill', 'fills', 'trade', 'trades', 'data'], apply: applyFill },
   position: { keys: ['position', 'positions', 'data'], apply: applyPosition },
   balance: { keys: ['balance', 'balances', 'wallet', 'data'], apply: applyBalance },
+}
+
+/** The records one update carries (for its topic: `data`, `data.<topic>`, `data.data`, or lists of them). */
+export function userRecords(u: UserUpdateView): Obj[] {
+  if (u.topic === 'other') return []
+  return records(u.data, APPLY[u.topic].keys)
 }
 
 /** Apply updates to an account and return the new state; unchanged parts keep their identity. */
