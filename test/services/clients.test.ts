@@ -2,6 +2,7 @@
 // the window's interests and fan-out slot. Real registry, fan-out, stores and catalog; the key, profile,
 // connection and resync services are stubs with only what the tested calls use.
 import { afterEach, describe, expect, it } from 'vitest'
+import type { AlertService } from '../../src/main/services/alerts'
 import type { Interest, ViewBatch } from '../../src/shared/ipc'
 import { BookStore } from '../../src/main/services/books'
 import { ClientHub } from '../../src/main/services/clients'
@@ -79,6 +80,9 @@ function setup() {
   const profiles: Pick<ProfileService, 'list'> = {
     list: () => ({ profiles: [profile('p-1')], activeId: 'p-1' }),
   }
+  const alerts: Pick<AlertService, 'view'> = {
+    view: () => ({ rules: [], history: [], unread: 0, paused: false, keepRunning: 'auto' }),
+  }
   let closed = false
   const hub = new ClientHub({
     log: log.logger,
@@ -96,6 +100,7 @@ function setup() {
     profiles: profiles as ProfileService,
     connection: connection as ConnectionManager,
     resync: resync as ResyncTracker,
+    alerts: alerts as AlertService,
     isClosed: () => closed,
   })
   const attach = (label = 'w') => {

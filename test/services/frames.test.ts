@@ -3,7 +3,7 @@
 // simulator's wire format (src/sim/stream.ts).
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ViewBatch } from '../../src/shared/ipc'
-import type { Level } from '../../src/shared/model'
+import type { Level, TradeView, UserUpdateView } from '../../src/shared/model'
 import { BookStore } from '../../src/main/services/books'
 import { Fanout } from '../../src/main/services/fanout'
 import { FrameRouter } from '../../src/main/services/frames'
@@ -136,7 +136,17 @@ async function setup(options: { realResync?: boolean } = {}) {
     closers.push(() => real.close())
     resync = real
   }
+  // What the alert rules were told, and what the book looked like to them at that moment.
+  const alertCalls: string[] = []
+  const alerts = {
+    onBook: (m: string) => void alertCalls.push(`book ${m} ${books.get(m)?.bestBid ?? '-'}`),
+    onTicker: (m: string) => void alertCalls.push(`ticker ${m}`),
+    onTrade: (t: TradeView) =>
+      void alertCalls.push(`trade ${t.market} ${books.ticker(t.market)?.last ?? '-'}`),
+    onUser: (u: UserUpdateView) => void alertCalls.push(`user ${u.topic}`),
+  }
   const router = new FrameRouter({
+    alerts,
     secrets,
     inspector,
     interests,
@@ -178,6 +188,7 @@ async function setup(options: { realResync?: boolean } = {}) {
     status,
     log,
     watch: registry.setInterests.bind(registry),
+    alertCalls,
   }
 }
 
@@ -304,6 +315,18 @@ describe('FrameRouter', () => {
     expect(s.books.bookView('m2', 5)?.state).toBe('live')
     expect(s.books.has('m3')).toBe(false)
     expect(s.inspector.counters().unknown).toBe(1)
+  })
+
+  it('tells the alert rules about each routed update after it is applied, and nothing about unwatched ones', async () => {
+    const s = await setup()
+    s.watch('a', [{ channel: 'market', id: 'm1', filter: 'all' }, { channel: 'user' }])
+    s.feed(book('m1', { snapshot: true, seq: 1, bids: [[0.4, 10]], asks: [[0.6, 7]] }))
+    s.feed(book('m1', { snapshot: false, seq: 2, bids: [[0.45, 1]] }))
+    s.feed(trade('m1', 0.52, 't-1'))
+    s.feed(trade('m3', 0.5, 't-2'))
+    s.feed(book('m3', { snapshot: true, seq: 1, bids: [[0.4, 10]], asks: [[0.6, 7]] }))
+    s.feed(JSON.stringify({ channel: 'user', type: 'fill', data: { id: 'f1', price: 0.5, size: 2 } }))
+    expect(s.alertCalls).toEqual(['book m1 0.4', 'book m1 0.45', 'trade m1 0.52', 'user fill'])
   })
 
   it('a trade goes on the tape, sets the last price and reaches the window', async () => {

@@ -4,6 +4,7 @@ import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { DEMO_PROFILE_ID, type Profile, type WindowLayout } from '../../src/shared/model'
+import type { AlertRule } from '../../src/shared/alerts'
 import {
   createSettingsStore,
   defaultSettings,
@@ -49,6 +50,29 @@ const marketWindow: WindowLayout = {
   maximized: true,
 }
 
+const priceRule: AlertRule = {
+  v: 1,
+  id: 'a-price',
+  label: 'breakout',
+  condition: { kind: 'price', market: 'm-1', subject: 'mid', op: 'crosses-above', value: 0.45 },
+  mode: 'rearm',
+  hysteresis: 0.01,
+  cooldownSec: 60,
+  sound: true,
+  enabled: true,
+  snoozedUntil: null,
+  createdAt: 1_700_000_000_000,
+  firedAt: null,
+}
+const healthRule: AlertRule = {
+  ...priceRule,
+  id: 'a-health',
+  label: null,
+  condition: { kind: 'disconnected', seconds: 30 },
+  mode: 'once',
+  sound: false,
+}
+
 /** A document with something in every section, so each test can show the others survive. */
 function goodDoc(): Settings {
   return {
@@ -57,6 +81,8 @@ function goodDoc(): Settings {
     activeProfileId: 'desk',
     windows: [mainWindow, marketWindow],
     ui: { theme: 'dark' },
+    alertRules: [priceRule, healthRule],
+    keepRunning: 'always',
   }
 }
 
@@ -103,6 +129,34 @@ const damages: Damage[] = [
     },
     expected: (good) => ({ ...good, windows: [] }),
     named: [/windows \(expected a list, got a number\)/],
+  },
+  {
+    label: 'a corrupt alert rule (a NaN-like threshold written as a string)',
+    damage: (doc) => {
+      doc.alertRules = [
+        priceRule,
+        { ...priceRule, id: 'a-bad', condition: { ...priceRule.condition, value: 'NaN' } },
+        healthRule,
+      ]
+    },
+    expected: (good) => good,
+    named: [/alertRules "a-bad" \(condition\.value: value must be a number\)/],
+  },
+  {
+    label: 'an alert rule of a newer format',
+    damage: (doc) => {
+      doc.alertRules = [priceRule, { ...healthRule, id: 'a-future', v: 2 }, healthRule]
+    },
+    expected: (good) => good,
+    named: [/alertRules "a-future" \(v: unknown rule format version/],
+  },
+  {
+    label: 'a bad keepRunning value',
+    damage: (doc) => {
+      doc.keepRunning = 'sometimes'
+    },
+    expected: (good) => ({ ...good, keepRunning: 'auto' }),
+    named: [/keepRunning \(/],
   },
   {
     label: 'a bad ui section',
@@ -192,6 +246,8 @@ describe('loading a settings file with damage in one section', () => {
       profiles: [demoProfile(), desk],
       activeProfileId: 'desk',
       windows: [marketWindow],
+      alertRules: [priceRule, healthRule],
+      keepRunning: 'always',
     })
     expect(dropped).toEqual([
       'profiles "backup" (The WebSocket URL must start with ws or wss:// (got "http"))',

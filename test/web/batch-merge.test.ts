@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mergeBatches } from '../../src/main/web/batch-merge'
 import { startWebHost, type WebHost } from '../../src/main/web/server'
+import type { AlertEvent, AlertsView } from '../../src/shared/alerts'
 import type { ViewBatch } from '../../src/shared/ipc'
 import type { BookView, TradeView } from '../../src/shared/model'
 import { fakeEngine, type FakeEngine } from './fake-engine'
@@ -59,6 +60,35 @@ describe('mergeBatches', () => {
     expect(mergeBatches(resumed, later).resume).toBe(true)
     expect(mergeBatches(later, resumed).resume).toBe(true)
     expect(mergeBatches(later, later).resume).toBeUndefined()
+  })
+
+  it('keeps every fired alert, in order, and the newest alerts view', () => {
+    const fired = (id: number): AlertEvent => ({
+      id,
+      ruleId: 'a-1',
+      kind: 'fired',
+      at: id,
+      title: `alert ${id}`,
+      detail: '',
+      value: null,
+      market: null,
+      sound: false,
+      acknowledged: false,
+    })
+    const view = (unread: number): AlertsView => ({
+      rules: [],
+      history: [],
+      unread,
+      paused: false,
+      keepRunning: 'auto',
+    })
+    const older: ViewBatch = { seq: 1, at: 1, alerts: view(1), alertsFired: [fired(1)] }
+    const middle: ViewBatch = { seq: 2, at: 2, trades: [trade(1)] }
+    const newer: ViewBatch = { seq: 3, at: 3, alerts: view(3), alertsFired: [fired(2), fired(3)] }
+    const merged = mergeBatches(mergeBatches(older, middle), newer, { trades: 1, user: 1, inspector: 1 })
+    expect(merged.alertsFired?.map((e) => e.id)).toEqual([1, 2, 3])
+    expect(merged.alerts?.unread).toBe(3)
+    expect(mergeBatches(older, middle).alerts?.unread).toBe(1)
   })
 })
 

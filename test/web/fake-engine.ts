@@ -51,6 +51,12 @@ export function fakeEngine(): FakeEngine {
     reconnectNow() {},
     getWindowLayouts: () => [],
     injectDemoFault: () => false,
+    watchShell: () => () => {},
+    shellState: () => ({
+      connection: 'live',
+      alerts: { armed: 0, unread: 0, paused: false, keepRunning: 'auto' },
+    }),
+    pauseAlerts() {},
     saveWindowLayouts: async () => {},
     async close() {
       engine.closed = true

@@ -33,6 +33,8 @@ export interface CatalogDeps {
 export class EventsCatalog {
   private readonly eventMarkets = new Map<string, string[]>()
   private readonly marketEvent = new Map<string, string>()
+  private readonly marketTitles = new Map<string, string>()
+  private indexed = false
   private cache: { profileId: string; at: number; value: EventSummary[] } | null = null
   private inFlight: { profileId: string; promise: Promise<Result<EventSummary[]>> } | null = null
 
@@ -50,6 +52,15 @@ export class EventsCatalog {
     return this.eventMarkets.has(event)
   }
 
+  /** Whether a listing of the current profile has been loaded (so an absent market is really absent). */
+  loaded(): boolean {
+    return this.indexed
+  }
+
+  marketTitle(market: string): string | null {
+    return this.marketTitles.get(market) ?? null
+  }
+
   /** The next list() goes to the exchange (the key changed). */
   invalidate(): void {
     this.cache = null
@@ -61,6 +72,8 @@ export class EventsCatalog {
     this.invalidate()
     this.eventMarkets.clear()
     this.marketEvent.clear()
+    this.marketTitles.clear()
+    this.indexed = false
   }
 
   async list(refresh: boolean): Promise<Result<EventSummary[]>> {
@@ -120,12 +133,17 @@ export class EventsCatalog {
   private index(events: readonly EventSummary[]): void {
     this.eventMarkets.clear()
     this.marketEvent.clear()
+    this.marketTitles.clear()
     for (const ev of events) {
       this.eventMarkets.set(
         ev.id,
         ev.markets.map((m) => m.id),
       )
-      for (const m of ev.markets) this.marketEvent.set(m.id, ev.id)
+      for (const m of ev.markets) {
+        this.marketEvent.set(m.id, ev.id)
+        if (m.title) this.marketTitles.set(m.id, m.title)
+      }
     }
+    this.indexed = true
   }
 }

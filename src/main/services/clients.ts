@@ -10,6 +10,7 @@ import {
   type MonitorMethod,
 } from '../../shared/ipc'
 import { validateArgs } from '../../shared/ipc-validate'
+import type { AlertService } from './alerts'
 import type { BookStore } from './books'
 import type { EventsCatalog } from './catalog'
 import type { ConnectionManager } from './connection'
@@ -44,6 +45,7 @@ export interface ClientHubDeps {
   profiles: ProfileService
   connection: ConnectionManager
   resync: ResyncTracker
+  alerts: AlertService
   isClosed(): boolean
 }
 
@@ -172,6 +174,26 @@ export class ClientHub {
       saveProfile: guard('saveProfile', async (input) => d.profiles.save(input)),
       selectProfile: guard('selectProfile', async (profileId) => d.profiles.select(profileId)),
       deleteProfile: guard('deleteProfile', async (profileId) => d.profiles.delete(profileId)),
+      getAlerts: guard('getAlerts', async () => ok(d.alerts.view())),
+      saveAlert: guard('saveAlert', async (rule) => {
+        // An unknown market is refused only against a loaded listing; try to have one first.
+        if (!d.catalog.loaded()) await d.catalog.list(false)
+        return d.alerts.save(rule)
+      }),
+      deleteAlert: guard('deleteAlert', async (ruleId) => d.alerts.delete(ruleId)),
+      setAlertEnabled: guard('setAlertEnabled', async (ruleId, enabled) =>
+        d.alerts.setEnabled(ruleId, enabled),
+      ),
+      snoozeAlert: guard('snoozeAlert', async (ruleId, minutes) => d.alerts.snooze(ruleId, minutes)),
+      acknowledgeAlerts: guard('acknowledgeAlerts', async (ids) => d.alerts.acknowledge(ids)),
+      pauseAlerts: guard('pauseAlerts', async (paused) => {
+        d.alerts.pause(paused)
+        return ok(undefined)
+      }),
+      setKeepRunning: guard('setKeepRunning', async (mode) => {
+        d.alerts.setKeepRunning(mode)
+        return ok(undefined)
+      }),
       dispose: () => {
         if (state.disposed) return
         state.disposed = true

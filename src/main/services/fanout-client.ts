@@ -1,5 +1,6 @@
 // One window's side of the fan-out: what it watches and what is queued for it since its last batch, and how that
 // queue becomes a ViewBatch (views built only now, lists capped to their newest entries).
+import type { AlertEvent, AlertsView } from '../../shared/alerts'
 import type { ViewBatch } from '../../shared/ipc'
 import type {
   BookView,
@@ -14,6 +15,8 @@ export interface FanoutProvider {
   bookView(market: string, depth: number): BookView | null
   ticker(market: string): TickerView | null
   status(): StreamStatus
+  /** Absent: the engine has no alerts (tests of the fan-out alone). */
+  alerts?(): AlertsView
 }
 
 export interface FanoutCounters {
@@ -59,6 +62,10 @@ export class FanoutClient {
   frames: InspectorFrame[] = []
   status = false
   events = false
+  /** The alerts view changed since the last batch. */
+  alerts = false
+  /** Fired since the last batch; never dropped (each is a notification), and rare by construction. */
+  alertsFired: AlertEvent[] = []
   seq = 0
   removed = false
   failures = 0
@@ -106,6 +113,8 @@ export interface BatchSources {
   maxFrames: number
   /** The status for this flush (one object shared by every client that needs it). */
   status(): StreamStatus
+  /** Likewise the alerts view; null when the engine has none. */
+  alerts(): AlertsView | null
 }
 
 /** Takes everything queued for the client into its next batch; null when there is nothing to say. */
@@ -146,6 +155,19 @@ export function takeBatch(client: FanoutClient, at: number, s: BatchSources): Vi
   if (client.events) {
     client.events = false
     batch.eventsChanged = true
+    content = true
+  }
+  if (client.alerts) {
+    client.alerts = false
+    const view = s.alerts()
+    if (view !== null) {
+      batch.alerts = view
+      content = true
+    }
+  }
+  if (client.alertsFired.length > 0) {
+    batch.alertsFired = client.alertsFired
+    client.alertsFired = []
     content = true
   }
   return content ? batch : null

@@ -3,6 +3,7 @@
 // at flush time, so a market that changed 1000 times between flushes costs one view. Leading edge per window: a
 // change for a window that has had no batch for one interval goes out right after the current socket read; only a
 // window that got a batch less than one interval ago waits. A hidden window gets no market data at all.
+import type { AlertEvent, AlertsView } from '../../shared/alerts'
 import type { ViewBatch } from '../../shared/ipc'
 import type { InspectorFrame, StreamStatus, TradeView, UserUpdateView } from '../../shared/model'
 import {
@@ -126,6 +127,7 @@ export class Fanout {
   /** A pass has been handed to `defer` (leading edge, or an overdue timer) and has not run yet. */
   private deferred = false
   private flushStatus: StreamStatus | null = null
+  private flushAlerts: AlertsView | null = null
   private readonly batchSources: BatchSources
   private flushing = false
   private closed = false
@@ -158,6 +160,7 @@ export class Fanout {
       maxUser: this.maxUser,
       maxFrames: this.maxFrames,
       status: () => (this.flushStatus ??= this.provider.status()),
+      alerts: () => (this.flushAlerts ??= this.provider.alerts?.() ?? null),
     }
     this.onTimer = () => {
       this.timer = null
@@ -189,6 +192,7 @@ export class Fanout {
     const client = new Client(id, sink, this.defaultDepth)
     this.clients.set(id, client)
     client.status = true
+    client.alerts = this.provider.alerts !== undefined
     this.touch(client)
   }
 
@@ -360,6 +364,29 @@ export class Fanout {
     this.changed(idle)
   }
 
+  /** Rules, history or the unread count changed: every window gets the new alerts view, hidden ones too. */
+  alertsChanged(): void {
+    if (this.clients.size === 0) return
+    let idle = false
+    for (const client of this.clients.values()) {
+      client.alerts = true
+      this.pending.add(client)
+      if (client.idle) idle = true
+    }
+    this.changed(idle)
+  }
+
+  alertFired(event: AlertEvent): void {
+    if (this.clients.size === 0) return
+    let idle = false
+    for (const client of this.clients.values()) {
+      client.alertsFired.push(event)
+      this.pending.add(client)
+      if (client.idle) idle = true
+    }
+    this.changed(idle)
+  }
+
   inspector(frame: InspectorFrame): void {
     if (this.inspectorClients.size === 0) return
     let idle = false
@@ -445,6 +472,7 @@ export class Fanout {
     this.spare = batchClients
     this.flushing = true
     this.flushStatus = null
+    this.flushAlerts = null
     try {
       for (const client of batchClients) {
         if (client.removed) continue
@@ -455,6 +483,7 @@ export class Fanout {
     } finally {
       batchClients.clear()
       this.flushStatus = null
+      this.flushAlerts = null
       this.flushing = false
     }
     this.settle(dueBy, at)

@@ -1,8 +1,10 @@
 // The hot path from a text frame to state: scrub known keys, decode, and route each update to the books, tapes,
-// user feed or registry, telling the fan-out what changed, the liveness tracker that the market spoke, and the
-// resync tracker when a book breaks or heals. Runs for every frame: no per-update copies or scans.
+// user feed or registry, telling the fan-out what changed, the liveness tracker that the market spoke, the
+// resync tracker when a book breaks or heals, and the alert rules what they watch (after the state is applied, so
+// a rule sees what a window would). Runs for every frame: no per-update copies or scans.
 import { decodeFrame } from '../../shared/decode'
 import type { Update } from '../../shared/model'
+import type { AlertService } from './alerts'
 import type { BookStore } from './books'
 import type { Fanout } from './fanout'
 import type { IncidentLog } from './incidents'
@@ -29,6 +31,7 @@ export interface FrameRouterDeps {
   status: StatusTracker
   incidents: IncidentLog
   fanout: Fanout
+  alerts: Pick<AlertService, 'onBook' | 'onTicker' | 'onTrade' | 'onUser'>
 }
 
 /** Narrows an update to one placed in a market without copying it. */
@@ -73,6 +76,7 @@ export class FrameRouter {
         else if (outcome === 'snapshot') d.resync.satisfied(market)
         else if (outcome === 'ignored' && !update.snapshot) d.resync.deltaWithoutSnapshot(market)
         d.fanout.bookChanged(market)
+        d.alerts.onBook(market)
         return true
       }
       case 'trade': {
@@ -83,6 +87,7 @@ export class FrameRouter {
         if (view) {
           d.books.setLast(view.market, view.price, receivedAt)
           d.fanout.trade(view)
+          d.alerts.onTrade(view)
         }
         return true
       }
@@ -92,10 +97,13 @@ export class FrameRouter {
           d.fanout.bookChanged(update.market)
         d.books.applyTicker(update, receivedAt)
         d.fanout.tickerChanged(update.market)
+        d.alerts.onTicker(update.market)
         return true
       }
       case 'user': {
-        d.fanout.user(d.userFeed.push(update, receivedAt))
+        const view = d.userFeed.push(update, receivedAt)
+        d.fanout.user(view)
+        d.alerts.onUser(view)
         return true
       }
       case 'control': {

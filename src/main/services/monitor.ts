@@ -3,6 +3,8 @@
 // events catalog, keys, profiles, fan-out, clients), wires their callbacks to each other, and hands the shells
 // a MonitorEngine. Behaviour lives in the services; this file only says who talks to whom.
 import { DEMO_PROFILE_ID, type Profile, type WindowLayout } from '../../shared/model'
+import { AlertRelay } from './alert-relay'
+import { AlertService } from './alerts'
 import { BookStore } from './books'
 import { EventsCatalog } from './catalog'
 import { ClientHub } from './clients'
@@ -58,6 +60,8 @@ export interface CreateMonitorOptions {
 
 /** A connection that delivered a frame this recently is healthy enough to blame one silent market on itself. */
 const DATA_FLOWING_MS = 5_000
+/** The alert rules watch their markets under this name in the subscription registry, like one more window. */
+const ALERTS_CLIENT = 'alerts'
 
 function defaultLogger(): Logger {
   const write = (level: string) => (message: string, fields?: LogFields) => {
@@ -97,8 +101,21 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
 
   // Services are created in dependency order; callbacks that point forward run only after start-up.
   const statusChanged = (): void => {
-    if (!closed) fanout.statusChanged()
+    if (closed) return
+    fanout.statusChanged()
+    relay.shellMaybeChanged()
   }
+  const relay = new AlertRelay({
+    log,
+    viewChanged: () => fanout.alertsChanged(),
+    fired: (event) => fanout.alertFired(event),
+    summary: () => alerts.summary(),
+    connection: () => connection.state(),
+    save: async ({ rules, keepRunning }) => {
+      const r = await settings.update((s) => ({ ...s, alertRules: rules, keepRunning }))
+      if (!r.ok) log.warn('monitor: could not save alert rules', { code: r.error.code })
+    },
+  })
   const incidents = new IncidentLog(now, statusChanged)
   const liveness = new MarketLiveness({ config: liveConfig })
   const books = new BookStore((market) => liveness.usualGap(market))
@@ -127,6 +144,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
       bookView: (market, depth) => books.bookView(market, depth),
       ticker: (market) => books.ticker(market),
       status: () => status.status(),
+      alerts: () => alerts.view(),
     },
   })
   const registry = createRegistry({
@@ -199,7 +217,34 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
       }
     },
   })
+  const alerts = new AlertService(
+    {
+      now,
+      log,
+      books,
+      eventOf: (market) => catalog.eventOf(market),
+      // Listed, or streaming to us right now (a venue may stream markets its listing leaves out).
+      isKnownMarket: (market) =>
+        catalog.eventOf(market) !== undefined ||
+        (interests.routed(market) && (books.has(market) || tapes.last(market) !== undefined))
+          ? true
+          : catalog.loaded()
+            ? false
+            : null,
+      marketTitle: (market) => catalog.marketTitle(market),
+      connectionState: () => connection.state(),
+      authError: () => registry.authError(),
+      keyExpiresAt: () => connection.profile.keyExpiresAt,
+      wantedBooks: () => interests.wantedBooks(),
+      setInterests: (list) => registry.setInterests(ALERTS_CLIENT, list),
+      persist: (state) => relay.persist(state),
+      changed: () => relay.changed(),
+      fired: (event) => relay.fired(event),
+    },
+    { rules: settings.get().alertRules, keepRunning: settings.get().keepRunning },
+  )
   const router = new FrameRouter({
+    alerts,
     secrets,
     inspector,
     interests,
@@ -232,6 +277,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
           resync.clear()
           liveness.clear()
           catalog.clear()
+          alerts.reset()
           // The sticky auth error belongs to the previous profile's key.
           registry.keyChanged()
         },
@@ -239,6 +285,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
           registry.connected()
           liveness.restartClocks(now())
           resync.connected()
+          alerts.connected()
         },
         dropped: (info) => {
           registry.disconnected()
@@ -297,6 +344,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
     profiles,
     connection,
     resync,
+    alerts,
     isClosed: () => closed,
   })
 
@@ -325,6 +373,8 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
 
   async function shutDown(): Promise<void> {
     closed = true
+    alerts.close()
+    await relay.close()
     stopLiveness()
     resync.close()
     status.close()
@@ -346,12 +396,16 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
     throw new Error('the embedded simulator failed to start')
   }
   await connection.connect(activeProfileOf(settings))
+  alerts.start()
 
   return {
     attachClient: (attach) => clients.attach(attach),
     reconnectNow: () => connection.reconnectNow(),
     getWindowLayouts: () => settings.get().windows.map((w) => ({ ...w })),
     injectDemoFault: (kind) => demo.fault(kind),
+    watchShell: (listener) => relay.watch(listener),
+    shellState: () => relay.shellState(),
+    pauseAlerts: (paused) => alerts.pause(paused),
     async saveWindowLayouts(layouts: WindowLayout[]) {
       const r = await settings.update((s) => ({ ...s, windows: layouts }))
       if (!r.ok) log.warn('monitor: could not save window layouts', { code: r.error.code })

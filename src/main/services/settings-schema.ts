@@ -4,6 +4,13 @@
 // Updates are checked strictly (parseSettings); a file on disk is read section by section
 // (repairSettings) so one bad entry costs only that entry.
 import { z } from 'zod'
+import {
+  alertRuleSchema,
+  keepRunningSchema,
+  MAX_ALERT_RULES,
+  type AlertRule,
+  type KeepRunning,
+} from '../../shared/alerts'
 import { listSection, readSections, strictShape, valueSection } from './settings-sections'
 import { fail, ok } from '../../shared/ipc'
 import { DEMO_PROFILE_ID } from '../../shared/model'
@@ -18,6 +25,10 @@ export interface Settings {
   activeProfileId: string
   windows: WindowLayout[]
   ui?: { theme?: Theme }
+  /** Alert rules (each versioned by its own `v`); a bad rule is set aside on load, the others kept. */
+  alertRules: AlertRule[]
+  /** What happens when every window is closed (DESIGN: the tray keeps watching while alerts are armed). */
+  keepRunning: KeepRunning
 }
 
 export const SETTINGS_VERSION = 1
@@ -40,7 +51,14 @@ export function demoProfile(): Profile {
 }
 
 export function defaultSettings(): Settings {
-  return { version: 1, profiles: [demoProfile()], activeProfileId: DEMO_PROFILE_ID, windows: [] }
+  return {
+    version: 1,
+    profiles: [demoProfile()],
+    activeProfileId: DEMO_PROFILE_ID,
+    windows: [],
+    alertRules: [],
+    keepRunning: 'auto',
+  }
 }
 
 function invalid(message: string): Result<never> {
@@ -178,6 +196,8 @@ export const SETTINGS_SECTIONS = {
   activeProfileId: valueSection({ schema: idSchema, default: () => DEMO_PROFILE_ID }),
   windows: listSection({ entrySchema: windowLayoutSchema, maxEntries: MAX_WINDOWS }),
   ui: valueSection({ schema: uiSchema.optional(), default: () => undefined }),
+  alertRules: listSection({ entrySchema: alertRuleSchema, maxEntries: MAX_ALERT_RULES, idKey: 'id' }),
+  keepRunning: valueSection({ schema: keepRunningSchema, default: (): KeepRunning => 'auto' }),
 }
 
 export const settingsSchema = z

@@ -1,6 +1,7 @@
 // How the shells (Electron main, browser host) and tests drive the engine. Plain Node: never imports electron.
 import type { MonitorApi, ViewBatch } from '../../shared/ipc'
-import type { WindowLayout } from '../../shared/model'
+import type { AlertEvent, AlertsSummary } from '../../shared/alerts'
+import type { ConnectionState, WindowLayout } from '../../shared/model'
 
 export interface LogFields {
   [field: string]: string | number | boolean | null | undefined
@@ -29,6 +30,19 @@ export interface AttachOptions {
   sink: (batch: ViewBatch) => void
 }
 
+/** What the shell's tray and quit policy need to know, pushed on change. */
+export interface ShellState {
+  connection: ConnectionState
+  alerts: AlertsSummary
+}
+
+export interface ShellListener {
+  /** An alert fired: the shell shows an OS notification and, when the rule asks, plays the sound. */
+  alertFired?(event: AlertEvent): void
+  /** The connection state or the alerts summary changed. */
+  stateChanged?(state: ShellState): void
+}
+
 export interface MonitorEngine {
   attachClient(options: AttachOptions): MonitorClient
   /** Tear down and reconnect every stream now (OS resume, network change). */
@@ -36,6 +50,10 @@ export interface MonitorEngine {
   /** Window layouts persisted in settings (restored by the Electron shell). */
   getWindowLayouts(): WindowLayout[]
   saveWindowLayouts(layouts: WindowLayout[]): Promise<void>
+  /** The shell (tray, notifications, quit policy) listens here; returns the unsubscribe function. */
+  watchShell(listener: ShellListener): () => void
+  shellState(): ShellState
+  pauseAlerts(paused: boolean): void
   /**
    * Test hook (end-to-end tests of the demo app): inject a fault into the embedded simulator.
    * Returns false when no embedded simulator is running.

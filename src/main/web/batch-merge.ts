@@ -46,6 +46,11 @@ export function mergeBatches(
   if (user.list) merged.user = user.list
   const inspector = appendCapped(older.inspector, newer.inspector, caps.inspector)
   if (inspector.list) merged.inspector = inspector.list
+  const alerts = newer.alerts ?? older.alerts
+  if (alerts) merged.alerts = alerts
+  // Every fired alert is a notification the trader must get; they are rare (cooldowns), so none is dropped.
+  const fired = appended(older.alertsFired, newer.alertsFired)
+  if (fired) merged.alertsFired = fired
   if (older.eventsChanged || newer.eventsChanged) merged.eventsChanged = true
   // The page must still learn that its tapes missed the trades made while it was hidden.
   if (older.resume || newer.resume) merged.resume = true
