@@ -5,12 +5,11 @@
 // #rrggbb fill, painted in document order, 4x4 supersampled. Anything else in the SVG is an error, so the
 // output can never silently differ from the drawing.
 // Usage: node scripts/make-icons.mjs [--check]   (--check: exit 1 when the committed files are out of date)
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { deflateSync } from 'node:zlib'
+import { isMain, root, writeOrCheck } from './lib/generated.mjs'
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 export const SOURCE = join(root, 'resources', 'icon.svg')
 export const LINUX_SIZES = [16, 32, 48, 64, 128, 256, 512, 1024]
 export const ICO_SIZES = [16, 24, 32, 48, 64, 128, 256]
@@ -208,28 +207,4 @@ export function buildIcons(svgText = readFileSync(SOURCE, 'utf8')) {
   return files
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const check = process.argv.includes('--check')
-  const stale = []
-  for (const { path, data } of buildIcons()) {
-    const target = join(root, path)
-    if (check) {
-      let current
-      try {
-        current = readFileSync(target)
-      } catch {
-        current = null
-      }
-      if (!current || !current.equals(data)) stale.push(path)
-    } else {
-      mkdirSync(dirname(target), { recursive: true })
-      writeFileSync(target, data)
-      process.stdout.write(`wrote ${path} (${data.length} bytes)\n`)
-    }
-  }
-  if (check && stale.length > 0) {
-    process.stdout.write(`icons out of date (run node scripts/make-icons.mjs): ${stale.join(', ')}\n`)
-    process.exit(1)
-  }
-  if (check) process.stdout.write('icons up to date\n')
-}
+if (isMain(import.meta.url)) writeOrCheck(buildIcons(), 'icons', 'scripts/make-icons.mjs')

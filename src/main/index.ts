@@ -1,5 +1,5 @@
-// Electron entry: wires the engine, the windows, IPC, hardening and the menu. Kept thin on purpose; each
-// concern lives in its own module.
+// Electron entry: wires the engine, the windows, IPC, hardening, the menu and the delivery of alerts (OS
+// notifications, sound, tray, keep-running policy). Kept thin on purpose; each concern lives in its own module.
 import { join, resolve } from 'node:path'
 import { BrowserWindow, app, dialog, powerMonitor, session } from 'electron'
 import { createMonitor } from './services/monitor'
@@ -7,10 +7,15 @@ import type { MonitorEngine } from './services/types'
 import { devServerOrigin, isAppUrl, windowUrl } from './app-origin'
 import { installCsp } from './csp'
 import { bindMonitorIpc } from './ipc'
+import { BACKGROUND_NOTICE, fileFlag, installKeepRunning } from './keep-running'
 import { shellLogger as logger } from './log'
 import { installMenu } from './menu'
+import { APP_USER_MODEL_ID, AlertNotifier } from './notifier'
 import { registerAppScheme, serveBundle } from './protocol'
+import { resourceFile } from './resources'
 import { denyAllPermissions, installHardening } from './security'
+import { SoundPlayer } from './sound-player'
+import { AppTray } from './tray'
 import { WindowManager } from './windows'
 
 const devOrigin = app.isPackaged ? null : devServerOrigin(process.env['ELECTRON_RENDERER_URL'])
@@ -20,6 +25,7 @@ if (userDataOverride) app.setPath('userData', resolve(userDataOverride))
 
 registerAppScheme()
 installHardening(app, { devOrigin, logger })
+if (process.platform === 'win32') app.setAppUserModelId(APP_USER_MODEL_ID)
 
 if (!app.requestSingleInstanceLock()) {
   app.quit()
@@ -34,9 +40,19 @@ if (!app.requestSingleInstanceLock()) {
 
 async function start(): Promise<void> {
   let manager: WindowManager | null = null
+  let shellEngine: MonitorEngine | null = null
+  let tray: AppTray | null = null
+  let notifier: AlertNotifier | null = null
   app.on('second-instance', () => manager?.focusMain())
-  app.on('window-all-closed', () => {
-    if (process.platform !== 'darwin') app.quit()
+  // Registered before anything can fail, so that a half-started app still quits when its windows close.
+  installKeepRunning({
+    app,
+    platform: process.platform,
+    alerts: () => shellEngine?.shellState().alerts ?? null,
+    trayShown: () => tray !== null,
+    firstBackground: () => notifier?.notice(BACKGROUND_NOTICE.title, BACKGROUND_NOTICE.body),
+    noticeFlag: fileFlag(join(app.getPath('userData'), 'background-notice-shown'), logger),
+    logger,
   })
 
   await app.whenReady()
@@ -63,6 +79,7 @@ async function start(): Promise<void> {
     logger,
   })
   manager = windows
+  shellEngine = engine
 
   bindMonitorIpc({
     clientFor: (contents) => windows.clientFor(contents),
@@ -78,6 +95,52 @@ async function start(): Promise<void> {
     },
     { platform: process.platform, appName: app.getName(), devTools: !app.isPackaged },
   )
+
+  // Alerts reach the trader with every window closed: OS notification, chime, tray. The tray is there from the
+  // start on every platform (the trading-app convention: connection state and "pause alerts" always one click
+  // away), not only once the app is in the background, so that it never appears or vanishes under the user.
+  const roots = {
+    packaged: app.isPackaged,
+    resourcesPath: process.resourcesPath,
+    appPath: app.getAppPath(),
+  }
+  const alertNotifier = new AlertNotifier({
+    actions: {
+      openMarket: (market) => void windows.open({ kind: 'market', market }),
+      openMain: () => windows.focusMain(),
+    },
+    logger,
+  })
+  notifier = alertNotifier
+  const sound = new SoundPlayer({ file: resourceFile(roots, 'sounds', 'alert.wav'), logger })
+  try {
+    tray = new AppTray(
+      {
+        platform: process.platform,
+        iconDir: resourceFile(roots, 'tray'),
+        actions: {
+          openMain: () => windows.focusMain(),
+          pauseAlerts: (paused) => engine.pauseAlerts(paused),
+          quit: () => app.quit(),
+        },
+        logger,
+        // Windows has no app-level badge (only per-window overlay icons).
+        setBadgeCount: process.platform === 'win32' ? undefined : (count) => void app.setBadgeCount(count),
+      },
+      engine.shellState(),
+    )
+  } catch (error) {
+    logger.warn('tray icon unavailable; closing the last window will quit', {
+      error: error instanceof Error ? error.message : String(error),
+    })
+  }
+  const unwatchShell = engine.watchShell({
+    alertFired: (event) => {
+      alertNotifier.alertFired(event)
+      if (event.sound && event.kind === 'fired') sound.play()
+    },
+    stateChanged: (state) => tray?.update(state),
+  })
 
   // Sockets die silently across sleep; reconnect at once instead of waiting for the watchdog.
   powerMonitor.on('resume', () => engine.reconnectNow())
@@ -96,6 +159,10 @@ async function start(): Promise<void> {
     if (closing) return
     closing = true
     event.preventDefault()
+    unwatchShell()
+    tray?.destroy()
+    tray = null
+    alertNotifier.dispose()
     void (layoutsSaved ?? windows.beginQuit())
       .then(() => engine.close())
       .catch((error: unknown) => logger.warn('engine close failed', { error: String(error) }))

@@ -23,6 +23,7 @@ interface BuilderConfig {
   files: string[]
   asar: boolean
   asarUnpack: string[]
+  extraResources: { from: string; to: string; filter?: string[] }[]
   electronFuses: Record<string, boolean>
   mac: {
     hardenedRuntime: boolean
@@ -116,6 +117,31 @@ describe('electron-builder.yml', () => {
     ]) {
       expect(existsSync(join(root, path)), path).toBe(true)
     }
+  })
+
+  it('ships the alert sound and the tray icons outside the asar, where the shell looks for them', () => {
+    expect(config.extraResources).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ from: 'resources/sounds', to: 'sounds' }),
+        expect.objectContaining({ from: 'resources/tray', to: 'tray' }),
+      ]),
+    )
+    // src/main/resources.ts: <resourcesPath>/sounds/alert.wav, <resourcesPath>/tray/<icon>.
+    for (const path of [
+      'resources/sounds/alert.wav',
+      'resources/tray/win-live.png',
+      'resources/tray/win-live@2x.png',
+      'resources/tray/linux-offline.png',
+      'resources/tray/macLiveTemplate.png',
+      'resources/tray/macOfflineTemplate@2x.png',
+    ]) {
+      expect(existsSync(join(root, path)), path).toBe(true)
+    }
+  })
+
+  it('gives Windows toasts the same AppUserModelID as the installer shortcut (the appId)', () => {
+    const notifier = readFileSync(join(root, 'src/main/notifier.ts'), 'utf8')
+    expect(/APP_USER_MODEL_ID = '([^']+)'/.exec(notifier)?.[1]).toBe(config.appId)
   })
 
   it('publishes to a draft GitHub release', () => {

@@ -1,6 +1,7 @@
 // The entry's wiring, with Electron and the engine replaced: lock, hardening, protocol, IPC, menu, power
 // events, restore, and the quit sequence (layouts saved before the engine closes).
 import type { EventEmitter as EventEmitterType } from 'node:events'
+import { join } from 'node:path'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 
 const h = vi.hoisted(() => {
@@ -36,6 +37,11 @@ const h = vi.hoisted(() => {
   }
   const app = Object.assign(new Emitter(), {
     isPackaged: true,
+    badge: 0,
+    setBadgeCount(count: number) {
+      app.badge = count
+      return true
+    },
     lock: true,
     quitCalls: 0,
     exitCode: null as number | null,
@@ -45,6 +51,8 @@ const h = vi.hoisted(() => {
     },
     getPath: (name: string) => app.paths.get(name) ?? `/home/u/.config/tm-${name}`,
     getName: () => 'Trading Monitor',
+    getAppPath: () => '/opt/tm/resources/app.asar',
+    setAppUserModelId: () => undefined,
     requestSingleInstanceLock: () => app.lock,
     whenReady: () => Promise.resolve(),
     quit() {
@@ -55,10 +63,26 @@ const h = vi.hoisted(() => {
     },
   })
   const handlers = new Map<string, unknown>()
+  type Listener = { alertFired?(event: unknown): void; stateChanged?(state: unknown): void }
   const engine = {
     reconnects: 0,
     saved: [] as unknown[][],
     closed: false,
+    shell: [] as Listener[],
+    paused: [] as boolean[],
+    watchShell(listener: Listener) {
+      engine.shell.push(listener)
+      return () => {
+        engine.shell = engine.shell.filter((l) => l !== listener)
+      }
+    },
+    shellState: () => ({
+      connection: 'live',
+      alerts: { armed: 1, unread: 0, paused: false, keepRunning: 'auto' },
+    }),
+    pauseAlerts(paused: boolean) {
+      engine.paused.push(paused)
+    },
     attachClient: () => ({ id: 'c', dispose: () => undefined }),
     reconnectNow() {
       engine.reconnects++
@@ -72,7 +96,37 @@ const h = vi.hoisted(() => {
     },
   }
   const created: unknown[] = []
+  class FakeTray extends Emitter {
+    static all: FakeTray[] = []
+    destroyed = false
+    menu: unknown = null
+    constructor(readonly image: unknown) {
+      super()
+      FakeTray.all.push(this)
+    }
+    setImage = () => undefined
+    setToolTip = () => undefined
+    setContextMenu = (menu: unknown) => {
+      this.menu = menu
+    }
+    destroy = () => {
+      this.destroyed = true
+    }
+  }
+  class FakeNotification extends Emitter {
+    static all: FakeNotification[] = []
+    static isSupported = () => true
+    constructor(readonly options: unknown) {
+      super()
+      FakeNotification.all.push(this)
+    }
+    show = () => undefined
+  }
+  // Electron sets it; the packaged entry finds the chime and the tray icons there.
+  Object.defineProperty(process, 'resourcesPath', { value: '/opt/tm/resources', configurable: true })
   return {
+    FakeTray,
+    FakeNotification,
     FakeWindow,
     app,
     handlers,
@@ -107,6 +161,9 @@ vi.mock('electron', () => ({
     removeHandler: (channel: string) => h.handlers.delete(channel),
   },
   Menu: { buildFromTemplate: (t: unknown) => t, setApplicationMenu: (m: unknown) => (h.menu.set = m) },
+  Tray: h.FakeTray,
+  Notification: h.FakeNotification,
+  nativeImage: { createFromPath: (path: string) => ({ path, isEmpty: () => false }) },
   screen: {
     getAllDisplays: () => [{ id: 1, workArea: { x: 0, y: 0, width: 1920, height: 1080 } }],
     getPrimaryDisplay: () => ({ id: 1 }),
@@ -122,6 +179,9 @@ vi.mock('../../src/main/services/monitor', () => ({
   },
 }))
 
+import { trayIconFile } from '../../src/main/tray'
+import { MONITOR_METHODS } from '../../src/shared/ipc'
+
 async function boot(): Promise<void> {
   vi.resetModules()
   await import('../../src/main/index')
@@ -130,6 +190,10 @@ async function boot(): Promise<void> {
 
 beforeEach(() => {
   h.FakeWindow.all = []
+  h.FakeTray.all = []
+  h.FakeNotification.all = []
+  h.engine.shell = []
+  h.engine.paused = []
   h.app.removeAllListeners()
   h.power.removeAllListeners()
   h.handlers.clear()
@@ -164,7 +228,7 @@ describe('entry', () => {
     ])
     expect(h.schemes).toContainEqual(expect.objectContaining({ scheme: 'app' }))
     expect(h.protocolHandlers.has('app')).toBe(true)
-    expect(h.handlers.size).toBe(19)
+    expect(h.handlers.size).toBe(MONITOR_METHODS.length)
     expect(h.menu.set).not.toBeNull()
     expect(h.FakeWindow.all).toHaveLength(1)
     expect(h.FakeWindow.all[0]?.url).toBe('app://bundle/index.html?view=main')
@@ -182,6 +246,48 @@ describe('entry', () => {
     h.power.emit('resume')
     h.power.emit('unlock-screen')
     expect(h.engine.reconnects).toBe(2)
+  })
+
+  it('alerts: a tray from the start, a notification per fired alert, the tray and the watch gone on quit', async () => {
+    await boot()
+    expect(h.FakeTray.all).toHaveLength(1)
+    expect(h.FakeTray.all[0]?.image).toEqual(
+      expect.objectContaining({
+        path: join('/opt/tm/resources', 'tray', trayIconFile(process.platform, true)),
+      }),
+    )
+    const pause = (h.FakeTray.all[0]?.menu as { label?: string; click?: (item: unknown) => void }[]).find(
+      (item) => item.label === 'Pause alerts',
+    )
+    pause?.click?.({ checked: true })
+    expect(h.engine.paused).toEqual([true])
+    expect(h.engine.shell).toHaveLength(1)
+    h.engine.shell[0]?.alertFired?.({
+      id: 1,
+      ruleId: 'r1',
+      kind: 'fired',
+      at: 0,
+      title: 'mkt-1 mid crossed above 0.45',
+      detail: 'mid 0.455',
+      value: 0.455,
+      market: 'mkt-1',
+      sound: false,
+      acknowledged: false,
+    })
+    expect(h.FakeNotification.all).toHaveLength(1)
+    h.FakeNotification.all[0]?.emit('click')
+    expect(h.FakeWindow.all.map((w) => w.url)).toEqual([
+      'app://bundle/index.html?view=main',
+      'app://bundle/index.html?view=market&market=mkt-1',
+    ])
+    // Armed alerts under 'auto' on Linux: closing every window keeps the app (and its tray) running.
+    h.app.emit('window-all-closed')
+    expect(h.app.quitCalls).toBe(0)
+    h.app.emit('before-quit', { preventDefault: () => undefined })
+    h.app.emit('will-quit', { preventDefault: () => undefined })
+    expect(h.FakeTray.all[0]?.destroyed).toBe(true)
+    expect(h.engine.shell).toHaveLength(0)
+    await vi.waitFor(() => expect(h.app.exitCode).toBe(0))
   })
 
   it('quitting saves the layout, then closes the engine, then exits', async () => {

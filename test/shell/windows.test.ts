@@ -94,7 +94,7 @@ vi.mock('electron', () => ({
 }))
 
 import { WindowManager } from '../../src/main/windows'
-import type { AttachOptions, MonitorClient, MonitorEngine } from '../../src/main/services/types'
+import type { AttachOptions, MonitorClient, MonitorEngine, ShellState } from '../../src/main/services/types'
 import type { ViewBatch } from '../../src/shared/ipc'
 import { IPC_BATCH_CHANNEL, IPC_COMMAND_CHANNEL } from '../../src/shared/ipc'
 import type { WindowLayout } from '../../src/shared/model'
@@ -114,6 +114,13 @@ class FakeEngine implements MonitorEngine {
     } as unknown as MonitorClient
   }
   reconnectNow(): void {}
+  watchShell(): () => void {
+    return () => undefined
+  }
+  shellState(): ShellState {
+    return { connection: 'live', alerts: { armed: 0, unread: 0, paused: false, keepRunning: 'auto' } }
+  }
+  pauseAlerts(): void {}
   injectDemoFault(): boolean {
     return false
   }
