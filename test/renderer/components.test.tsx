@@ -2,7 +2,7 @@
 import { act, type ReactNode } from 'react'
 import { createRoot, type Root } from 'react-dom/client'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { ApiError, BookView, Result } from '../../src/shared/model'
+import type { ApiError, Result } from '../../src/shared/model'
 import type { KeyInfo } from '../../src/shared/ipc'
 import { AccountPane } from '../../src/renderer/components/AccountPane'
 import { EventMatrix } from '../../src/renderer/components/EventMatrix'
@@ -14,7 +14,7 @@ import { StatusBar } from '../../src/renderer/components/StatusBar'
 import { ServicesProvider } from '../../src/renderer/hooks/context'
 import { useMonitor } from '../../src/renderer/store/monitor'
 import { useProfiles } from '../../src/renderer/store/profiles'
-import { createFakeApi, EVENTS, status, type FakeApi } from './fake-api'
+import { createFakeApi, EVENTS, status, book, type FakeApi } from './fake-api'
 
 ;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
 
@@ -31,26 +31,6 @@ const flush = () => act(async () => new Promise<void>((r) => setTimeout(r, 0)))
 
 const q = (sel: string) => Array.from(container.querySelectorAll<HTMLElement>(sel))
 const byTestId = (id: string) => q(`[data-testid="${id}"]`)
-
-function book(partial: Partial<BookView> = {}): BookView {
-  return {
-    market: 'm1',
-    state: 'live',
-    staleReason: null,
-    bids: [
-      [0.56, 100],
-      [0.55, 50],
-    ],
-    asks: [
-      [0.58, 70],
-      [0.6, 30],
-    ],
-    depth: { bids: 2, asks: 2 },
-    seq: 4,
-    updatedAt: Date.now(),
-    ...partial,
-  }
-}
 
 beforeEach(() => {
   useMonitor.getState().reset()

@@ -1,7 +1,9 @@
 // A scripted MonitorApi for component tests: every call is recorded, batches are pushed by the test.
+import type { AlertRuleInput, AlertRuleView, AlertsView } from '../../src/shared/alerts'
+import { describeCondition } from '../../src/shared/alerts'
 import type { MenuCommand, MonitorApi, ViewBatch } from '../../src/shared/ipc'
 import { ok } from '../../src/shared/ipc'
-import type { EventSummary, StreamStatus } from '../../src/shared/model'
+import type { BookView, EventSummary, StreamStatus } from '../../src/shared/model'
 import { flushBatches } from '../../src/renderer/store/monitor'
 
 export interface FakeApi extends MonitorApi {
@@ -36,6 +38,27 @@ export function status(partial: Partial<StreamStatus> = {}): StreamStatus {
   }
 }
 
+/** A live two-level book of market m1. */
+export function book(partial: Partial<BookView> = {}): BookView {
+  return {
+    market: 'm1',
+    state: 'live',
+    staleReason: null,
+    bids: [
+      [0.56, 100],
+      [0.55, 50],
+    ],
+    asks: [
+      [0.58, 70],
+      [0.6, 30],
+    ],
+    depth: { bids: 2, asks: 2 },
+    seq: 4,
+    updatedAt: Date.now(),
+    ...partial,
+  }
+}
+
 export const EVENTS: EventSummary[] = [
   {
     id: 'e1',
@@ -47,6 +70,32 @@ export const EVENTS: EventSummary[] = [
   },
   { id: 'e2', title: 'Lisbon marathon', markets: [{ id: 'm3', title: 'Under 2h05' }] },
 ]
+
+export function emptyAlerts(partial: Partial<AlertsView> = {}): AlertsView {
+  return { rules: [], history: [], unread: 0, paused: false, keepRunning: 'auto', ...partial }
+}
+
+/** A stored rule as the engine would show it, from what a window sent. */
+export function ruleView(input: AlertRuleInput, partial: Partial<AlertRuleView> = {}): AlertRuleView {
+  return {
+    v: 1,
+    id: input.id ?? 'rule-1',
+    label: input.label ?? null,
+    condition: input.condition,
+    mode: input.mode ?? 'once',
+    hysteresis: input.hysteresis ?? 0,
+    cooldownSec: input.cooldownSec ?? 60,
+    sound: input.sound ?? false,
+    enabled: input.enabled ?? true,
+    snoozedUntil: null,
+    createdAt: 1_000,
+    firedAt: null,
+    state: 'armed',
+    summary: describeCondition(input.condition),
+    note: null,
+    ...partial,
+  }
+}
 
 export function createFakeApi(overrides: Partial<MonitorApi> = {}): FakeApi {
   const calls: FakeApi['calls'] = []
@@ -112,6 +161,23 @@ export function createFakeApi(overrides: Partial<MonitorApi> = {}): FakeApi {
     ),
     selectProfile: rec('selectProfile', ok(undefined)),
     deleteProfile: rec('deleteProfile', ok(undefined)),
+    getAlerts: rec('getAlerts', ok(emptyAlerts())),
+    async saveAlert(input) {
+      calls.push({ method: 'saveAlert', args: [input] })
+      return ok(ruleView(input))
+    },
+    deleteAlert: rec('deleteAlert', ok(undefined)),
+    async setAlertEnabled(id, enabled) {
+      calls.push({ method: 'setAlertEnabled', args: [id, enabled] })
+      return ok(ruleView({ id, condition: { kind: 'auth-error' }, enabled }))
+    },
+    async snoozeAlert(id, minutes) {
+      calls.push({ method: 'snoozeAlert', args: [id, minutes] })
+      return ok(ruleView({ id, condition: { kind: 'auth-error' } }))
+    },
+    acknowledgeAlerts: rec('acknowledgeAlerts', ok(undefined)),
+    pauseAlerts: rec('pauseAlerts', ok(undefined)),
+    setKeepRunning: rec('setKeepRunning', ok(undefined)),
     openWindow: rec('openWindow', ok(undefined)),
     onBatch(listener) {
       listeners.add(listener)

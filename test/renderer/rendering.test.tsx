@@ -145,6 +145,21 @@ describe('ladder rows', () => {
     expect(q('.flash-up, .flash-down')).toHaveLength(0)
   })
 
+  it('moving the keyboard level cursor re-renders the row it leaves and the row it enters, no other', async () => {
+    const api = createFakeApi()
+    await render(api, <OrderBook market="m1" levels={3} />)
+    await act(async () => api.push({ books: [book(bids, asks)] }))
+    const levels = container.querySelector<HTMLElement>('[data-testid="ladder-levels"]') as HTMLElement
+    await act(async () => levels.focus())
+    formatPrice.mockClear()
+    await act(async () => {
+      levels.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true }))
+    })
+    expect(rendersOf(0.51)).toBe(1)
+    expect(rendersOf(0.5)).toBe(1)
+    for (const p of [0.49, 0.61, 0.62, 0.63]) expect(rendersOf(p)).toBe(0)
+  })
+
   it("marks the book's seq for Element Timing, remounted with each new seq", async () => {
     const api = createFakeApi()
     await render(api, <OrderBook market="m1" levels={3} />)

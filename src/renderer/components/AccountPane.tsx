@@ -3,10 +3,12 @@
 // update replaces only for what it changed, so an update re-renders its own rows, not every table.
 import { memo, useEffect, useMemo, useState } from 'react'
 import type { UserUpdateView } from '../../shared/model'
-import type { BalanceRow, FillRow, OrderRow, PositionRow } from '../lib/account'
+import type { BalanceRow, FillRow, OrderRow, PositionRow } from '../../shared/account'
 import { refreshStatus, useApi, useInterests, useNow } from '../hooks/context'
 import { expiryState, explainError } from '../lib/errors'
+import { prefill } from '../lib/alerts'
 import { formatAmount, formatClock, formatPrice, formatSize } from '../lib/format'
+import { openAlertForm } from '../store/alerts-ui'
 import { useMarketTitles } from '../store/events'
 import { useMonitor } from '../store/monitor'
 import { activeProfile, useProfiles } from '../store/profiles'
@@ -87,6 +89,18 @@ const OrderLine = memo(function OrderLine({ o, title }: { o: OrderRow; title: st
       </td>
       <td className="ellipsis" title={o.status ?? 'open'}>
         {statusLabel(o.status)}
+      </td>
+      <td className="row-btn-cell">
+        <button
+          type="button"
+          className="row-btn"
+          data-testid="order-alert"
+          title={`Alert when this market's order is filled${o.market ? ` (${o.market})` : ''}`}
+          aria-label={`Alert when an order in ${title ?? o.market ?? 'any market'} is filled`}
+          onClick={() => openAlertForm(prefill({ market: o.market, subject: 'order-filled' }))}
+        >
+          Alert
+        </button>
       </td>
     </tr>
   )
@@ -292,7 +306,8 @@ export function AccountPane({ onOpenKeySettings }: { onOpenKeySettings(): void }
               <col style={{ width: 36 }} />
               <col style={{ width: 44 }} />
               <col style={{ width: 70 }} />
-              <col style={{ width: 84 }} />
+              <col style={{ width: 64 }} />
+              <col style={{ width: 40 }} />
             </colgroup>
             <thead>
               <tr>
@@ -301,12 +316,15 @@ export function AccountPane({ onOpenKeySettings }: { onOpenKeySettings(): void }
                 <th className="num">Price</th>
                 <th className="num">Filled</th>
                 <th>Status</th>
+                <th>
+                  <span className="sr-only">Alert</span>
+                </th>
               </tr>
             </thead>
             <tbody>
               {orders.length === 0 ? (
                 <tr>
-                  <td colSpan={5} className="empty-cell">
+                  <td colSpan={6} className="empty-cell">
                     No open orders
                   </td>
                 </tr>

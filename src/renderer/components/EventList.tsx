@@ -1,12 +1,15 @@
 // The events list: instant search over event and market titles, sorting, virtualised rows, expandable events
-// with live quotes, keyboard navigation (arrows or j/k, Enter, Shift+Enter).
+// with live quotes, keyboard navigation (arrows or j/k, Enter, Shift+Enter). A market row's context menu (right
+// click, the menu key or Shift+F10) and the A key set an alert on that market.
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { memo, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react'
 import type { EventSummary, MarketSummary } from '../../shared/model'
 import { useInterests } from '../hooks/context'
 import { EVENT_SORTS, searchEvents, sortEvents, type EventSort } from '../lib/events'
 import { formatPrice } from '../lib/format'
+import { openMarketAlert } from '../store/alerts-ui'
 import { useMonitor } from '../store/monitor'
+import { ContextMenu, isMenuKey, menuPointFor, type MenuAt } from './ContextMenu'
 
 type Row =
   | { kind: 'event'; key: string; event: EventSummary; expanded: boolean; shown: number }
@@ -52,6 +55,7 @@ export function EventList({
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set())
   const [cursorKey, setCursorKey] = useState<string | null>(null)
   const [revealed, setRevealed] = useState<{ event: string; n: number } | null>(null)
+  const [menu, setMenu] = useState<MenuAt | null>(null)
   const scrollRef = useRef<HTMLDivElement | null>(null)
 
   // Quick open asks to reveal an event: expand it and put the cursor on it (state adjusted during render).
@@ -121,8 +125,33 @@ export function EventList({
     else toggle(row.event.id)
   }
 
+  const marketMenu = (market: string, point: { x: number; y: number }) =>
+    setMenu({
+      ...point,
+      items: [
+        {
+          label: 'New alert on this market…',
+          testId: 'menu-alert-market',
+          onSelect: () => openMarketAlert(market),
+        },
+        { label: 'Open', onSelect: () => onOpenMarket(market, false) },
+        { label: 'Open in a new window', onSelect: () => onOpenMarket(market, true) },
+      ],
+    })
+
   const onKeyDown = (e: KeyboardEvent<HTMLElement>, fromInput: boolean) => {
     const key = e.key
+    const row = rows[cursor]
+    if (
+      !fromInput &&
+      row?.kind === 'market' &&
+      (isMenuKey(e) || (key.toLowerCase() === 'a' && !e.altKey && !e.ctrlKey && !e.metaKey))
+    ) {
+      e.preventDefault()
+      if (isMenuKey(e)) marketMenu(row.market.id, menuPointFor(document.getElementById(`row-${row.key}`)))
+      else openMarketAlert(row.market.id)
+      return
+    }
     if (key === 'ArrowDown' || (!fromInput && key === 'j')) {
       e.preventDefault()
       moveTo(cursor + 1)
@@ -252,7 +281,12 @@ export function EventList({
                   setCursorKey(row.key)
                   onOpenMarket(row.market.id, e.shiftKey)
                 }}
-                title={`${row.market.title} (${row.market.id})`}
+                onContextMenu={(e) => {
+                  e.preventDefault()
+                  setCursorKey(row.key)
+                  marketMenu(row.market.id, { x: e.clientX, y: e.clientY })
+                }}
+                title={`${row.market.title} (${row.market.id}) · right-click or A: alert`}
               >
                 <span className="c-title ellipsis">{row.market.title}</span>
                 <MarketQuote market={row.market.id} />
@@ -263,8 +297,9 @@ export function EventList({
       </div>
       <div className="list-foot muted">
         <kbd>/</kbd> jump · <kbd>j</kbd>
-        <kbd>k</kbd> move · <kbd>↵</kbd> open · <kbd>⇧↵</kbd> window
+        <kbd>k</kbd> move · <kbd>↵</kbd> open · <kbd>⇧↵</kbd> window · <kbd>a</kbd> alert
       </div>
+      {menu ? <ContextMenu menu={menu} label="Market" onClose={() => setMenu(null)} /> : null}
     </div>
   )
 }

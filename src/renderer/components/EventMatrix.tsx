@@ -3,6 +3,7 @@
 import { memo, useCallback } from 'react'
 import type { BookState, EventSummary, MarketSummary } from '../../shared/model'
 import { useApi, useInterests } from '../hooks/context'
+import { openMarketAlert } from '../store/alerts-ui'
 import { formatMid, formatPrice, formatSigned, midOf, spreadOf } from '../lib/format'
 import { exclusivityOf, OVERROUND_WARN, overround } from '../lib/overround'
 import { useMonitor } from '../store/monitor'
@@ -52,6 +53,14 @@ const MatrixRow = memo(function MatrixRow({
         />
       </td>
       <td>
+        <button
+          className="link-btn"
+          title="New alert on this market"
+          data-testid="matrix-alert"
+          onClick={() => openMarketAlert(market.id)}
+        >
+          Alert
+        </button>
         <button className="link-btn" onClick={() => onOpen(market.id)}>
           Open ↗
         </button>
@@ -111,7 +120,7 @@ export function EventMatrix({ event }: { event: EventSummary }) {
           <col style={{ width: 80 }} />
           <col style={{ width: 80 }} />
           <col style={{ width: 130 }} />
-          <col style={{ width: 80 }} />
+          <col style={{ width: 120 }} />
         </colgroup>
         <thead>
           <tr>

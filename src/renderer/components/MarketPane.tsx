@@ -1,12 +1,16 @@
 // One market: header with the quote and freshness, the ladder, the chart and the tape. Used in the main
 // window's pane and as the whole of a market window.
-import { useEffect, useState } from 'react'
+import { useEffect, useState, type KeyboardEvent, type MouseEvent } from 'react'
+import type { PriceSubject } from '../../shared/alerts'
 import type { ApiError } from '../../shared/model'
 import { useApi, useInterests } from '../hooks/context'
+import { quoteDraft } from '../lib/alerts'
 import { findMarket } from '../lib/events'
-import { formatPrice, spreadOf } from '../lib/format'
+import { formatPrice, midOf, spreadOf } from '../lib/format'
+import { openAlertForm, openMarketAlert } from '../store/alerts-ui'
 import { useEvents } from '../store/events'
 import { NO_TRADES, useMonitor } from '../store/monitor'
+import { ContextMenu, isMenuKey, menuPointFor, type MenuAt } from './ContextMenu'
 import { FreshnessBadge } from './FreshnessBadge'
 import { OrderBook } from './OrderBook'
 import { PriceChart } from './PriceChart'
@@ -45,6 +49,23 @@ function Quote({ market }: { market: string }) {
   const bid = book?.bids[0]?.[0] ?? ticker?.bestBid ?? null
   const ask = book?.asks[0]?.[0] ?? ticker?.bestAsk ?? null
   const last = lastTrade?.price ?? ticker?.last ?? null
+  const [menu, setMenu] = useState<MenuAt | null>(null)
+  const values: Record<PriceSubject, number | null> = {
+    last,
+    bid,
+    ask,
+    mid: midOf(bid, ask),
+    spread: spreadOf(bid, ask),
+  }
+  const openMenu = (point: { x: number; y: number }) =>
+    setMenu({
+      ...point,
+      items: (['last', 'bid', 'ask', 'mid', 'spread'] as const).map((subject) => ({
+        label: `Alert on ${subject === 'last' ? 'the last price' : subject}${values[subject] === null ? '' : ` (${subject === 'mid' ? (values[subject] as number).toFixed(3) : formatPrice(values[subject])})`}…`,
+        testId: `menu-alert-${subject}`,
+        onSelect: () => openAlertForm(quoteDraft(market, subject, values[subject])),
+      })),
+    })
   return (
     <div className="quote" data-testid="market-quote">
       <span className="quote-cell">
@@ -55,12 +76,28 @@ function Quote({ market }: { market: string }) {
         <label>Ask</label>
         <b className="ask-text">{formatPrice(ask)}</b>
       </span>
-      <span className="quote-cell">
-        <label>Last</label>
+      <button
+        type="button"
+        className="quote-cell quote-btn"
+        data-testid="quote-last"
+        title="Set an alert on the last price (right-click or Shift+F10 for bid, ask, mid, spread)"
+        onClick={() => openAlertForm(quoteDraft(market, 'last', last))}
+        onContextMenu={(e: MouseEvent) => {
+          e.preventDefault()
+          openMenu({ x: e.clientX, y: e.clientY })
+        }}
+        onKeyDown={(e: KeyboardEvent<HTMLButtonElement>) => {
+          if (!isMenuKey(e)) return
+          e.preventDefault()
+          openMenu(menuPointFor(e.currentTarget))
+        }}
+      >
+        <span className="q-label">Last</span>
         <b className={lastTrade?.side === 'buy' ? 'bid-text' : lastTrade?.side === 'sell' ? 'ask-text' : ''}>
           {formatPrice(last)}
         </b>
-      </span>
+      </button>
+      {menu ? <ContextMenu menu={menu} label="Quote alerts" onClose={() => setMenu(null)} /> : null}
       <span className="quote-cell">
         <label>Spread</label>
         <b>{formatPrice(spreadOf(bid, ask))}</b>
@@ -107,6 +144,14 @@ export function MarketPane({
         </div>
         <Quote market={market} />
         <div className="market-actions">
+          <button
+            className="btn ghost"
+            title="New alert for this market (Alt+A lists your alerts)"
+            data-testid="alert-new"
+            onClick={() => openMarketAlert(market)}
+          >
+            + Alert
+          </button>
           {!inWindow ? (
             <button
               className="btn ghost"

@@ -5,11 +5,25 @@
 // change and removed by a timer FLASH_MS later, so a flash costs two small repaints and no animation frames. A
 // quiet book keeps its levels readable under a static "Quiet?" mark; a stale or resyncing one is covered by an
 // overlay.
-import { memo, useEffect, useState, type CSSProperties } from 'react'
+// Alerts start here: right-click a level, or focus the ladder (one tab stop; ↑/↓ move a level cursor shown with
+// aria-activedescendant) and press A, or the menu key / Shift+F10 for the level's menu. The handlers sit on the
+// ladder body and read the level from the row's data attributes, so rows keep plain-value props and their memo.
+import {
+  memo,
+  useEffect,
+  useId,
+  useState,
+  type CSSProperties,
+  type KeyboardEvent,
+  type MouseEvent,
+} from 'react'
 import type { BookView, Level } from '../../shared/model'
 import { useApi } from '../hooks/context'
+import { ladderDraft } from '../lib/alerts'
 import { formatMid, formatPrice, formatSize, midOf, spreadOf } from '../lib/format'
+import { openAlertForm, openAlertManager } from '../store/alerts-ui'
 import { useMonitor } from '../store/monitor'
+import { ContextMenu, isMenuKey, menuPointFor, type MenuAt } from './ContextMenu'
 
 export const LADDER_LEVELS = 15
 /** How long a changed size stays highlighted. */
@@ -22,9 +36,26 @@ interface RowProps {
   size: number
   cumulative: number
   best: boolean
+  /** The keyboard's level cursor is on this row. */
+  cursor: boolean
+  /** Unique per ladder, for the row's element id (aria-activedescendant). */
+  idPrefix: string
 }
 
-const LadderRow = memo(function LadderRow({ side, market, price, size, cumulative, best }: RowProps) {
+function rowId(idPrefix: string, side: 'bid' | 'ask', price: number): string {
+  return `${idPrefix}-${side}-${price}`
+}
+
+const LadderRow = memo(function LadderRow({
+  side,
+  market,
+  price,
+  size,
+  cumulative,
+  best,
+  cursor,
+  idPrefix,
+}: RowProps) {
   const [prevSize, setPrevSize] = useState(size)
   const [flash, setFlash] = useState<{ n: number; dir: 'up' | 'down' } | null>(null)
   // Derive the flash from the previous render's size (React's "adjust state on prop change" pattern).
@@ -40,9 +71,13 @@ const LadderRow = memo(function LadderRow({ side, market, price, size, cumulativ
   }, [flash])
   return (
     <div
-      className={`ladder-row ${side} ${best ? 'best' : ''}`}
+      id={rowId(idPrefix, side, price)}
+      role="option"
+      aria-selected={cursor}
+      className={`ladder-row ${side} ${best ? 'best' : ''} ${cursor ? 'cursor' : ''}`}
       data-testid={side === 'bid' ? 'book-bid-row' : 'book-ask-row'}
       data-market={market}
+      data-side={side}
       data-price={price}
       data-size={size}
     >
@@ -122,6 +157,87 @@ export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; 
   const bestAsk = asks[0]?.[0] ?? null
   const spread = spreadOf(bestBid, bestAsk)
   const mid = midOf(bestBid, bestAsk)
+  const idPrefix = useId()
+  const [cursor, setCursor] = useState<{ side: 'bid' | 'ask'; price: number } | null>(null)
+  const [menu, setMenu] = useState<MenuAt | null>(null)
+
+  // The levels top to bottom as shown: asks from the worst shown to the best, then bids from the best down.
+  const shown: Array<{ side: 'bid' | 'ask'; price: number }> = []
+  for (let i = asks.length - 1; i >= 0; i--) shown.push({ side: 'ask', price: (asks[i] as Level)[0] })
+  for (const [price] of bids) shown.push({ side: 'bid', price })
+  const at = cursor ? shown.findIndex((l) => l.side === cursor.side && l.price === cursor.price) : -1
+  const active = at >= 0 ? cursor : null
+
+  const alertAt = (side: 'bid' | 'ask', price: number) => openAlertForm(ladderDraft(market, side, price, mid))
+  const menuFor = (side: 'bid' | 'ask', price: number, point: { x: number; y: number }) => {
+    const draft = ladderDraft(market, side, price, mid)
+    setMenu({
+      ...point,
+      items: [
+        {
+          label: `Alert when ${side} ${draft.op === 'crosses-above' ? 'crosses above' : 'crosses below'} ${formatPrice(price)}…`,
+          testId: 'menu-alert-level',
+          onSelect: () => openAlertForm(draft),
+        },
+        {
+          label: `Alert when mid ${mid !== null && price < mid ? 'crosses below' : 'crosses above'} ${formatPrice(price)}…`,
+          testId: 'menu-alert-mid',
+          onSelect: () =>
+            openAlertForm({
+              ...draft,
+              subject: 'mid',
+              op: mid !== null && price < mid ? 'crosses-below' : 'crosses-above',
+            }),
+        },
+        { label: 'Manage alerts…', testId: 'menu-alert-manager', onSelect: openAlertManager },
+      ],
+    })
+  }
+  const levelOf = (target: EventTarget | null): { side: 'bid' | 'ask'; price: number } | null => {
+    const el = (target as HTMLElement | null)?.closest?.<HTMLElement>('.ladder-row[data-price]')
+    if (!el) return null
+    const price = Number(el.dataset.price)
+    const side = el.dataset.side === 'ask' ? 'ask' : 'bid'
+    return Number.isFinite(price) ? { side, price } : null
+  }
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      if (shown.length === 0) return
+      e.preventDefault()
+      const bestBidAt = asks.length < shown.length ? asks.length : shown.length - 1
+      const from = at >= 0 ? at : e.key === 'ArrowDown' ? bestBidAt - 1 : bestBidAt
+      const next = shown[Math.max(0, Math.min(shown.length - 1, from + (e.key === 'ArrowDown' ? 1 : -1)))]
+      if (next) {
+        setCursor(next)
+        document
+          .getElementById(rowId(idPrefix, next.side, next.price))
+          ?.scrollIntoView?.({ block: 'nearest' })
+      }
+    } else if (e.key === 'Escape' && active) {
+      setCursor(null)
+    } else if ((e.key === 'a' || e.key === 'A') && !e.altKey && !e.ctrlKey && !e.metaKey && active) {
+      e.preventDefault()
+      alertAt(active.side, active.price)
+    } else if (isMenuKey(e) && active) {
+      e.preventDefault()
+      menuFor(
+        active.side,
+        active.price,
+        menuPointFor(document.getElementById(rowId(idPrefix, active.side, active.price))),
+      )
+    }
+  }
+  const onContextMenu = (e: MouseEvent<HTMLDivElement>) => {
+    const level = levelOf(e.target)
+    if (!level) return
+    e.preventDefault()
+    setCursor({ side: level.side, price: level.price })
+    menuFor(level.side, level.price, { x: e.clientX, y: e.clientY })
+  }
+  const onMouseDown = (e: MouseEvent<HTMLDivElement>) => {
+    const level = levelOf(e.target)
+    if (level) setCursor({ side: level.side, price: level.price })
+  }
 
   const row = (side: 'ask' | 'bid', i: number) => {
     const level = (side === 'ask' ? asks : bids)[i]
@@ -134,6 +250,8 @@ export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; 
         size={level[1]}
         cumulative={(side === 'ask' ? askCum : bidCum)[i] ?? 0}
         best={i === 0}
+        cursor={active !== null && active.side === side && active.price === level[0]}
+        idPrefix={idPrefix}
       />
     ) : (
       <PlaceholderRow key={`p${i}`} side={side} />
@@ -157,7 +275,23 @@ export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; 
         <span className="c-size">Size</span>
         <span className="c-total">Total</span>
       </div>
-      <div className="ladder-body" style={ladderStyle}>
+      <div
+        className="ladder-body"
+        style={ladderStyle}
+        tabIndex={0}
+        role="listbox"
+        aria-label="Order book levels: arrow keys pick a level, A sets an alert at it, Shift+F10 opens its menu"
+        aria-activedescendant={active ? rowId(idPrefix, active.side, active.price) : undefined}
+        data-testid="ladder-levels"
+        onKeyDown={onKeyDown}
+        onContextMenu={onContextMenu}
+        onMouseDown={onMouseDown}
+        onFocus={(e) => {
+          // Entering the ladder from the keyboard puts the cursor on the best bid, so A works at once.
+          if (e.target === e.currentTarget && bestBid !== null)
+            setCursor((c) => c ?? { side: 'bid', price: bestBid })
+        }}
+      >
         <div className="ladder-side asks">{askRows}</div>
         <div className="spread-row" data-testid="book-spread">
           <span className="c-price" title="Mid">
@@ -186,6 +320,7 @@ export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; 
           </div>
         ) : null}
       </div>
+      {menu ? <ContextMenu menu={menu} label="Price level" onClose={() => setMenu(null)} /> : null}
       <div className="ladder-foot muted">
         <span>{book ? `${book.depth.bids} bid / ${book.depth.asks} ask levels` : '\u00a0'}</span>
         {book?.seq !== null && book?.seq !== undefined ? (

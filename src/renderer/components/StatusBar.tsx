@@ -1,11 +1,12 @@
 // Connection state, reconnects, age of the last message, rate-limit quota and the incident log. Every age and
 // countdown here is its own small component on the shared second clock (hooks/clock), so a tick re-renders a
 // few characters, not the bar, and only while that value is shown and changing.
-import { memo, useState } from 'react'
+import { memo, useMemo, useState } from 'react'
 import type { Incident, StreamStatus } from '../../shared/model'
 import { useAgeNow, useCountdownNow } from '../hooks/clock'
 import { useApi } from '../hooks/context'
 import { formatAge, formatClock, formatCountdown, formatDuration } from '../lib/format'
+import { toggleAlertManager, useAlertUi } from '../store/alerts-ui'
 import { useMonitor } from '../store/monitor'
 
 /**
@@ -108,6 +109,31 @@ function IncidentLog({ incidents, onClose }: { incidents: Incident[]; onClose: (
   )
 }
 
+/** Unread alerts; always shown (with 0) so the manager is one click away. Alt+A does the same. */
+const AlertsBadge = memo(function AlertsBadge() {
+  const alerts = useMonitor((s) => s.alerts)
+  const unread = alerts?.unread ?? 0
+  const paused = alerts?.paused ?? false
+  const armed = useMemo(() => alerts?.rules.filter((r) => r.state === 'armed').length ?? 0, [alerts])
+  const open = useAlertUi((s) => s.managerOpen)
+  return (
+    <button
+      type="button"
+      className={`link-btn alerts-badge ${unread > 0 ? 'unread' : ''} ${paused ? 'paused' : ''}`}
+      data-testid="alerts-badge"
+      data-count={unread}
+      data-paused={paused}
+      aria-expanded={open}
+      aria-label={`Alerts: ${unread} unread, ${armed} armed${paused ? ', paused' : ''} (Alt+A)`}
+      title={`Alerts: ${armed} armed${paused ? ' · paused' : ''} (Alt+A)`}
+      onClick={toggleAlertManager}
+    >
+      Alerts <b className={`num count-pill ${unread > 0 ? 'on' : ''}`}>{unread}</b>
+      {paused ? <span className="warn-text"> paused</span> : null}
+    </button>
+  )
+})
+
 export function StatusBar({ onOpenInspector }: { onOpenInspector?: () => void }) {
   const api = useApi()
   const status = useMonitor((s) => s.status)
@@ -195,6 +221,7 @@ export function StatusBar({ onOpenInspector }: { onOpenInspector?: () => void })
           Inspector
         </button>
       ) : null}
+      <AlertsBadge />
       <span className="popover-anchor">
         <button
           className={`link-btn ${open > 0 ? 'warn-text' : ''}`}

@@ -1,6 +1,7 @@
 // The MonitorApi and the interest registry, provided once per window so tests can inject a fake engine.
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react'
 import type { Interest, MonitorApi } from '../../shared/ipc'
+import { createAlertIntake, deliverFired } from '../api/alert-delivery'
 import { createInterestRegistry, type InterestRegistry } from '../store/interests'
 import { queueBatch, useMonitor } from '../store/monitor'
 
@@ -19,8 +20,31 @@ export function ServicesProvider({ api, children }: { api: MonitorApi; children:
     }),
     [api],
   )
-  // Batches are queued and applied once per animation frame: every batch of a frame in one store update.
-  useEffect(() => api.onBatch(queueBatch), [api])
+  // Batches are queued and applied once per animation frame: every batch of a frame in one store update. Fired
+  // alerts are also acted on at once (notification, sound), since a background tab gets no frames.
+  useEffect(() => {
+    const intake = createAlertIntake()
+    const stop = api.onBatch((raw) => {
+      const batch = intake.filter(raw)
+      queueBatch(batch)
+      if (batch.alertsFired) deliverFired(api, batch.alertsFired)
+    })
+    let cancelled = false
+    void api.getAlerts().then(
+      (r) => {
+        if (cancelled) return
+        if (r.ok) intake.seed(r.value)
+        useMonitor.getState().seedAlerts(r.ok ? r.value : null, r.ok ? null : r.error.message)
+      },
+      (e: unknown) => {
+        if (!cancelled) useMonitor.getState().seedAlerts(null, String(e))
+      },
+    )
+    return () => {
+      cancelled = true
+      stop()
+    }
+  }, [api])
   useEffect(() => {
     if (useMonitor.getState().status === null) void refreshStatus(api)
   }, [api])

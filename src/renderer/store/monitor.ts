@@ -2,6 +2,7 @@
 // once per animation frame, in a single set() (one React commit per frame however many batches arrived).
 // Components select by market id, so a busy market re-renders only the components that show it.
 import { create } from 'zustand'
+import { ALERT_HISTORY_CAP, type AlertEvent, type AlertsView } from '../../shared/alerts'
 import type { ViewBatch } from '../../shared/ipc'
 import type {
   BookView,
@@ -11,12 +12,14 @@ import type {
   TradeView,
   UserUpdateView,
 } from '../../shared/model'
-import { applyUserUpdates, emptyAccount, type AccountState } from '../lib/account'
+import { applyUserUpdates, emptyAccount, type AccountState } from '../../shared/account'
 import { appended, newestByMarket } from '../../shared/batch-merge'
 
 export const TAPE_CAP = 500
 export const USER_FEED_CAP = 500
 export const INSPECTOR_CAP = 300
+/** Toasts on screen at once; an older one makes room for a newer (it stays in the alert history). */
+export const TOAST_CAP = 5
 
 export interface MarketSnapshot {
   book: BookView | null
@@ -39,11 +42,22 @@ export interface MonitorState {
   inspector: InspectorFrame[]
   /** Bumped when the engine says the events listing changed. */
   eventsVersion: number
+  /** Rules, history and unread count; null until the engine sent them (first batch or getAlerts). */
+  alerts: AlertsView | null
+  /** Whether `alerts` came from a batch (then a slower getAlerts reply is older and is not applied). */
+  alertsFromBatch: boolean
+  /** getAlerts failed and no batch brought the view either. */
+  alertsError: string | null
+  /** Fired alerts to toast, oldest first, at most TOAST_CAP. */
+  toasts: AlertEvent[]
   lastBatchSeq: number | null
   lastBatchAt: number | null
   applyBatch(batch: ViewBatch): void
   seedMarket(market: string, snapshot: MarketSnapshot): void
   seedUser(history: readonly UserUpdateView[]): void
+  /** The getAlerts reply at window start; ignored when a batch already brought the view. */
+  seedAlerts(view: AlertsView | null, error?: string | null): void
+  dismissToast(id: number): void
   clearInspector(): void
   reset(): void
 }
@@ -63,6 +77,10 @@ const initial = {
   account: emptyAccount(),
   inspector: [],
   eventsVersion: 0,
+  alerts: null,
+  alertsFromBatch: false,
+  alertsError: null,
+  toasts: [],
   lastBatchSeq: null,
   lastBatchAt: null,
 } satisfies Partial<MonitorState>
@@ -101,6 +119,35 @@ export function reduceBatch(s: MonitorState, batch: ViewBatch): Partial<MonitorS
     next.inspector = appendCapped(s.inspector, batch.inspector, INSPECTOR_CAP)
   }
   if (batch.eventsChanged) next.eventsVersion = s.eventsVersion + 1
+  if (batch.alerts) {
+    next.alerts = batch.alerts
+    next.alertsFromBatch = true
+    next.alertsError = null
+  }
+  const toasts = nextToasts(s.toasts, batch.alertsFired, batch.alerts ?? null)
+  if (toasts !== s.toasts) next.toasts = toasts
+  return next
+}
+
+/**
+ * Toasts after a batch: newly fired alerts added (held ones stay in the history only), and those read meanwhile
+ * (acknowledged in another window or in the manager) taken away.
+ */
+function nextToasts(
+  toasts: AlertEvent[],
+  fired: readonly AlertEvent[] | undefined,
+  view: AlertsView | null,
+): AlertEvent[] {
+  let next = toasts
+  if (fired && fired.length > 0) {
+    const shown = new Set(toasts.map((t) => t.id))
+    const fresh = fired.filter((e) => e.kind === 'fired' && !e.acknowledged && !shown.has(e.id))
+    if (fresh.length > 0) next = appendCapped(toasts, fresh, TOAST_CAP)
+  }
+  if (view && next.length > 0) {
+    const read = new Set(view.history.filter((e) => e.acknowledged).map((e) => e.id))
+    if (next.some((t) => read.has(t.id))) next = next.filter((t) => !read.has(t.id))
+  }
   return next
 }
 
@@ -149,13 +196,23 @@ export const useMonitor = create<MonitorState>()((set) => ({
       return { user, account: applyUserUpdates(emptyAccount(), user) }
     })
   },
+  seedAlerts: (view, error = null) => {
+    flushBatches()
+    set((s) => {
+      if (s.alertsFromBatch) return {}
+      return view ? { alerts: view, alertsError: null } : { alertsError: error }
+    })
+  },
+  dismissToast: (id) => {
+    set((s) => (s.toasts.some((t) => t.id === id) ? { toasts: s.toasts.filter((t) => t.id !== id) } : {}))
+  },
   clearInspector: () => {
     flushBatches()
     set({ inspector: [] })
   },
   reset: () => {
     dropQueuedBatches()
-    set({ ...initial, account: emptyAccount() })
+    set({ ...initial, account: emptyAccount(), toasts: [] })
   },
 }))
 
@@ -183,10 +240,10 @@ function capTradesPerMarket(trades: TradeView[], cap: number): TradeView[] {
 }
 
 /**
- * Two batches as one, as if applied one after the other: state (status, books, tickers) keeps the newest value
- * per key, lists (trades, user updates, inspector frames) are appended in order. Trades and frames are capped
- * as the store caps them; user updates are not (every one counts for the account), so the queue is flushed
- * once they fill the feed. Flags (eventsChanged, resume, …) are kept if either batch set them.
+ * Two batches as one, as if applied one after the other: state (status, books, tickers, the alerts view) keeps
+ * the newest value per key, lists (trades, user updates, inspector frames, fired alerts) are appended in order.
+ * Trades and frames are capped as the store caps them; user updates are not (every one counts for the account),
+ * so the queue is flushed once they fill the feed. Flags (eventsChanged, resume, …) are kept if either batch set them.
  */
 export function mergeBatches(older: ViewBatch, newer: ViewBatch): ViewBatch {
   const merged: ViewBatch = { ...older, ...newer }
@@ -208,6 +265,14 @@ export function mergeBatches(older: ViewBatch, newer: ViewBatch): ViewBatch {
   const inspector = appended(older.inspector, newer.inspector)
   if (inspector)
     merged.inspector = inspector.length > INSPECTOR_CAP ? inspector.slice(-INSPECTOR_CAP) : inspector
+  // Firings are appended (each may be a toast); a hidden window's queue keeps the newest, as the history does.
+  // The full alerts view is state: newest wins.
+  const alertsFired = appended(older.alertsFired, newer.alertsFired)
+  if (alertsFired)
+    merged.alertsFired =
+      alertsFired.length > ALERT_HISTORY_CAP ? alertsFired.slice(-ALERT_HISTORY_CAP) : alertsFired
+  const alerts = newer.alerts ?? older.alerts
+  if (alerts) merged.alerts = alerts
   return merged
 }
 

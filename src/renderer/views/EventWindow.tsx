@@ -1,5 +1,6 @@
 // An event's markets as a matrix in its own window (?view=event&event=ID).
 import { useState } from 'react'
+import { AlertsLayer } from '../components/AlertsLayer'
 import { EventMatrix } from '../components/EventMatrix'
 import { KeySettings } from '../components/KeySettings'
 import { StatusBar } from '../components/StatusBar'
@@ -42,6 +43,7 @@ export function EventWindow({ event }: { event: string }) {
       <main className="single-grid">{body}</main>
       <StatusBar />
       {keySettings ? <KeySettings onClose={() => setKeySettings(false)} /> : null}
+      <AlertsLayer market={null} />
     </div>
   )
 }

@@ -1,6 +1,7 @@
 // The main window: events | market pane | account, with quick open, key settings and the inspector.
 import { useEffect, useRef, useState } from 'react'
 import { AccountPane } from '../components/AccountPane'
+import { AlertsLayer } from '../components/AlertsLayer'
 import { Inspector } from '../components/Inspector'
 import { KeySettings } from '../components/KeySettings'
 import { MarketPane } from '../components/MarketPane'
@@ -140,6 +141,7 @@ export function MainView() {
         />
       ) : null}
       {keySettings ? <KeySettings onClose={() => setKeySettings(false)} /> : null}
+      <AlertsLayer market={market} onOpenMarket={setMarket} />
     </div>
   )
 }

@@ -1,0 +1,53 @@
+// Keyboard behaviour every alert dialog shares: focus moves into it when it opens and back to where it was when
+// it closes, Tab stays inside, Escape closes.
+import { useEffect, useRef, type RefObject } from 'react'
+
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])'
+
+export function useDialog(
+  ref: RefObject<HTMLElement | null>,
+  onClose: () => void,
+  initialFocus?: RefObject<HTMLElement | null>,
+): void {
+  const close = useRef(onClose)
+  useEffect(() => {
+    close.current = onClose
+  })
+  useEffect(() => {
+    const box = ref.current
+    if (!box) return
+    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null
+    const first = initialFocus?.current ?? box.querySelector<HTMLElement>(FOCUSABLE)
+    first?.focus()
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') {
+        // The innermost dialog closes; the one under it stays.
+        e.preventDefault()
+        e.stopPropagation()
+        close.current()
+        return
+      }
+      if (e.key !== 'Tab') return
+      const items = Array.from(box.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => !el.hidden)
+      const head = items[0]
+      const tail = items[items.length - 1]
+      if (!head || !tail) return
+      if (e.shiftKey && document.activeElement === head) {
+        e.preventDefault()
+        tail.focus()
+      } else if (!e.shiftKey && document.activeElement === tail) {
+        e.preventDefault()
+        head.focus()
+      }
+    }
+    box.addEventListener('keydown', onKey)
+    return () => {
+      box.removeEventListener('keydown', onKey)
+      // Back to the ladder row, list or button the dialog was opened from, when it is still there.
+      if (before?.isConnected) before.focus()
+    }
+    // Mount and unmount only: the dialog's element and its opener do not change while it is open.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [])
+}

@@ -1,0 +1,385 @@
+// The alert form's model: what the trader picks in `alert-subject` (a price subject or one of the other rule
+// kinds), the text of every field as typed, and the rule input built from it. Numbers are checked here too so
+// an obvious mistake is named before a round trip, but the engine's validation stays the authority.
+import {
+  ALERT_OPS,
+  DEFAULT_COOLDOWN_SEC,
+  PRICE_SUBJECTS,
+  type AlertCondition,
+  type AlertMode,
+  type AlertOp,
+  type AlertRuleInput,
+  type AlertRuleView,
+  type PriceSubject,
+} from '../../shared/alerts'
+import type { EventSummary } from '../../shared/model'
+import { findMarket } from './events'
+
+/** The values of `alert-subject`: the price subjects (DESIGN §3.4) first, then the other rule kinds. */
+export const OTHER_SUBJECTS = [
+  'trade-size',
+  'order-filled',
+  'order-partially-filled',
+  'order-cancelled',
+  'position-opened',
+  'position-closed',
+  'balance-below',
+  'disconnected',
+  'book-stale',
+  'auth-error',
+  'key-expiring',
+] as const
+export type OtherSubject = (typeof OTHER_SUBJECTS)[number]
+export type FormSubject = PriceSubject | OtherSubject
+
+export const SUBJECT_GROUPS: ReadonlyArray<{
+  label: string
+  options: ReadonlyArray<{ value: FormSubject; label: string }>
+}> = [
+  {
+    label: 'Price',
+    options: [
+      { value: 'bid', label: 'Best bid' },
+      { value: 'ask', label: 'Best ask' },
+      { value: 'mid', label: 'Mid' },
+      { value: 'last', label: 'Last trade' },
+      { value: 'spread', label: 'Spread' },
+    ],
+  },
+  { label: 'Trades', options: [{ value: 'trade-size', label: 'Trade size at least' }] },
+  {
+    label: 'Account',
+    options: [
+      { value: 'order-filled', label: 'Order filled' },
+      { value: 'order-partially-filled', label: 'Order partly filled' },
+      { value: 'order-cancelled', label: 'Order cancelled' },
+      { value: 'position-opened', label: 'Position opened' },
+      { value: 'position-closed', label: 'Position closed' },
+      { value: 'balance-below', label: 'Balance below' },
+    ],
+  },
+  {
+    label: 'Feed health',
+    options: [
+      { value: 'disconnected', label: 'Disconnected for' },
+      { value: 'book-stale', label: 'Book not live for' },
+      { value: 'auth-error', label: 'Key refused' },
+      { value: 'key-expiring', label: 'Key expiring within' },
+    ],
+  },
+]
+
+export const OP_LABELS: Record<AlertOp, string> = {
+  'crosses-above': 'crosses above',
+  'crosses-below': 'crosses below',
+  above: 'is at or above',
+  below: 'is at or below',
+}
+
+export function isPriceSubject(subject: FormSubject): subject is PriceSubject {
+  return (PRICE_SUBJECTS as readonly string[]).includes(subject)
+}
+
+export function isFormSubject(value: string): value is FormSubject {
+  return (
+    (PRICE_SUBJECTS as readonly string[]).includes(value) ||
+    (OTHER_SUBJECTS as readonly string[]).includes(value)
+  )
+}
+
+export function isAlertOp(value: string): value is AlertOp {
+  return (ALERT_OPS as readonly string[]).includes(value)
+}
+
+/** Every field of the form as the trader typed it (numbers stay text until saved). */
+export interface AlertDraft {
+  /** Set when editing a stored rule. */
+  id?: string
+  enabled?: boolean
+  subject: FormSubject
+  market: string
+  op: AlertOp
+  /** The one threshold the kind has: price, spread, size, balance, seconds or days. */
+  value: string
+  /** big-trade: the market itself or any market of its event. */
+  scope: 'market' | 'event'
+  currency: string
+  mode: AlertMode
+  hysteresis: string
+  cooldown: string
+  sound: boolean
+  label: string
+}
+
+/** Which fields a subject needs: the form shows only these. */
+export interface SubjectFields {
+  market: 'required' | 'optional' | null
+  op: boolean
+  /** The threshold's label, or null when the kind has none. */
+  value: string | null
+  /** Whether the threshold must be above 0 (sizes, durations) or may be 0 (prices, balances). */
+  positive: boolean
+  scope: boolean
+  currency: boolean
+  /** Hysteresis is in the threshold's units; kinds without a level have none. */
+  hysteresis: boolean
+}
+
+export function fieldsOf(subject: FormSubject): SubjectFields {
+  const none: SubjectFields = {
+    market: null,
+    op: false,
+    value: null,
+    positive: false,
+    scope: false,
+    currency: false,
+    hysteresis: false,
+  }
+  if (isPriceSubject(subject))
+    return {
+      ...none,
+      market: 'required',
+      op: true,
+      value: subject === 'spread' ? 'Spread' : 'Price',
+      hysteresis: true,
+    }
+  switch (subject) {
+    case 'trade-size':
+      return { ...none, market: 'required', value: 'Min size', positive: true, scope: true }
+    case 'order-filled':
+    case 'order-partially-filled':
+    case 'order-cancelled':
+    case 'position-opened':
+    case 'position-closed':
+      return { ...none, market: 'optional' }
+    case 'balance-below':
+      return { ...none, value: 'Balance below', currency: true, hysteresis: true }
+    case 'disconnected':
+      return { ...none, value: 'Seconds', positive: true }
+    case 'book-stale':
+      return { ...none, market: 'optional', value: 'Seconds', positive: true }
+    case 'key-expiring':
+      return { ...none, value: 'Days', positive: true }
+    case 'auth-error':
+      return none
+  }
+}
+
+/** Numbers as a person would type them: no float noise (0.1 + 0.2), no exponent for ordinary prices. */
+export function numberText(n: number | null | undefined): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return ''
+  return String(Number(n.toPrecision(12)))
+}
+
+export function emptyDraft(market: string | null = null): AlertDraft {
+  return {
+    subject: 'mid',
+    market: market ?? '',
+    op: 'crosses-above',
+    value: '',
+    scope: 'market',
+    currency: '',
+    mode: 'once',
+    hysteresis: '0.01',
+    cooldown: String(DEFAULT_COOLDOWN_SEC),
+    sound: true,
+    label: '',
+  }
+}
+
+/** A draft with these fields set over the defaults (what the ladder, the quote or an order row start from). */
+export function prefill(
+  partial: Omit<Partial<AlertDraft>, 'market'> & { market?: string | null },
+): AlertDraft {
+  const { market, ...rest } = partial
+  return { ...emptyDraft(market ?? null), ...rest }
+}
+
+/**
+ * A ladder level: its own side as the subject, the level as the value, and the direction the price must move
+ * to reach it (a level above the mid is reached from below).
+ */
+export function ladderDraft(
+  market: string,
+  side: 'bid' | 'ask',
+  price: number,
+  mid: number | null,
+): AlertDraft {
+  const above = mid === null ? side === 'ask' : price > mid
+  return prefill({
+    market,
+    subject: side,
+    op: above ? 'crosses-above' : 'crosses-below',
+    value: numberText(price),
+  })
+}
+
+/** A price subject's current value with the level to the side it was last seen on: crosses toward it. */
+export function quoteDraft(market: string, subject: PriceSubject, value: number | null): AlertDraft {
+  return prefill({ market, subject, value: numberText(value) })
+}
+
+export function draftFromRule(rule: AlertRuleView): AlertDraft {
+  const base: AlertDraft = {
+    ...emptyDraft(),
+    id: rule.id,
+    enabled: rule.enabled,
+    mode: rule.mode,
+    hysteresis: numberText(rule.hysteresis),
+    cooldown: numberText(rule.cooldownSec),
+    sound: rule.sound,
+    label: rule.label ?? '',
+  }
+  const c = rule.condition
+  switch (c.kind) {
+    case 'price':
+      return { ...base, subject: c.subject, market: c.market, op: c.op, value: numberText(c.value) }
+    case 'big-trade':
+      return { ...base, subject: 'trade-size', market: c.id, scope: c.scope, value: numberText(c.minSize) }
+    case 'order':
+      return { ...base, subject: `order-${c.status}`, market: c.market ?? '' }
+    case 'position':
+      return { ...base, subject: `position-${c.change}`, market: c.market ?? '' }
+    case 'balance-below':
+      return { ...base, subject: 'balance-below', value: numberText(c.value), currency: c.currency ?? '' }
+    case 'disconnected':
+      return { ...base, subject: 'disconnected', value: numberText(c.seconds) }
+    case 'book-stale':
+      return { ...base, subject: 'book-stale', market: c.market ?? '', value: numberText(c.seconds) }
+    case 'auth-error':
+      return { ...base, subject: 'auth-error' }
+    case 'key-expiring':
+      return { ...base, subject: 'key-expiring', value: numberText(c.days) }
+  }
+}
+
+/** Which field a message is about, so the form can mark it (aria-invalid) and focus it. */
+export type DraftField = 'market' | 'value' | 'hysteresis' | 'cooldown' | 'label'
+
+export type DraftResult =
+  { ok: true; input: AlertRuleInput } | { ok: false; field: DraftField; message: string }
+
+function parseNumber(
+  text: string,
+  label: string,
+  field: DraftField,
+  positive: boolean,
+): { ok: true; n: number } | { ok: false; field: DraftField; message: string } {
+  const t = text.trim()
+  if (t === '') return { ok: false, field, message: `${label}: enter a number.` }
+  const n = Number(t)
+  if (!Number.isFinite(n)) return { ok: false, field, message: `${label}: “${t}” is not a number.` }
+  if (n < 0) return { ok: false, field, message: `${label} must not be negative.` }
+  if (positive && n === 0) return { ok: false, field, message: `${label} must be greater than 0.` }
+  return { ok: true, n }
+}
+
+/**
+ * The rule input for the engine, or the first field that is obviously wrong. `events` resolves a market to its
+ * event for big-trade rules scoped to the event.
+ */
+export function draftToInput(draft: AlertDraft, events: readonly EventSummary[]): DraftResult {
+  const f = fieldsOf(draft.subject)
+  const market = draft.market.trim()
+  if (f.market === 'required' && market === '')
+    return { ok: false, field: 'market', message: 'Market: enter a market id.' }
+  let value = 0
+  if (f.value !== null) {
+    const v = parseNumber(draft.value, f.value, 'value', f.positive)
+    if (!v.ok) return v
+    value = v.n
+  }
+  let condition: AlertCondition
+  const s = draft.subject
+  if (isPriceSubject(s)) condition = { kind: 'price', market, subject: s, op: draft.op, value }
+  else
+    switch (s) {
+      case 'trade-size': {
+        let id = market
+        if (draft.scope === 'event') {
+          const found = findMarket(events, market)
+          if (!found)
+            return {
+              ok: false,
+              field: 'market',
+              message: `Market: ${market} is not in the events listing, so its event is unknown.`,
+            }
+          id = found.event.id
+        }
+        condition = { kind: 'big-trade', scope: draft.scope, id, minSize: value }
+        break
+      }
+      case 'order-filled':
+        condition = { kind: 'order', market: market || null, status: 'filled' }
+        break
+      case 'order-partially-filled':
+        condition = { kind: 'order', market: market || null, status: 'partially-filled' }
+        break
+      case 'order-cancelled':
+        condition = { kind: 'order', market: market || null, status: 'cancelled' }
+        break
+      case 'position-opened':
+        condition = { kind: 'position', market: market || null, change: 'opened' }
+        break
+      case 'position-closed':
+        condition = { kind: 'position', market: market || null, change: 'closed' }
+        break
+      case 'balance-below':
+        condition = { kind: 'balance-below', value, currency: draft.currency.trim() || null }
+        break
+      case 'disconnected':
+        condition = { kind: 'disconnected', seconds: value }
+        break
+      case 'book-stale':
+        condition = { kind: 'book-stale', market: market || null, seconds: value }
+        break
+      case 'auth-error':
+        condition = { kind: 'auth-error' }
+        break
+      case 'key-expiring':
+        condition = { kind: 'key-expiring', days: value }
+        break
+    }
+  const input: AlertRuleInput = {
+    condition,
+    mode: draft.mode,
+    sound: draft.sound,
+    label: draft.label.trim() || null,
+  }
+  if (draft.id !== undefined) input.id = draft.id
+  if (draft.enabled !== undefined) input.enabled = draft.enabled
+  if (draft.mode === 'rearm') {
+    if (f.hysteresis) {
+      const h = parseNumber(draft.hysteresis, 'Hysteresis', 'hysteresis', false)
+      if (!h.ok) return h
+      input.hysteresis = h.n
+    }
+    const c = parseNumber(draft.cooldown, 'Cooldown', 'cooldown', false)
+    if (!c.ok) return c
+    input.cooldownSec = c.n
+  }
+  return { ok: true, input }
+}
+
+/** Which field an engine message names ("Invalid alert: condition.value: …"), to mark it in the form. */
+export function fieldOfMessage(message: string): DraftField | null {
+  if (/condition\.(value|minSize|seconds|days)\b/.test(message)) return 'value'
+  if (/condition\.(market|id)\b/.test(message) || /\bunknown market\b/i.test(message)) return 'market'
+  if (/\bhysteresis\b/.test(message)) return 'hysteresis'
+  if (/\bcooldownSec\b/.test(message)) return 'cooldown'
+  if (/\blabel\b/.test(message)) return 'label'
+  return null
+}
+
+/** Minutes from `now` until the next 08:00 local time after today (for "snooze until tomorrow morning"). */
+export function minutesUntilTomorrowMorning(now: number, hour = 8): number {
+  const d = new Date(now)
+  d.setDate(d.getDate() + 1)
+  d.setHours(hour, 0, 0, 0)
+  return Math.max(1, Math.ceil((d.getTime() - now) / 60_000))
+}
+
+/** Key of a history entry across engine runs (ids restart with the engine). */
+export function eventKey(e: { id: number; at: number }): string {
+  return `${e.id}@${e.at}`
+}

@@ -1,0 +1,219 @@
+// Alerts in the window's store and the form's model: the alerts view and fired alerts through the frame queue,
+// toasts, the intake that never acts on an alert twice or on one from before the window opened, and the rule
+// input built from the form's fields.
+import { beforeEach, describe, expect, it } from 'vitest'
+import type { AlertEvent } from '../../src/shared/alerts'
+import { createAlertIntake } from '../../src/renderer/api/alert-delivery'
+import {
+  draftFromRule,
+  draftToInput,
+  fieldOfMessage,
+  ladderDraft,
+  minutesUntilTomorrowMorning,
+  numberText,
+  prefill,
+} from '../../src/renderer/lib/alerts'
+import { mergeBatches, reduceBatch, TOAST_CAP, useMonitor } from '../../src/renderer/store/monitor'
+import { emptyAlerts, EVENTS, ruleView } from './fake-api'
+
+function fired(id: number, partial: Partial<AlertEvent> = {}): AlertEvent {
+  return {
+    id,
+    ruleId: 'r1',
+    kind: 'fired',
+    at: 1_000 + id,
+    title: `m1 ask crossed above 0.6 (#${id})`,
+    detail: 'ask 0.61 (bid 0.58)',
+    value: 0.61,
+    market: 'm1',
+    sound: false,
+    acknowledged: false,
+    ...partial,
+  }
+}
+
+beforeEach(() => useMonitor.getState().reset())
+
+describe('alerts in the store', () => {
+  it('mergeBatches appends fired alerts in order and keeps the newest alerts view', () => {
+    const a = emptyAlerts({ unread: 1 })
+    const b = emptyAlerts({ unread: 3 })
+    const merged = mergeBatches(
+      { seq: 1, at: 1, alerts: a, alertsFired: [fired(1)] },
+      { seq: 2, at: 2, alerts: b, alertsFired: [fired(2), fired(3)] },
+    )
+    expect(merged.alertsFired?.map((e) => e.id)).toEqual([1, 2, 3])
+    expect(merged.alerts).toBe(b)
+    // A batch without them keeps the older batch's.
+    const kept = mergeBatches({ seq: 1, at: 1, alerts: a, alertsFired: [fired(1)] }, { seq: 2, at: 2 })
+    expect(kept.alertsFired?.map((e) => e.id)).toEqual([1])
+    expect(kept.alerts).toBe(a)
+  })
+
+  it('toasts fired alerts (not held ones, not read ones), at most TOAST_CAP, and drops those read meanwhile', () => {
+    const s = useMonitor.getState()
+    const next = reduceBatch(s, {
+      seq: 1,
+      at: 1,
+      alertsFired: [fired(1), fired(2, { kind: 'held' }), fired(3, { acknowledged: true })],
+    })
+    expect(next.toasts?.map((t) => t.id)).toEqual([1])
+    const many = Array.from({ length: TOAST_CAP + 3 }, (_, i) => fired(10 + i))
+    useMonitor.getState().applyBatch({ seq: 2, at: 2, alertsFired: many })
+    expect(useMonitor.getState().toasts.map((t) => t.id)).toEqual(many.slice(-TOAST_CAP).map((e) => e.id))
+    // Read in another window: the view says so and the toast goes.
+    const shown = useMonitor.getState().toasts
+    const read = { ...(shown[0] as AlertEvent), acknowledged: true }
+    useMonitor.getState().applyBatch({ seq: 3, at: 3, alerts: emptyAlerts({ history: [read] }) })
+    expect(useMonitor.getState().toasts.map((t) => t.id)).toEqual(shown.slice(1).map((t) => t.id))
+    useMonitor.getState().dismissToast(shown[1]?.id as number)
+    expect(useMonitor.getState().toasts).toHaveLength(TOAST_CAP - 2)
+  })
+
+  it('a getAlerts reply is not applied over a view a batch already brought', () => {
+    const fromBatch = emptyAlerts({ unread: 2 })
+    useMonitor.getState().seedAlerts(emptyAlerts({ unread: 1 }))
+    expect(useMonitor.getState().alerts?.unread).toBe(1)
+    useMonitor.getState().applyBatch({ seq: 1, at: 1, alerts: fromBatch })
+    useMonitor.getState().seedAlerts(emptyAlerts({ unread: 9 }))
+    expect(useMonitor.getState().alerts).toBe(fromBatch)
+    useMonitor.getState().reset()
+    useMonitor.getState().seedAlerts(null, 'unknown method')
+    expect(useMonitor.getState().alertsError).toBe('unknown method')
+  })
+})
+
+describe('alert intake', () => {
+  it('never acts on an alert that was in the history when the window opened, nor on one twice', () => {
+    const intake = createAlertIntake()
+    intake.seed(emptyAlerts({ history: [fired(1)] }))
+    const b = intake.filter({ seq: 1, at: 1, alertsFired: [fired(1), fired(2)] })
+    expect(b.alertsFired?.map((e) => e.id)).toEqual([2])
+    const again = intake.filter({ seq: 2, at: 2, alertsFired: [fired(2)] })
+    expect(again.alertsFired).toBeUndefined()
+  })
+
+  it('the first batch seeds the history, except for what fired in that same batch', () => {
+    const intake = createAlertIntake()
+    const b = intake.filter({
+      seq: 1,
+      at: 1,
+      alerts: emptyAlerts({ history: [fired(3), fired(1)] }),
+      alertsFired: [fired(3)],
+    })
+    expect(b.alertsFired?.map((e) => e.id)).toEqual([3])
+    // Seeded once: a later getAlerts reply does not change what counts as old.
+    intake.seed(emptyAlerts({ history: [fired(4)] }))
+    expect(intake.filter({ seq: 2, at: 2, alertsFired: [fired(4)] }).alertsFired?.map((e) => e.id)).toEqual([
+      4,
+    ])
+    expect(intake.filter({ seq: 3, at: 3, alertsFired: [fired(1)] }).alertsFired).toBeUndefined()
+  })
+})
+
+describe('alert form model', () => {
+  it('a ladder level: its side, its price, and the direction from the mid', () => {
+    expect(ladderDraft('m1', 'ask', 0.6, 0.57)).toMatchObject({
+      market: 'm1',
+      subject: 'ask',
+      op: 'crosses-above',
+      value: '0.6',
+    })
+    expect(ladderDraft('m1', 'bid', 0.55, 0.57)).toMatchObject({
+      subject: 'bid',
+      op: 'crosses-below',
+      value: '0.55',
+    })
+    expect(numberText(0.1 + 0.2)).toBe('0.3')
+  })
+
+  it('builds the rule input for each kind, with only the fields it has', () => {
+    const price = draftToInput(prefill({ market: 'm1', subject: 'mid', op: 'below', value: '0.4' }), EVENTS)
+    expect(price).toEqual({
+      ok: true,
+      input: {
+        condition: { kind: 'price', market: 'm1', subject: 'mid', op: 'below', value: 0.4 },
+        mode: 'once',
+        sound: true,
+        label: null,
+      },
+    })
+    const order = draftToInput(prefill({ market: '', subject: 'order-filled' }), EVENTS)
+    expect(order.ok && order.input.condition).toEqual({ kind: 'order', market: null, status: 'filled' })
+    const event = draftToInput(
+      prefill({ market: 'm2', subject: 'trade-size', scope: 'event', value: '500' }),
+      EVENTS,
+    )
+    expect(event.ok && event.input.condition).toEqual({
+      kind: 'big-trade',
+      scope: 'event',
+      id: 'e1',
+      minSize: 500,
+    })
+    const rearm = draftToInput(
+      prefill({
+        market: 'm1',
+        subject: 'last',
+        value: '0.5',
+        mode: 'rearm',
+        hysteresis: '0.02',
+        cooldown: '30',
+      }),
+      EVENTS,
+    )
+    expect(rearm.ok && rearm.input).toMatchObject({ mode: 'rearm', hysteresis: 0.02, cooldownSec: 30 })
+    const stale = draftToInput(prefill({ subject: 'disconnected', value: '15' }), EVENTS)
+    expect(stale.ok && stale.input.condition).toEqual({ kind: 'disconnected', seconds: 15 })
+  })
+
+  it('names the field of an obviously bad number: empty, not a number, negative, zero where it must be positive', () => {
+    const bad = (patch: Parameters<typeof prefill>[0]) =>
+      draftToInput(prefill({ market: 'm1', ...patch }), EVENTS)
+    expect(bad({ value: '' })).toEqual({ ok: false, field: 'value', message: 'Price: enter a number.' })
+    expect(bad({ value: 'abc' })).toMatchObject({
+      ok: false,
+      field: 'value',
+      message: 'Price: “abc” is not a number.',
+    })
+    expect(bad({ value: '-0.1' })).toMatchObject({ ok: false, message: 'Price must not be negative.' })
+    expect(bad({ subject: 'trade-size', value: '0' })).toMatchObject({
+      message: 'Min size must be greater than 0.',
+    })
+    expect(bad({ market: ' ', value: '0.5' })).toMatchObject({ ok: false, field: 'market' })
+    expect(bad({ value: '0.5', mode: 'rearm', cooldown: 'NaN' })).toMatchObject({ field: 'cooldown' })
+  })
+
+  it("round-trips a stored rule, and maps the engine's field names to the form's", () => {
+    const rule = ruleView({
+      id: 'r9',
+      label: 'tp',
+      condition: { kind: 'big-trade', scope: 'market', id: 'm3', minSize: 250 },
+      mode: 'rearm',
+      cooldownSec: 120,
+      sound: true,
+    })
+    const draft = draftFromRule(rule)
+    expect(draft).toMatchObject({
+      id: 'r9',
+      subject: 'trade-size',
+      market: 'm3',
+      value: '250',
+      cooldown: '120',
+    })
+    const back = draftToInput(draft, EVENTS)
+    expect(back.ok && back.input).toMatchObject({
+      id: 'r9',
+      label: 'tp',
+      condition: rule.condition,
+      cooldownSec: 120,
+    })
+    expect(fieldOfMessage('Invalid alert: condition.value: value must not be negative')).toBe('value')
+    expect(fieldOfMessage('Invalid alert: condition.market: unknown market x')).toBe('market')
+    expect(fieldOfMessage('Invalid alert: cooldownSec must be at most 86400')).toBe('cooldown')
+  })
+
+  it('"until tomorrow morning" is the minutes to 08:00 the next day', () => {
+    const now = new Date(2030, 0, 10, 22, 30).getTime()
+    expect(minutesUntilTomorrowMorning(now)).toBe(9 * 60 + 30)
+  })
+})
