@@ -10,6 +10,11 @@ export interface SinkTotals {
   batches: number
   trades: number
   books: number
+  /** Counted from the first client only (every client gets the same): ViewBatch.alertsFired entries by kind. */
+  alertsFired: number
+  alertsHeld: number
+  /** Batches to the first client that carried the whole alerts view (ViewBatch.alerts). */
+  alertViews: number
 }
 
 export interface EngineHarness {
@@ -56,12 +61,20 @@ export async function startEngine(opts: {
     logger,
     now: preciseNow,
   })
-  const totals: SinkTotals = { batches: 0, trades: 0, books: 0 }
+  const totals: SinkTotals = { batches: 0, trades: 0, books: 0, alertsFired: 0, alertsHeld: 0, alertViews: 0 }
   const frameToBatch = new SampleSet()
   const exchangeToBatch = new SampleSet()
   let sampling = false
-  const sink = (batch: ViewBatch): void => {
+  const sink = (batch: ViewBatch, first: boolean): void => {
     totals.batches++
+    if (first) {
+      if (batch.alerts !== undefined) totals.alertViews++
+      if (batch.alertsFired !== undefined)
+        for (const e of batch.alertsFired) {
+          if (e.kind === 'fired') totals.alertsFired++
+          else totals.alertsHeld++
+        }
+    }
     if (batch.books !== undefined) totals.books += batch.books.length
     const trades = batch.trades
     if (trades === undefined) return
@@ -73,7 +86,8 @@ export async function startEngine(opts: {
     }
   }
   const clients: MonitorClient[] = []
-  for (let i = 0; i < opts.clients; i++) clients.push(engine.attachClient({ label: `bench-${i + 1}`, sink }))
+  for (let i = 0; i < opts.clients; i++)
+    clients.push(engine.attachClient({ label: `bench-${i + 1}`, sink: (b) => sink(b, i === 0) }))
   const first = clients[0]
   if (first === undefined) throw new Error('need at least one client')
 

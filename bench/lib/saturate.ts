@@ -158,49 +158,86 @@ export async function saturateFor(o: FlowOptions, messages: number, maxMs: numbe
 export async function measureSaturation(o: SaturationOptions): Promise<SaturationResult> {
   return withFlow(o, async () => {
     await sleep(o.warmupMs)
-    const pid = o.consumer?.pid ?? 'self'
-    const meter = o.consumer?.meter ?? selfMeter(o.count)
-    const win = await meter.open(o.sim.pid)
-    const c0 = win.count
-    o.onWindow?.('start')
-    const self0 = schedSample(pid)
-    const sim0 = schedSample(o.sim.pid)
-    const simIo0 = readIo(o.sim.pid)
-    const t0 = performance.now()
-
-    if (DEBUG) {
-      const end = t0 + o.measureMs
-      while (performance.now() + 250 < end) {
-        await sleep(250)
-        const s = await o.sim.stats()
-        process.stderr.write(`  probe: sent ${s.sent} total, consumer count ${await o.count()}\n`)
-      }
-      await sleep(Math.max(0, end - performance.now()))
-    } else await sleep(o.measureMs)
-    const closed = await win.close()
-    const c1 = closed.count
-    o.onWindow?.('end')
-    const self1 = schedSample(pid)
-    const sim1 = schedSample(o.sim.pid)
-    const probed = closed.probe
-    const simIo1 = readIo(o.sim.pid)
-    // The counts' own timestamps: a request to a busy child can take a while to be answered.
-    const seconds = (closed.atMs - win.atMs) / 1000
-    const processCpuSeconds = closed.cpuSeconds
-    const simWrites = simIo0 && simIo1 ? simIo1.syscw - simIo0.syscw : null
-    return {
-      probe: probed,
-      simWrites,
-      msgsPerSimWrite: simWrites !== null && simWrites > 0 ? (c1 - c0) / simWrites : null,
-      msgsPerSec: (c1 - c0) / seconds,
-      messages: c1 - c0,
-      seconds,
-      consumer: threadTime(self0, self1),
-      processCpuSeconds,
-      msgsPerCpuSec: processCpuSeconds > 0 ? (c1 - c0) / processCpuSeconds : null,
-      simulator: threadTime(sim0, sim1),
-    }
+    return measureWindow(o, o.onWindow)
   })
+}
+
+/**
+ * Several windows in one closed-loop flow: the consumer stays saturated from the first window to the last, so
+ * they share one backlog (and its read sizes) instead of each building its own. `before(i)` runs ahead of
+ * window i, with the firehose still running (e.g. to change what the consumer does); `onWindow(i, edge)` is
+ * called at the edges of each window, `after(i, result)` when it is measured.
+ */
+export async function measureWindows(
+  o: Omit<SaturationOptions, 'onWindow'> & {
+    windows: number
+    before?: (i: number) => Promise<void>
+    onWindow?: (i: number, edge: 'start' | 'end') => void
+    /** Window i's result, as soon as it is measured (e.g. to report progress). */
+    after?: (i: number, r: SaturationResult) => void
+  },
+): Promise<SaturationResult[]> {
+  const { windows, before, onWindow, after, ...flow } = o
+  return withFlow(flow, async () => {
+    await sleep(flow.warmupMs)
+    const out: SaturationResult[] = []
+    for (let i = 0; i < windows; i++) {
+      await before?.(i)
+      const r = await measureWindow(flow, onWindow ? (edge) => onWindow(i, edge) : undefined)
+      out.push(r)
+      after?.(i, r)
+    }
+    return out
+  })
+}
+
+/** One window, the flow already running and the consumer saturated. */
+async function measureWindow(
+  o: Omit<SaturationOptions, 'onWindow'>,
+  onWindow: ((edge: 'start' | 'end') => void) | undefined,
+): Promise<SaturationResult> {
+  const pid = o.consumer?.pid ?? 'self'
+  const meter = o.consumer?.meter ?? selfMeter(o.count)
+  const win = await meter.open(o.sim.pid)
+  const c0 = win.count
+  onWindow?.('start')
+  const self0 = schedSample(pid)
+  const sim0 = schedSample(o.sim.pid)
+  const simIo0 = readIo(o.sim.pid)
+  const t0 = performance.now()
+
+  if (DEBUG) {
+    const end = t0 + o.measureMs
+    while (performance.now() + 250 < end) {
+      await sleep(250)
+      const s = await o.sim.stats()
+      process.stderr.write(`  probe: sent ${s.sent} total, consumer count ${await o.count()}\n`)
+    }
+    await sleep(Math.max(0, end - performance.now()))
+  } else await sleep(o.measureMs)
+  const closed = await win.close()
+  const c1 = closed.count
+  onWindow?.('end')
+  const self1 = schedSample(pid)
+  const sim1 = schedSample(o.sim.pid)
+  const probed = closed.probe
+  const simIo1 = readIo(o.sim.pid)
+  // The counts' own timestamps: a request to a busy child can take a while to be answered.
+  const seconds = (closed.atMs - win.atMs) / 1000
+  const processCpuSeconds = closed.cpuSeconds
+  const simWrites = simIo0 && simIo1 ? simIo1.syscw - simIo0.syscw : null
+  return {
+    probe: probed,
+    simWrites,
+    msgsPerSimWrite: simWrites !== null && simWrites > 0 ? (c1 - c0) / simWrites : null,
+    msgsPerSec: (c1 - c0) / seconds,
+    messages: c1 - c0,
+    seconds,
+    consumer: threadTime(self0, self1),
+    processCpuSeconds,
+    msgsPerCpuSec: processCpuSeconds > 0 ? (c1 - c0) / processCpuSeconds : null,
+    simulator: threadTime(sim0, sim1),
+  }
 }
 
 /** Waits until the consumer's count has not moved for `quietMs` (the backlog is drained), at most `maxMs`. */
