@@ -35,6 +35,24 @@ test('screenshots', async ({ page, context }) => {
   await page.getByTestId('market-row').nth(1).hover()
   await page.screenshot({ path: docs('main-window.png') })
 
+  // The alert manager with a rule that has fired (bid at or above 0.01 holds at once) and one still armed.
+  const makeAlert = async (subject: string, op: string, value: string, label: string) => {
+    await page.locator('.market-pane').getByTestId('alert-new').click()
+    await page.getByTestId('alert-subject').selectOption(subject)
+    await page.getByTestId('alert-op').selectOption(op)
+    await page.getByTestId('alert-value').fill(value)
+    await page.getByLabel('Label (optional)').fill(label)
+    await page.getByTestId('alert-save').click()
+    await expect(page.getByTestId('alert-form')).toHaveCount(0)
+  }
+  await makeAlert('bid', 'above', '0.01', 'bid is quoted')
+  await makeAlert('mid', 'crosses-above', '0.97', 'breakout')
+  await expect(page.getByTestId('alert-toast')).toHaveCount(1, { timeout: 10_000 })
+  await page.getByTestId('alerts-badge').click()
+  await expect(page.getByTestId('alert-history-row')).toHaveCount(1)
+  await page.screenshot({ path: docs('alerts.png') })
+  await page.keyboard.press('Escape')
+
   // Other windows open beside the main one (which keeps the market's tape history alive in the engine).
   const marketPage = await context.newPage()
   await openLive(marketPage, host.page({ view: 'market', market }))
