@@ -1,19 +1,13 @@
-// The alert service: holds the rules, indexes them by market and event so the hot path does one Map lookup per
-// update, feeds each rule its observations (book, trade, ticker, user channel, and a health tick), and keeps
-// the history and unread count. Validates every save. Plain Node: no timers beyond the injected health tick.
-import { randomBytes } from 'node:crypto'
+// The alert service: the one owner of the rules. Every edit (save, delete, enable, snooze, pause) goes through
+// it, so that each change rebuilds the index the watchers read, re-subscribes what the rules need, persists and
+// tells the windows in one place, and no other module has to keep those in step. What a valid rule is lives in
+// alert-input.ts; the observations are judged by the watchers it wires up: market data (alert-prices.ts), the
+// user channel (alert-account.ts), feed health on the tick (alert-health.ts); firings go to alert-history.ts.
+// Plain Node: no timers beyond the injected health tick.
 import {
-  ALERT_HISTORY_CAP,
-  DEFAULT_COOLDOWN_SEC,
-  MAX_ALERT_RULES,
   MAX_SNOOZE_MINUTES,
-  alertRuleInputSchema,
-  alertRuleSchema,
-  conditionMarket,
   describeCondition,
-  issueField,
   keepRunningSchema,
-  type AlertCondition,
   type AlertEvent,
   type AlertRule,
   type AlertRuleInput,
@@ -24,46 +18,28 @@ import {
 } from '../../shared/alerts'
 import type { Interest } from '../../shared/ipc'
 import { fail, ok } from '../../shared/ipc'
-import type {
-  ApiError,
-  BookState,
-  ConnectionState,
-  Result,
-  TradeView,
-  UserUpdateView,
-} from '../../shared/model'
+import type { ApiError, ConnectionState, Result, TradeView, UserUpdateView } from '../../shared/model'
 import { AccountWatch, judgeBalance, judgeNews } from './alert-account'
 import { HealthWatch } from './alert-health'
-import { buildIndex, indexInterests, NONE, type BookRules, type RuleIndex } from './alert-index'
+import { AlertHistory } from './alert-history'
+import { loadRules, ruleFromInput, type InputDeps } from './alert-input'
+import { buildIndex, indexInterests, type RuleIndex } from './alert-index'
+import { PriceWatch, type PriceDeps } from './alert-prices'
 import {
-  bookProblem,
   createRuntime,
-  fmtNum,
   isActive,
   isSpent,
-  observeEvent,
-  observeLevel,
   resetRuntime,
   ruleNote,
   ruleState,
-  trustedBook,
   type Firing,
-  type LevelVerdict,
   type RuleRuntime,
 } from './alert-rules'
-import type { BookStore } from './books'
 import { invalid } from './errors'
 import type { Logger } from './types'
 
-export interface AlertServiceDeps {
-  now(): number
-  books: Pick<BookStore, 'get' | 'ticker'>
-  /** The event a market belongs to (listing), undefined when unknown. */
-  eventOf(market: string): string | undefined
-  /** true: the venue lists or streams this market; false: it does not; null: cannot tell now (listing not loaded). */
-  isKnownMarket(market: string): boolean | null
-  /** A market's display title for notification text, or null. */
-  marketTitle(market: string): string | null
+/** Besides what the parts read (PriceDeps: the clock, books and listing; InputDeps: whether a market exists): */
+export interface AlertServiceDeps extends PriceDeps, InputDeps {
   connectionState(): ConnectionState
   authError(): ApiError | null
   /** The active profile's key expiry date (ISO YYYY-MM-DD) if the user entered one. */
@@ -85,27 +61,6 @@ export interface AlertServiceDeps {
   clearInterval?: (handle: unknown) => void
 }
 
-type PriceCondition = Extract<AlertCondition, { kind: 'price' }>
-
-// Where modules are compiled to CommonJS (tsx, vitest), an imported binding is a getter on the module object;
-// the per-rule loop calls these local copies so that each check is a plain call.
-const observeLevelFn = observeLevel
-const trustedBookFn = trustedBook
-/** A book (OrderBook) or, for ticker-only markets, the ticker view. */
-interface QuoteSource {
-  readonly bestBid: number | null
-  readonly bestAsk: number | null
-  readonly state: BookState
-  readonly staleReason?: string | null
-}
-
-const OP_TEXT = {
-  'crosses-above': 'crossed above',
-  'crosses-below': 'crossed below',
-  above: 'at or above',
-  below: 'at or below',
-} as const
-
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
@@ -114,8 +69,8 @@ export class AlertService {
   private readonly rules = new Map<string, RuleRuntime>()
   /** Price rules on bid/ask/mid/spread by market; `last` rules by market; big-trade rules by market and event. */
   private idx: RuleIndex = buildIndex([])
-  private history: AlertEvent[] = []
-  private nextEventId = 1
+  private readonly history = new AlertHistory()
+  /** Mirrored into `prices.paused`, which reads it on the hot path. */
   private paused = false
   private keepRunning: KeepRunning = 'auto'
   private interestsKey = '[]'
@@ -125,41 +80,19 @@ export class AlertService {
   private statesKey = ''
   private readonly account = new AccountWatch()
   private readonly health: HealthWatch
-  /**
-   * Where the observation being judged came from, for the text of a firing or hold. A reference, not copied
-   * numbers: storing a price in an object field allocates, and the no-fire path must not.
-   */
-  private readonly quote: { src: QuoteSource | null; fromTrade: boolean } = { src: null, fromTrade: false }
-  /** Read by a level rule only when it is at its level: most updates need no time at all. */
-  private readonly clock = (): number => this.d.now()
+  private readonly prices: PriceWatch
 
   constructor(
     private readonly d: AlertServiceDeps,
     initial: { rules: AlertRule[]; keepRunning: KeepRunning },
   ) {
     this.health = new HealthWatch(d)
-    const stored: unknown = initial?.rules
-    for (const raw of Array.isArray(stored) ? (stored as unknown[]) : []) {
-      const parsed = alertRuleSchema.safeParse(raw)
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0]
-        d.log.warn('alerts: a stored rule is invalid and was set aside', {
-          field: issue ? issueField(issue.path) : 'rule',
-        })
-        continue
-      }
-      if (this.rules.has(parsed.data.id)) {
-        d.log.warn('alerts: a stored rule repeats an id and was set aside', { id: parsed.data.id })
-        continue
-      }
-      if (this.rules.size >= MAX_ALERT_RULES) {
-        d.log.warn('alerts: more stored rules than allowed; the rest were set aside', {
-          max: MAX_ALERT_RULES,
-        })
-        break
-      }
-      this.rules.set(parsed.data.id, createRuntime(parsed.data as AlertRule))
-    }
+    this.prices = new PriceWatch(d, {
+      record: (rt, kind, now, text) => this.record(rt, kind, now, text),
+      changed: () => d.changed(),
+      hotError: (error) => this.hotError(error),
+    })
+    for (const rule of loadRules(initial?.rules, d.log)) this.rules.set(rule.id, createRuntime(rule))
     const keep = keepRunningSchema.safeParse(initial?.keepRunning)
     if (keep.success) this.keepRunning = keep.data
     this.rebuild(false)
@@ -191,8 +124,8 @@ export class AlertService {
     for (const rt of this.rules.values()) rules.push(this.ruleView(rt, now))
     return {
       rules,
-      history: this.history.slice(),
-      unread: this.unread(),
+      history: this.history.list(),
+      unread: this.history.unread(),
       paused: this.paused,
       keepRunning: this.keepRunning,
     }
@@ -203,7 +136,7 @@ export class AlertService {
     // policy keeps the app watching for all of them.
     let armed = 0
     for (const rt of this.rules.values()) if (rt.rule.enabled && !isSpent(rt.rule)) armed++
-    return { armed, unread: this.unread(), paused: this.paused, keepRunning: this.keepRunning }
+    return { armed, unread: this.history.unread(), paused: this.paused, keepRunning: this.keepRunning }
   }
 
   private ruleView(rt: RuleRuntime, now: number): AlertRuleView {
@@ -215,48 +148,12 @@ export class AlertService {
     }
   }
 
-  private unread(): number {
-    let n = 0
-    for (const e of this.history) if (e.kind === 'fired' && !e.acknowledged) n++
-    return n
-  }
-
   // ------------------------------------------------------------------ managing rules
 
   save(input: AlertRuleInput): Result<AlertRuleView> {
-    const parsed = alertRuleInputSchema.safeParse(input)
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]
-      const field = issue ? issueField(issue.path) : 'rule'
-      return fail(invalid(`Invalid alert: ${field}: ${issue?.message ?? 'not a valid rule'}`))
-    }
-    const v = parsed.data
-    const existing = v.id !== undefined ? this.rules.get(v.id) : undefined
-    if (v.id !== undefined && existing === undefined)
-      return fail(invalid(`Invalid alert: id: no rule "${v.id}"`))
-    if (existing === undefined && this.rules.size >= MAX_ALERT_RULES) {
-      return fail(invalid(`Invalid alert: rules: at most ${MAX_ALERT_RULES} rules`))
-    }
-    const unknown = this.unknownMarket(v.condition as AlertCondition, existing?.rule.condition)
-    if (unknown !== null)
-      return fail(invalid(`Invalid alert: ${unknown.field}: unknown market "${unknown.id}"`))
-    const now = Math.floor(this.d.now())
-    const base = existing?.rule
-    const label = v.label !== undefined ? v.label : (base?.label ?? null)
-    const rule: AlertRule = {
-      v: 1,
-      id: existing?.rule.id ?? this.newId(now),
-      label: label === null || label === '' ? null : label,
-      condition: v.condition as AlertCondition,
-      mode: v.mode ?? base?.mode ?? 'once',
-      hysteresis: v.hysteresis ?? base?.hysteresis ?? 0,
-      cooldownSec: v.cooldownSec ?? base?.cooldownSec ?? DEFAULT_COOLDOWN_SEC,
-      sound: v.sound ?? base?.sound ?? false,
-      enabled: v.enabled ?? base?.enabled ?? true,
-      snoozedUntil: base?.snoozedUntil ?? null,
-      createdAt: base?.createdAt ?? now,
-      firedAt: null,
-    }
+    const made = ruleFromInput(input, this.rules, this.d)
+    if (!made.ok) return made
+    const rule = made.value
     const rt = createRuntime(rule)
     this.rules.set(rule.id, rt)
     this.rebuild()
@@ -318,22 +215,14 @@ export class AlertService {
   acknowledge(ids: readonly number[] | 'all'): Result<void> {
     if (ids !== 'all' && !Array.isArray(ids))
       return fail(invalid('Invalid alert: ids: a list of ids or "all"'))
-    const wanted = ids === 'all' ? null : new Set(ids)
-    let changed = false
-    for (let i = 0; i < this.history.length; i++) {
-      const e = this.history[i] as AlertEvent
-      if (e.acknowledged || (wanted !== null && !wanted.has(e.id))) continue
-      // Entries are replaced, never mutated: views already handed out stay as they were.
-      this.history[i] = { ...e, acknowledged: true }
-      changed = true
-    }
-    if (changed) this.d.changed()
+    if (this.history.acknowledge(ids)) this.d.changed()
     return ok(undefined)
   }
 
   pause(paused: boolean): void {
     if (this.paused === paused) return
     this.paused = paused
+    this.prices.paused = paused
     if (!paused) for (const rt of this.rules.values()) if (isActive(rt.rule)) this.evaluateNow(rt)
     this.d.changed()
   }
@@ -346,81 +235,18 @@ export class AlertService {
     this.d.changed()
   }
 
-  private newId(now: number): string {
-    for (;;) {
-      const id = `a-${now.toString(36)}${randomBytes(4).toString('hex')}`
-      if (!this.rules.has(id)) return id
-    }
-  }
-
-  /**
-   * Market data rules must name a market the venue has: a typo would wait forever. Order and position rules are
-   * not checked (the account can hold markets the listing leaves out), nor are event ids (nothing here can tell
-   * an unknown event from one not yet listed). An edit that keeps the market is not re-checked, so a rule whose
-   * market left the listing can still be relabelled or disabled.
-   */
-  private unknownMarket(
-    c: AlertCondition,
-    before: AlertCondition | undefined,
-  ): { field: string; id: string } | null {
-    let field: string
-    let id: string | null
-    if (c.kind === 'price' || c.kind === 'book-stale') {
-      field = 'condition.market'
-      id = c.market
-    } else if (c.kind === 'big-trade' && c.scope === 'market') {
-      field = 'condition.id'
-      id = c.id
-    } else return null
-    if (id === null) return null
-    if (before !== undefined && conditionMarket(before) === id) return null
-    return this.d.isKnownMarket(id) === false ? { field, id } : null
-  }
-
-  // ------------------------------------------------------------------ hot path
+  // ------------------------------------------------------------------ observations (hot path)
 
   onBook(market: string): void {
-    const entry = this.idx.book.get(market)
-    if (entry === undefined) return
-    try {
-      this.judgeBook(market, entry.rules, entry)
-    } catch (error) {
-      this.hotError(error)
-    }
+    this.prices.onBook(market)
   }
 
   onTicker(market: string): void {
-    const book = this.idx.book.get(market)
-    const last = this.idx.last.get(market)
-    if (book === undefined && last === undefined) return
-    try {
-      // With a book, the book is the source of bid/ask and onBook already judged it.
-      if (book !== undefined && this.d.books.get(market) === undefined)
-        this.judgeBook(market, book.rules, book)
-      if (last !== undefined) {
-        const price = this.d.books.ticker(market)?.last ?? null
-        if (price !== null) this.judgeLast(last, price, true)
-      }
-    } catch (error) {
-      this.hotError(error)
-    }
+    this.prices.onTicker(market)
   }
 
   onTrade(trade: TradeView): void {
-    const last = this.idx.last.get(trade.market)
-    const big = this.idx.trade.get(trade.market)
-    if (last === undefined && big === undefined && this.idx.event.size === 0) return
-    try {
-      if (last !== undefined) this.judgeLast(last, trade.price, true)
-      if (big !== undefined) this.judgeTrade(big, trade)
-      if (this.idx.event.size > 0) {
-        const event = this.d.eventOf(trade.market)
-        const list = event !== undefined ? this.idx.event.get(event) : undefined
-        if (list !== undefined) this.judgeTrade(list, trade)
-      }
-    } catch (error) {
-      this.hotError(error)
-    }
+    this.prices.onTrade(trade)
   }
 
   onUser(update: UserUpdateView): void {
@@ -491,155 +317,18 @@ export class AlertService {
     return s
   }
 
-  /** `seen`: the market's cache, when the whole list judges (the hot path); null for one rule judged now. */
-  private judgeBook(market: string, list: readonly RuleRuntime[], seen: BookRules | null): void {
-    // Ticker-only markets (no book): the venue's own best bid/ask.
-    const src: QuoteSource | null = this.d.books.get(market) ?? this.d.books.ticker(market)
-    if (src === null) return
-    const bid = src.bestBid
-    const ask = src.bestAsk
-    const trusted = trustedBookFn(src.state, bid, ask)
-    if (seen !== null) {
-      const b = bid ?? NONE
-      const a = ask ?? NONE
-      if (b === seen.bid && a === seen.ask && trusted === seen.trusted) return
-      seen.bid = b
-      seen.ask = a
-      seen.trusted = trusted
-    }
-    this.quote.src = src
-    this.quote.fromTrade = false
-    const paused = this.paused
-    for (let i = 0; i < list.length; i++) {
-      const rt = list[i] as RuleRuntime
-      let value: number | null
-      switch (rt.subject) {
-        case 'bid':
-          value = bid
-          break
-        case 'ask':
-          value = ask
-          break
-        case 'mid':
-          value = bid !== null && ask !== null ? (bid + ask) / 2 : null
-          break
-        case 'spread':
-          value = bid !== null && ask !== null ? ask - bid : null
-          break
-        default:
-          value = null
-      }
-      if (value === null) continue
-      const verdict = observeLevelFn(rt, value, trusted, this.clock, paused)
-      if (verdict !== null || rt.dirty) this.settleLevel(rt, verdict, value)
-    }
-  }
-
-  private judgeLast(list: readonly RuleRuntime[], price: number, trusted: boolean): void {
-    this.quote.src = null
-    this.quote.fromTrade = true
-    const paused = this.paused
-    for (let i = 0; i < list.length; i++) {
-      const rt = list[i] as RuleRuntime
-      const verdict = observeLevelFn(rt, price, trusted, this.clock, paused)
-      if (verdict !== null || rt.dirty) this.settleLevel(rt, verdict, price)
-    }
-  }
-
-  /** What a level verdict leads to; off the common path (called only for a verdict or a changed row). */
-  private settleLevel(rt: RuleRuntime, verdict: LevelVerdict, value: number): void {
-    const now = this.d.now()
-    if (verdict === 'fire') {
-      const afterUntrusted = rt.sawUntrusted
-      rt.sawUntrusted = false
-      this.firePrice(rt, value, afterUntrusted, now)
-    } else if (verdict === 'hold') {
-      this.holdPrice(rt, value, now)
-    }
-    if (rt.dirty) {
-      rt.dirty = false
-      this.d.changed()
-    }
-  }
-
-  private judgeTrade(list: readonly RuleRuntime[], trade: TradeView): void {
-    let now = -1
-    for (let i = 0; i < list.length; i++) {
-      const rt = list[i] as RuleRuntime
-      const c = rt.rule.condition
-      if (c.kind !== 'big-trade' || trade.size < c.minSize) continue
-      if (now < 0) now = this.d.now()
-      if (!observeEvent(rt, now, this.paused)) continue
-      const where = this.title(trade.market)
-      const side = trade.side !== null ? `${trade.side} ` : ''
-      this.record(rt, 'fired', now, {
-        title: `${where} — trade of ${fmtNum(trade.size)}`,
-        detail:
-          `${side}${fmtNum(trade.size)} @ ${fmtNum(trade.price)} (at least ${fmtNum(c.minSize)}` +
-          `${c.scope === 'event' ? ` in event ${c.id}` : ''})`,
-        value: trade.size,
-        market: trade.market,
-      })
-    }
-  }
-
   /** Judge a rule against what is known now, so a condition that already holds does not wait for an update. */
   private evaluateNow(rt: RuleRuntime): void {
     if (!isActive(rt.rule)) return
     const c = rt.rule.condition
     const now = this.d.now()
     if (c.kind === 'price') {
-      if (c.subject !== 'last') {
-        this.judgeBook(c.market, [rt], null)
-      } else {
-        const t = this.d.books.ticker(c.market)
-        if (t !== null && t.last !== null) {
-          this.judgeLast([rt], t.last, t.state !== 'stale' && t.state !== 'resyncing')
-        }
-      }
+      this.prices.judgeNow(rt)
     } else if (c.kind === 'balance-below') {
       const fire = (r: RuleRuntime, f: Firing) => this.record(r, 'fired', now, f)
       for (const row of this.account.balances.values()) judgeBalance([rt], row, now, this.paused, fire)
       this.flushDirty([rt])
     }
-  }
-
-  private firePrice(rt: RuleRuntime, value: number, afterUntrusted: boolean, now: number): void {
-    const c = rt.rule.condition as PriceCondition
-    const back = afterUntrusted ? ' · fired once the book was live again' : ''
-    this.record(rt, 'fired', now, {
-      title: `${this.title(c.market)} — ${c.subject} ${OP_TEXT[c.op]} ${fmtNum(c.value)}`,
-      detail: `${this.valuesText(c, value)}${back}`,
-      value,
-      market: c.market,
-    })
-  }
-
-  private holdPrice(rt: RuleRuntime, value: number, now: number): void {
-    const c = rt.rule.condition as PriceCondition
-    const src = this.quote.src
-    const problem =
-      src !== null
-        ? bookProblem(src.state, src.staleReason ?? null, src.bestBid, src.bestAsk)
-        : 'the market data is not live'
-    rt.heldReason = problem
-    this.record(rt, 'held', now, {
-      title: `${this.title(c.market)} — ${c.subject} ${OP_TEXT[c.op]} ${fmtNum(c.value)}, held`,
-      detail: `held: ${problem}; waiting for it to be live again · ${this.valuesText(c, value)}`,
-      value,
-      market: c.market,
-    })
-  }
-
-  /** "mid 0.455 (bid 0.45 · ask 0.46)", from the observation being judged. */
-  private valuesText(c: PriceCondition, value: number): string {
-    const src = this.quote.src
-    if (this.quote.fromTrade || c.subject === 'last' || src === null) return `last trade ${fmtNum(value)}`
-    const bid = src.bestBid !== null ? `bid ${fmtNum(src.bestBid)}` : null
-    const ask = src.bestAsk !== null ? `ask ${fmtNum(src.bestAsk)}` : null
-    const others = c.subject === 'bid' ? [ask] : c.subject === 'ask' ? [bid] : [bid, ask]
-    const rest = others.filter((s): s is string => s !== null).join(' · ')
-    return `${c.subject} ${fmtNum(value)}${rest !== '' ? ` (${rest})` : ''}`
   }
 
   private title(market: string): string {
@@ -648,21 +337,7 @@ export class AlertService {
 
   /** Appends to the history; a firing also stamps the rule (persisted), spends a `once` rule, and notifies. */
   private record(rt: RuleRuntime, kind: AlertEvent['kind'], now: number, text: Firing): void {
-    const event: AlertEvent = {
-      id: this.nextEventId++,
-      ruleId: rt.rule.id,
-      kind,
-      at: now,
-      title: text.title,
-      detail: rt.rule.label !== null ? `${rt.rule.label}: ${text.detail}` : text.detail,
-      value: text.value,
-      market: text.market,
-      // A held entry is not a notification: it makes no sound.
-      sound: kind === 'fired' && rt.rule.sound,
-      acknowledged: false,
-    }
-    this.history.unshift(event)
-    if (this.history.length > ALERT_HISTORY_CAP) this.history.length = ALERT_HISTORY_CAP
+    const event = this.history.add(rt.rule, kind, now, text)
     if (kind === 'fired') {
       rt.rule = { ...rt.rule, firedAt: Math.floor(now) }
       if (rt.rule.mode === 'once') this.rebuild()
@@ -704,6 +379,7 @@ export class AlertService {
   /** A new index every time: a hot-path loop still walking the old one is unaffected. */
   private rebuild(sync = true): void {
     this.idx = buildIndex(this.rules.values())
+    this.prices.index = this.idx
     if (sync) this.syncInterests()
   }
 
