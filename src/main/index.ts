@@ -17,6 +17,7 @@ import { denyAllPermissions, installHardening } from './security'
 import { SoundPlayer } from './sound-player'
 import { AppTray } from './tray'
 import { WindowManager } from './windows'
+import { errorMessage } from './services/errors'
 
 const devOrigin = app.isPackaged ? null : devServerOrigin(process.env['ELECTRON_RENDERER_URL'])
 // Tests (and power users) may keep a separate profile; the single-instance lock is per user-data directory.
@@ -31,7 +32,7 @@ if (!app.requestSingleInstanceLock()) {
   app.quit()
 } else {
   void start().catch((error: unknown) => {
-    const message = error instanceof Error ? error.message : String(error)
+    const message = errorMessage(error)
     logger.error('startup failed', { error: message })
     dialog.showErrorBox('Trading Monitor could not start', message)
     app.exit(1)
@@ -131,7 +132,7 @@ async function start(): Promise<void> {
     )
   } catch (error) {
     logger.warn('tray icon unavailable; closing the last window will quit', {
-      error: error instanceof Error ? error.message : String(error),
+      error: errorMessage(error),
     })
   }
   const unwatchShell = engine.watchShell({

@@ -7,6 +7,7 @@ import type { MonitorMethod } from '../shared/ipc'
 import { validateArgs } from '../shared/ipc-validate'
 import type { Result, WindowTarget } from '../shared/model'
 import type { Logger, MonitorClient } from './services/types'
+import { errorMessage } from './services/errors'
 
 export interface IpcHost {
   /** The engine client of one of our windows; undefined for any web contents we did not create. */
@@ -61,7 +62,7 @@ export async function dispatch(
   } catch (error) {
     host.logger.error('ipc handler failed', {
       method,
-      error: error instanceof Error ? error.message : String(error),
+      error: errorMessage(error),
     })
     return fail({ code: 'internal', message: `${method} failed unexpectedly` })
   }

@@ -2,6 +2,7 @@
 import { existsSync, writeFileSync } from 'node:fs'
 import type { AlertsSummary } from '../shared/alerts'
 import type { Logger } from './services/types'
+import { errorMessage } from './services/errors'
 
 /**
  * stay: macOS convention, the app lives on in the dock (and the menu bar) until Cmd+Q, whatever the setting.
@@ -43,7 +44,7 @@ export function fileFlag(path: string, logger: Logger): OnceFlag {
       } catch (error) {
         // Worst case the notice is shown again next time.
         logger.warn('could not record the background notice', {
-          error: error instanceof Error ? error.message : String(error),
+          error: errorMessage(error),
         })
       }
     },
@@ -82,7 +83,7 @@ export function installKeepRunning(options: KeepRunningOptions): () => void {
       alerts = options.alerts()
     } catch (error) {
       options.logger.warn('alert state unreadable at window-all-closed', {
-        error: error instanceof Error ? error.message : String(error),
+        error: errorMessage(error),
       })
     }
     const action = allWindowsClosedAction(options.platform, alerts, options.trayShown())

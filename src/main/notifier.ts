@@ -3,6 +3,7 @@
 import { Notification } from 'electron'
 import type { AlertEvent } from '../shared/alerts'
 import type { Logger } from './services/types'
+import { errorMessage } from './services/errors'
 
 /**
  * Windows shows toasts only for a process whose AppUserModelID matches a Start-menu shortcut; electron-builder's
@@ -151,7 +152,7 @@ export class AlertNotifier {
         try {
           onClick()
         } catch (error) {
-          this.options.logger.warn('notification click failed', { error: message(error) })
+          this.options.logger.warn('notification click failed', { error: errorMessage(error) })
         }
       })
       notification.once('close', release)
@@ -161,7 +162,7 @@ export class AlertNotifier {
       })
       notification.show()
     } catch (error) {
-      this.logOnce('error', 'notification failed', { error: message(error) })
+      this.logOnce('error', 'notification failed', { error: errorMessage(error) })
     }
   }
 
@@ -179,8 +180,4 @@ export class AlertNotifier {
     this.logged.add(key)
     this.options.logger.warn(text, fields)
   }
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }

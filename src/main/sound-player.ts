@@ -5,6 +5,7 @@ import { spawn as nodeSpawn } from 'node:child_process'
 import type { ChildProcess, SpawnOptions } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import type { Logger } from './services/types'
+import { errorMessage } from './services/errors'
 
 export interface PlayCommand {
   command: string
@@ -97,7 +98,7 @@ export class SoundPlayer {
       }
       this.tryFrom(this.preferred, 0, [])
     } catch (error) {
-      this.logOnce('failed', 'alert sound failed', { error: message(error) })
+      this.logOnce('failed', 'alert sound failed', { error: errorMessage(error) })
     }
   }
 
@@ -129,7 +130,10 @@ export class SoundPlayer {
         windowsHide: true,
       })
     } catch (error) {
-      this.logOnce(`spawn:${command}`, 'sound player could not start', { command, error: message(error) })
+      this.logOnce(`spawn:${command}`, 'sound player could not start', {
+        command,
+        error: errorMessage(error),
+      })
       next('failed')
       return
     }
@@ -167,8 +171,4 @@ export class SoundPlayer {
     this.logged.add(key)
     this.options.logger.warn(text, fields)
   }
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }

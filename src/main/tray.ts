@@ -12,6 +12,7 @@ import type { MenuItem, MenuItemConstructorOptions, NativeImage } from 'electron
 import { join } from 'node:path'
 import type { ConnectionState } from '../shared/model'
 import type { Logger, ShellState } from './services/types'
+import { errorMessage } from './services/errors'
 
 export interface TrayActions {
   /** Focus the main window, or open one. */
@@ -164,7 +165,7 @@ export class AppTray {
       if (before?.unread !== view.unread) this.options.setBadgeCount?.(view.unread)
     } catch (error) {
       this.options.logger.warn('tray update failed', {
-        error: error instanceof Error ? error.message : String(error),
+        error: errorMessage(error),
       })
     }
   }

@@ -8,6 +8,7 @@ import type { Bounds, Result, WindowLayout, WindowTarget } from '../shared/model
 import type { Logger, MonitorClient, MonitorEngine } from './services/types'
 import { WINDOW_SIZE, placeWindow } from './layout'
 import type { PlacedLayout } from './layout'
+import { errorMessage } from './services/errors'
 
 export interface WindowManagerOptions {
   engine: MonitorEngine
@@ -95,7 +96,7 @@ export class WindowManager {
       layouts = this.options.engine.getWindowLayouts()
     } catch (error) {
       this.options.logger.warn('window layouts unreadable; opening the default window', {
-        error: error instanceof Error ? error.message : String(error),
+        error: errorMessage(error),
       })
     }
     if (!layouts.some((l) => l.target.kind === 'main')) {
@@ -154,7 +155,7 @@ export class WindowManager {
     void window.loadURL(this.options.pageUrl(target)).catch((error: unknown) => {
       this.options.logger.error('window failed to load', {
         kind: target.kind,
-        error: error instanceof Error ? error.message : String(error),
+        error: errorMessage(error),
       })
     })
     if (this.windows.size > 1 || target.kind !== 'main') this.scheduleSave()
@@ -169,7 +170,7 @@ export class WindowManager {
     } catch (error) {
       return fail({
         code: 'internal',
-        message: `could not open the window: ${error instanceof Error ? error.message : String(error)}`,
+        message: `could not open the window: ${errorMessage(error)}`,
       })
     }
   }
@@ -202,7 +203,7 @@ export class WindowManager {
       } catch (error) {
         this.options.logger.warn('menu command not delivered', {
           command,
-          error: error instanceof Error ? error.message : String(error),
+          error: errorMessage(error),
         })
       }
     }
@@ -308,7 +309,7 @@ export class WindowManager {
     const layouts = this.snapshot()
     return this.options.engine.saveWindowLayouts(layouts).catch((error: unknown) => {
       this.options.logger.warn('window layouts not saved', {
-        error: error instanceof Error ? error.message : String(error),
+        error: errorMessage(error),
       })
     })
   }

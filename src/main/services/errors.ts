@@ -7,6 +7,11 @@ export function internal(
   return { code: 'internal', message }
 }
 
+/** The text of anything thrown, for a log line or a message. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
 export function invalid(message: string): ApiError {
   return { code: 'invalid_argument', message }
 }

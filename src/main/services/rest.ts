@@ -6,6 +6,7 @@ import { decodeEventsListing } from '../../shared/decode'
 import type { ApiError, EventSummary, RateLimitInfo, Result } from '../../shared/model'
 import { blockDelayMs, parseRateLimitHeaders } from './rate-limit'
 import type { Logger } from './types'
+import { errorMessage } from './errors'
 
 export interface RestClientOptions {
   /** {base_url} of the spec, including `/v1`. http or https only. */
@@ -212,7 +213,7 @@ export function createRestClient(options: RestClientOptions): RestClient {
       ? `its TLS certificate was not accepted (${code})`
       : code !== undefined && NETWORK_REASONS[code] !== undefined
         ? NETWORK_REASONS[code]
-        : scrub((e instanceof Error ? e.message : String(e)).slice(0, 200), apiKey)
+        : scrub(errorMessage(e).slice(0, 200), apiKey)
     return {
       code: 'network',
       message: `Could not reach ${host}: ${reason}. Check the profile's base URL and your network connection.`,

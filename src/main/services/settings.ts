@@ -9,6 +9,7 @@ import { fail, ok } from '../../shared/ipc'
 import type { Result } from '../../shared/model'
 import { defaultSettings, parseSettings, repairSettings, type Settings } from './settings-schema'
 import type { Logger } from './types'
+import { errorMessage } from './errors'
 
 export { defaultSettings, demoProfile, validateEndpoints, type Settings } from './settings-schema'
 
@@ -41,10 +42,6 @@ export interface SettingsStore {
 const MAX_FILE_BYTES = 4 * 1024 * 1024
 /** The warning is read by a person: past this many, the rest is a count (all are in `dropped` and the log). */
 const MAX_LISTED_DROPS = 10
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err)
-}
 
 function errnoCode(err: unknown): string | undefined {
   return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string'
@@ -162,13 +159,13 @@ async function readSettingsFile(file: string): Promise<ReadOutcome> {
     // ENOTDIR: a parent is a plain file, so there is no settings file to lose (the write will say why).
     const code = errnoCode(err)
     if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' }
-    return { kind: 'unreadable', reason: errorText(err) }
+    return { kind: 'unreadable', reason: errorMessage(err) }
   }
   let json: unknown
   try {
     json = JSON.parse(original.toString('utf8'))
   } catch (err) {
-    return { kind: 'bad', reason: `it is not valid JSON (${errorText(err)})` }
+    return { kind: 'bad', reason: `it is not valid JSON (${errorMessage(err)})` }
   }
   if (typeof json === 'object' && json !== null && 'version' in json && typeof json.version === 'number') {
     if (json.version > 1)
@@ -220,7 +217,7 @@ export function createSettingsStore(options: SettingsStoreOptions): SettingsStor
       const aside = await setAside(file)
       warning = `The settings file ${file} could not be used because ${outcome.reason}. It was kept as ${aside} and default settings were loaded.`
     } catch (err) {
-      blocked = `The settings file ${file} could not be read (${outcome.reason}) nor moved aside (${errorText(err)}).`
+      blocked = `The settings file ${file} could not be read (${outcome.reason}) nor moved aside (${errorMessage(err)}).`
       warning = `${blocked} Default settings are in use and changes will not be saved until the file is fixed.`
     }
     logger?.warn('settings file set aside', { file, reason: outcome.reason, warning })
@@ -249,7 +246,7 @@ export function createSettingsStore(options: SettingsStoreOptions): SettingsStor
       backup = await backUp(settingsFile, repair.original)
     } catch (err) {
       // Without a copy, saving would destroy the entries we could not read: refuse to write until fixed.
-      blocked = `The settings file ${settingsFile} has entries that could not be used and could not be backed up (${errorText(err)}).`
+      blocked = `The settings file ${settingsFile} has entries that could not be used and could not be backed up (${errorMessage(err)}).`
       return report(
         `${what} ${blocked} The usable settings are loaded, but changes will not be saved until the file is fixed.`,
         null,
@@ -260,7 +257,7 @@ export function createSettingsStore(options: SettingsStoreOptions): SettingsStor
     } catch (err) {
       // The original is safe in the backup, so the next successful save may still replace the file.
       return report(
-        `${what} The original file was kept as ${backup}; the repaired settings could not be saved yet (${errorText(err)}).`,
+        `${what} The original file was kept as ${backup}; the repaired settings could not be saved yet (${errorMessage(err)}).`,
         backup,
       )
     }
@@ -279,7 +276,7 @@ export function createSettingsStore(options: SettingsStoreOptions): SettingsStor
         try {
           next = mutator(structuredClone(current))
         } catch (err) {
-          return fail({ code: 'internal', message: `Settings change failed: ${errorText(err)}` })
+          return fail({ code: 'internal', message: `Settings change failed: ${errorMessage(err)}` })
         }
         const parsed = parseSettings(next)
         if (!parsed.ok) return parsed
@@ -287,10 +284,10 @@ export function createSettingsStore(options: SettingsStoreOptions): SettingsStor
           try {
             await writeAtomically(file, serialise(parsed.value))
           } catch (err) {
-            logger?.error('settings write failed', { file, error: errorText(err) })
+            logger?.error('settings write failed', { file, error: errorMessage(err) })
             return fail({
               code: 'internal',
-              message: `Settings could not be saved to ${file}: ${errorText(err)}`,
+              message: `Settings could not be saved to ${file}: ${errorMessage(err)}`,
             })
           }
         }

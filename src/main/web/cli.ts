@@ -6,6 +6,7 @@ import { ensureRendererBuilt, RENDERER_OUT_DIR } from './build'
 import { parseCliArgs, USAGE, type CliOptions } from './cli-args'
 import { createStderrLogger } from './logger'
 import { startWebHost } from './server'
+import { errorMessage } from '../services/errors'
 
 async function main(): Promise<void> {
   const logger = createStderrLogger()
@@ -51,6 +52,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`web: ${error instanceof Error ? error.message : String(error)}\n`)
+  process.stderr.write(`web: ${errorMessage(error)}\n`)
   process.exit(1)
 })
