@@ -17,6 +17,7 @@ import {
   type FanoutProvider,
 } from './fanout-client'
 import type { Logger } from './types'
+import { errorMessage } from './errors'
 
 export { DEFAULT_DEPTH, MAX_DEPTH, type FanoutCounters, type FanoutProvider } from './fanout-client'
 
@@ -75,8 +76,14 @@ function positiveInt(value: number | undefined, fallback: number, name: string):
   return value
 }
 
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err)
+const markStatus = (client: Client): void => {
+  client.status = true
+}
+const markEvents = (client: Client): void => {
+  client.events = true
+}
+const markAlerts = (client: Client): void => {
+  client.alerts = true
 }
 
 export class Fanout {
@@ -354,37 +361,16 @@ export class Fanout {
   }
 
   statusChanged(): void {
-    if (this.clients.size === 0) return
-    let idle = false
-    for (const client of this.clients.values()) {
-      client.status = true
-      this.pending.add(client)
-      if (client.idle) idle = true
-    }
-    this.changed(idle)
+    this.forEveryClient(markStatus)
   }
 
   /** Rules, history or the unread count changed: every window gets the new alerts view, hidden ones too. */
   alertsChanged(): void {
-    if (this.clients.size === 0) return
-    let idle = false
-    for (const client of this.clients.values()) {
-      client.alerts = true
-      this.pending.add(client)
-      if (client.idle) idle = true
-    }
-    this.changed(idle)
+    this.forEveryClient(markAlerts)
   }
 
   alertFired(event: AlertEvent): void {
-    if (this.clients.size === 0) return
-    let idle = false
-    for (const client of this.clients.values()) {
-      client.alertsFired.push(event)
-      this.pending.add(client)
-      if (client.idle) idle = true
-    }
-    this.changed(idle)
+    this.forEveryClient((client) => void client.alertsFired.push(event))
   }
 
   inspector(frame: InspectorFrame): void {
@@ -399,10 +385,15 @@ export class Fanout {
   }
 
   eventsChanged(): void {
+    this.forEveryClient(markEvents)
+  }
+
+  /** Something every window gets, hidden ones too (status, events listing, alerts): mark each and send. */
+  private forEveryClient(mark: (client: Client) => void): void {
     if (this.clients.size === 0) return
     let idle = false
     for (const client of this.clients.values()) {
-      client.events = true
+      mark(client)
       this.pending.add(client)
       if (client.idle) idle = true
     }
@@ -540,7 +531,7 @@ export class Fanout {
       batch = takeBatch(client, at, this.batchSources)
     } catch (err) {
       // A provider bug must cost this one batch, not every window's.
-      this.logger.error('fanout could not build a batch', { client: client.id, error: errorText(err) })
+      this.logger.error('fanout could not build a batch', { client: client.id, error: errorMessage(err) })
       return false
     }
     // E.g. a newly watched market that has no book yet: nothing to say, so say nothing.
@@ -563,7 +554,7 @@ export class Fanout {
         this.logger.warn('fanout sink failed', {
           client: client.id,
           failures: client.failures,
-          error: errorText(err),
+          error: errorMessage(err),
         })
       }
     }
