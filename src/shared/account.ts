@@ -160,9 +160,14 @@ export function isOpenOrder(o: OrderRow): boolean {
   return true
 }
 
+/** An order record's id, under whichever name the venue uses; null when it has none. */
+export function orderId(r: Obj): string | null {
+  return pickStr(r, ID_FIELDS)
+}
+
 /** One order record as a row; fields the record lacks are taken from `prev` (the order's last known row). */
 export function orderRow(r: Obj, u: UserUpdateView, prev: OrderRow | undefined): OrderRow | null {
-  const id = pickStr(r, ID_FIELDS)
+  const id = orderId(r)
   if (id === null) return null
   const status = pickStr(r, ['status', 'state', 'order_status'])
   const row: OrderRow = {
@@ -190,7 +195,7 @@ export function orderRow(r: Obj, u: UserUpdateView, prev: OrderRow | undefined):
 }
 
 function applyOrder(state: AccountState, r: Obj, u: UserUpdateView): boolean {
-  const id = pickStr(r, ID_FIELDS)
+  const id = orderId(r)
   if (id === null) return false
   const row = orderRow(r, u, state.orders[id])
   if (row === null) return false

@@ -34,8 +34,6 @@ export type AlertCondition =
   | { kind: 'auth-error' }
   | { kind: 'key-expiring'; days: number }
 
-export type AlertKind = AlertCondition['kind']
-
 /**
  * once: fires one time, then stays `fired` until re-enabled. rearm: fires again after the condition stopped
  * holding (for levels: the value went back past the level by `hysteresis`) and `cooldownSec` has passed.

@@ -29,6 +29,7 @@ function setup() {
   const warnings: string[] = []
   const deps: AlertRelayDeps = {
     log: { info: () => {}, warn: (m) => void warnings.push(m), error: () => {} },
+    now: () => 1_000,
     viewChanged: () => void views.push(views.length + 1),
     fired: (e) => void firedToWindows.push(e.id),
     summary: () => summary,
@@ -97,6 +98,9 @@ describe('AlertRelay', () => {
     s.setSummary({ unread: 2 })
     s.relay.changed()
     s.relay.changed()
+    // The shell hears with the windows' throttled view, not per change.
+    expect(states).toHaveLength(2)
+    s.runTimers()
     expect(states.map((x) => [x.connection, x.alerts.unread])).toEqual([
       ['live', 0],
       ['reconnecting', 0],

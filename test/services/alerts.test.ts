@@ -112,6 +112,7 @@ function world(
           state: b.state,
         }
       },
+      lastPrice: (market) => w.tickers.get(market)?.last ?? null,
     },
     eventOf: (market) => w.events.get(market),
     isKnownMarket: (market) => (w.known.has(market) ? (w.known.get(market) ?? null) : true),

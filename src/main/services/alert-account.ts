@@ -5,6 +5,7 @@
 import type { OrderAlertStatus, PositionChange } from '../../shared/alerts'
 import {
   balanceRow,
+  orderId,
   orderRow,
   positionRow,
   userRecords,
@@ -92,7 +93,7 @@ export class AccountWatch {
     const baseline = this.inBaseline(now)
     for (const r of userRecords(u)) {
       if (u.topic === 'order') {
-        const prev = this.findOrder(r, u)
+        const prev = this.findOrder(r)
         const row = orderRow(r, u, prev?.row)
         if (row !== null) this.order(row, prev, baseline, out.news)
       } else if (u.topic === 'position') {
@@ -109,10 +110,9 @@ export class AccountWatch {
     return out
   }
 
-  private findOrder(r: Record<string, unknown>, u: UserUpdateView): TrackedOrder | undefined {
-    // orderRow names the id the same way whatever the prev, so a first pass without one finds the key.
-    const probe = orderRow(r, u, undefined)
-    return probe === null ? undefined : this.orders.get(probe.id)
+  private findOrder(r: Record<string, unknown>): TrackedOrder | undefined {
+    const id = orderId(r)
+    return id === null ? undefined : this.orders.get(id)
   }
 
   private order(row: OrderRow, prev: TrackedOrder | undefined, baseline: boolean, news: AccountNews[]): void {

@@ -2,6 +2,7 @@
 // lookup per update and never walks every rule; and what the rules need watched (their subscriptions).
 import type { Interest } from '../../shared/ipc'
 import type { ChannelFilter } from '../../shared/model'
+import { uniteFilters } from '../../shared/protocol'
 import { isActive, type RuleRuntime } from './alert-rules'
 
 export type Index = Map<string, RuleRuntime[]>
@@ -34,6 +35,8 @@ export interface RuleIndex {
   readonly user: RuleRuntime[]
   /** Feed-health rules, checked on the tick. */
   readonly health: RuleRuntime[]
+  /** How many rules can still fire (enabled, not spent): every rule in the index. */
+  active: number
 }
 
 function addTo(index: Index, key: string, rt: RuleRuntime): void {
@@ -51,9 +54,11 @@ export function buildIndex(rules: Iterable<RuleRuntime>): RuleIndex {
     event: new Map(),
     user: [],
     health: [],
+    active: 0,
   }
   for (const rt of rules) {
     if (!isActive(rt.rule)) continue
+    index.active++
     const c = rt.rule.condition
     switch (c.kind) {
       case 'price':
@@ -86,10 +91,8 @@ export function buildIndex(rules: Iterable<RuleRuntime>): RuleIndex {
  */
 export function indexInterests(index: RuleIndex): Interest[] {
   const markets = new Map<string, ChannelFilter>()
-  const want = (id: string, filter: ChannelFilter) => {
-    const had = markets.get(id)
-    markets.set(id, had === undefined || had === filter ? filter : 'all')
-  }
+  const want = (id: string, filter: ChannelFilter) =>
+    markets.set(id, uniteFilters(markets.get(id) ?? null, filter))
   for (const id of index.book.keys()) want(id, 'all')
   for (const id of index.last.keys()) want(id, 'all')
   for (const id of index.trade.keys()) want(id, 'trades')

@@ -20,7 +20,7 @@ import type { BookStore } from './books'
 
 export interface PriceDeps {
   now(): number
-  books: Pick<BookStore, 'get' | 'ticker'>
+  books: Pick<BookStore, 'get' | 'ticker' | 'lastPrice'>
   /** The event a market belongs to (listing), undefined when unknown. */
   eventOf(market: string): string | undefined
   /** A market's display title for notification text, or null. */
@@ -95,7 +95,7 @@ export class PriceWatch {
       if (book !== undefined && this.d.books.get(market) === undefined)
         this.judgeBook(market, book.rules, book)
       if (last !== undefined) {
-        const price = this.d.books.ticker(market)?.last ?? null
+        const price = this.d.books.lastPrice(market)
         if (price !== null) this.judgeLast(last, price, true)
       }
     } catch (error) {

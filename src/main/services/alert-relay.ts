@@ -8,6 +8,7 @@ import type { Logger, ShellListener, ShellState } from './types'
 
 export interface AlertRelayDeps {
   log: Logger
+  now(): number
   /** Tell every window the alerts view changed. */
   viewChanged(): void
   /** Tell every window an alert fired. */
@@ -63,6 +64,7 @@ export class AlertRelay {
   fired(event: AlertEvent): void {
     if (this.closed) return
     this.d.fired(event)
+    this.shellMaybeChanged()
     for (const listener of this.listeners) {
       try {
         listener.alertFired?.(event)
@@ -72,15 +74,17 @@ export class AlertRelay {
     }
   }
 
-  /** Something in the alerts view changed: windows hear within `viewMs`, the shell if its summary changed. */
+  /**
+   * Something in the alerts view changed (a rule armed, held, edited…; may come from the hot path): windows hear
+   * within `viewMs`, and the shell with them if its summary changed. Nothing is computed here.
+   */
   changed(): void {
     if (this.closed) return
     this.viewPending = true
     if (this.viewTimer === null) {
-      const wait = Math.max(0, this.lastViewAt + this.viewMs - Date.now())
+      const wait = Math.max(0, this.lastViewAt + this.viewMs - this.d.now())
       this.viewTimer = this.setTimer(() => this.sendView(), wait)
     }
-    this.shellMaybeChanged()
   }
 
   /** The connection state may have changed (called with every status change; cheap when nothing did). */
@@ -112,12 +116,13 @@ export class AlertRelay {
 
   /** Writes anything not yet saved and stops every timer. */
   async close(): Promise<void> {
+    // Whatever is already waiting is written below; nothing new is accepted from here on.
+    this.closed = true
     if (this.viewTimer !== null) this.clearTimer(this.viewTimer)
     if (this.saveTimer !== null) this.clearTimer(this.saveTimer)
     this.viewTimer = null
     this.saveTimer = null
     await this.saveNow()
-    this.closed = true
     this.listeners.clear()
   }
 
@@ -125,8 +130,9 @@ export class AlertRelay {
     this.viewTimer = null
     if (!this.viewPending || this.closed) return
     this.viewPending = false
-    this.lastViewAt = Date.now()
+    this.lastViewAt = this.d.now()
     this.d.viewChanged()
+    this.shellMaybeChanged()
   }
 
   private saveNow(): Promise<void> {

@@ -35,7 +35,7 @@ import {
   type Firing,
   type RuleRuntime,
 } from './alert-rules'
-import { invalid } from './errors'
+import { invalid, errorMessage } from './errors'
 import type { Logger } from './types'
 
 /** Besides what the parts read (PriceDeps: the clock, books and listing; InputDeps: whether a market exists): */
@@ -61,10 +61,6 @@ export interface AlertServiceDeps extends PriceDeps, InputDeps {
   clearInterval?: (handle: unknown) => void
 }
 
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}
-
 export class AlertService {
   private readonly rules = new Map<string, RuleRuntime>()
   /** Price rules on bid/ask/mid/spread by market; `last` rules by market; big-trade rules by market and event. */
@@ -76,7 +72,7 @@ export class AlertService {
   private interestsKey = '[]'
   private userInterest = false
   private timer: unknown = null
-  private warned = false
+  private hotErrors = 0
   private statesKey = ''
   private readonly account = new AccountWatch()
   private readonly health: HealthWatch
@@ -133,10 +129,13 @@ export class AlertService {
 
   summary(): AlertsSummary {
     // Every rule that can still fire counts (armed, snoozed, or a re-arming rule waiting to re-arm): the quit
-    // policy keeps the app watching for all of them.
-    let armed = 0
-    for (const rt of this.rules.values()) if (rt.rule.enabled && !isSpent(rt.rule)) armed++
-    return { armed, unread: this.history.unread(), paused: this.paused, keepRunning: this.keepRunning }
+    // policy keeps the app watching for all of them. They are exactly the indexed rules.
+    return {
+      armed: this.idx.active,
+      unread: this.history.unread(),
+      paused: this.paused,
+      keepRunning: this.keepRunning,
+    }
   }
 
   private ruleView(rt: RuleRuntime, now: number): AlertRuleView {
@@ -360,11 +359,12 @@ export class AlertService {
     return any
   }
 
+  /** The feed goes on; the first failure and every hundredth after it are logged, with the count. */
   private hotError(error: unknown): void {
-    if (this.warned) return
-    this.warned = true
-    this.d.log.warn('alerts: checking a rule failed; the feed goes on (logged once)', {
-      error: message(error),
+    if (this.hotErrors++ % 100 !== 0) return
+    this.d.log.warn('alerts: checking a rule failed; the feed goes on', {
+      error: errorMessage(error),
+      failures: this.hotErrors,
     })
   }
 

@@ -130,6 +130,11 @@ export class BookStore {
     if (fields.bid === null && fields.ask === null) fields.stale = false
   }
 
+  /** The last traded (or venue-reported) price, without building a view: for the hot path. */
+  lastPrice(market: string): number | null {
+    return this.extra.get(market)?.last ?? null
+  }
+
   /** For venues that send tickers. The book stays the source of truth for best bid/ask whenever it has them. */
   applyTicker(update: TickerUpdate, now: number = Date.now()): void {
     const fields = this.fields(update.market)

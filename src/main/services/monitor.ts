@@ -107,6 +107,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
   }
   const relay = new AlertRelay({
     log,
+    now,
     viewChanged: () => fanout.alertsChanged(),
     fired: (event) => fanout.alertFired(event),
     summary: () => alerts.summary(),
@@ -373,12 +374,13 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
 
   async function shutDown(): Promise<void> {
     closed = true
+    // No frame may fire a rule (and ask for a save) after the relay's last write: the stream goes first.
+    connection.close()
     alerts.close()
     await relay.close()
     stopLiveness()
     resync.close()
     status.close()
-    connection.close()
     registry.close()
     clients.closeAll()
     fanout.close()
