@@ -10,6 +10,7 @@ import { fail } from '../../src/shared/ipc'
 import { resetAlertDelivery } from '../../src/renderer/api/alert-delivery'
 import { AccountPane } from '../../src/renderer/components/AccountPane'
 import { AlertsLayer } from '../../src/renderer/components/AlertsLayer'
+import { openMarketAlert } from '../../src/renderer/store/alerts-ui'
 import { TOAST_MS } from '../../src/renderer/components/AlertToasts'
 import { MarketPane } from '../../src/renderer/components/MarketPane'
 import { OrderBook } from '../../src/renderer/components/OrderBook'
@@ -211,6 +212,17 @@ describe('creating an alert from where the number is', () => {
     await click(byTestId('alert-new')[0] as HTMLElement)
     expect(field('alert-market').value).toBe('m1')
     await key(one('alert-form'), 'Escape')
+  })
+
+  it('a dialog is focusable itself, so a click on a bare spot keeps focus (and Escape) inside it', async () => {
+    const api = createFakeApi()
+    await render(api, <AlertsLayer market="m1" />)
+    await act(async () => openMarketAlert('m1'))
+    const form = one('alert-form')
+    // Browsers focus the nearest focusable ancestor of a clicked spot; without one, focus falls to <body>.
+    expect(form.getAttribute('tabindex')).toBe('-1')
+    await key(form, 'Escape')
+    expect(byTestId('alert-form')).toHaveLength(0)
   })
 
   it('an order row in the account pane', async () => {

@@ -19,7 +19,7 @@ import {
   type DraftField,
 } from '../lib/alerts'
 import { findMarket } from '../lib/events'
-import { formatPrice, midOf } from '../lib/format'
+import { formatSubject, quoteOf } from '../lib/quote'
 import { useEvents } from '../store/events'
 import { NO_TRADES, useMonitor } from '../store/monitor'
 
@@ -33,29 +33,13 @@ const DEFAULT_VALUE: Partial<Record<AlertDraft['subject'], string>> = {
 /** The subject's value now, so the trader sees which side of the level the market is. */
 function CurrentValue({ market, subject }: { market: string; subject: PriceSubject }) {
   const value = useMonitor((s) => {
-    const book = s.books[market]
-    const ticker = s.tickers[market]
-    const bid = book?.bids[0]?.[0] ?? ticker?.bestBid ?? null
-    const ask = book?.asks[0]?.[0] ?? ticker?.bestAsk ?? null
-    switch (subject) {
-      case 'bid':
-        return bid
-      case 'ask':
-        return ask
-      case 'mid':
-        return midOf(bid, ask)
-      case 'spread':
-        return bid !== null && ask !== null ? ask - bid : null
-      case 'last': {
-        const t = s.trades[market] ?? NO_TRADES
-        return t[t.length - 1]?.price ?? ticker?.last ?? null
-      }
-    }
+    const t = s.trades[market] ?? NO_TRADES
+    return quoteOf(s.books[market], s.tickers[market], t[t.length - 1]?.price)[subject]
   })
   if (value === null) return null
   return (
     <span className="muted small" data-testid="alert-current">
-      now {subject === 'mid' ? value.toFixed(3) : formatPrice(value)}
+      now {formatSubject(subject, value)}
     </span>
   )
 }
@@ -354,6 +338,7 @@ export function AlertForm({ initial, onClose }: { initial: AlertDraft; onClose()
                 autoComplete="off"
                 placeholder="e.g. take profit"
                 aria-invalid={invalid('label')}
+                aria-describedby={describedBy('label')}
                 onChange={(e) => set({ label: e.target.value })}
               />
             </label>

@@ -1,12 +1,12 @@
 // One market: header with the quote and freshness, the ladder, the chart and the tape. Used in the main
 // window's pane and as the whole of a market window.
 import { useEffect, useState, type KeyboardEvent, type MouseEvent } from 'react'
-import type { PriceSubject } from '../../shared/alerts'
 import type { ApiError } from '../../shared/model'
 import { useApi, useInterests } from '../hooks/context'
 import { quoteDraft } from '../lib/alerts'
 import { findMarket } from '../lib/events'
-import { formatPrice, midOf, spreadOf } from '../lib/format'
+import { formatPrice } from '../lib/format'
+import { formatSubject, quoteOf } from '../lib/quote'
 import { openAlertForm, openMarketAlert } from '../store/alerts-ui'
 import { useEvents } from '../store/events'
 import { NO_TRADES, useMonitor } from '../store/monitor'
@@ -46,22 +46,14 @@ function Quote({ market }: { market: string }) {
     const t = s.trades[market] ?? NO_TRADES
     return t[t.length - 1]
   })
-  const bid = book?.bids[0]?.[0] ?? ticker?.bestBid ?? null
-  const ask = book?.asks[0]?.[0] ?? ticker?.bestAsk ?? null
-  const last = lastTrade?.price ?? ticker?.last ?? null
+  const values = quoteOf(book, ticker, lastTrade?.price)
+  const { bid, ask, last } = values
   const [menu, setMenu] = useState<MenuAt | null>(null)
-  const values: Record<PriceSubject, number | null> = {
-    last,
-    bid,
-    ask,
-    mid: midOf(bid, ask),
-    spread: spreadOf(bid, ask),
-  }
   const openMenu = (point: { x: number; y: number }) =>
     setMenu({
       ...point,
       items: (['last', 'bid', 'ask', 'mid', 'spread'] as const).map((subject) => ({
-        label: `Alert on ${subject === 'last' ? 'the last price' : subject}${values[subject] === null ? '' : ` (${subject === 'mid' ? (values[subject] as number).toFixed(3) : formatPrice(values[subject])})`}…`,
+        label: `Alert on ${subject === 'last' ? 'the last price' : subject}${values[subject] === null ? '' : ` (${formatSubject(subject, values[subject])})`}…`,
         testId: `menu-alert-${subject}`,
         onSelect: () => openAlertForm(quoteDraft(market, subject, values[subject])),
       })),
@@ -100,7 +92,7 @@ function Quote({ market }: { market: string }) {
       {menu ? <ContextMenu menu={menu} label="Quote alerts" onClose={() => setMenu(null)} /> : null}
       <span className="quote-cell">
         <label>Spread</label>
-        <b>{formatPrice(spreadOf(bid, ask))}</b>
+        <b>{formatPrice(values.spread)}</b>
       </span>
       <span className="freshness-slot">
         <FreshnessBadge

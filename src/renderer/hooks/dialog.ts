@@ -18,6 +18,8 @@ export function useDialog(
     const box = ref.current
     if (!box) return
     const before = document.activeElement instanceof HTMLElement ? document.activeElement : null
+    // A click on a bare spot inside must keep focus in the dialog (not <body>), or Escape and Tab stop working.
+    if (!box.hasAttribute('tabindex')) box.tabIndex = -1
     const first = initialFocus?.current ?? box.querySelector<HTMLElement>(FOCUSABLE)
     first?.focus()
     const onKey = (e: KeyboardEvent) => {

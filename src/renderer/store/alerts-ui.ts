@@ -3,7 +3,7 @@
 // row or an order row can open the form through a stable module function instead of a per-row closure.
 import { create } from 'zustand'
 import { emptyDraft, quoteDraft, type AlertDraft } from '../lib/alerts'
-import { midOf } from '../lib/format'
+import { quoteOf } from '../lib/quote'
 import { useMonitor } from './monitor'
 
 export interface AlertUiState {
@@ -37,9 +37,7 @@ export function openMarketAlert(market: string | null): void {
     return
   }
   const s = useMonitor.getState()
-  const book = s.books[market]
-  const ticker = s.tickers[market]
-  const mid = midOf(book?.bids[0]?.[0] ?? ticker?.bestBid, book?.asks[0]?.[0] ?? ticker?.bestAsk)
+  const mid = quoteOf(s.books[market], s.tickers[market], undefined).mid
   openAlertForm(quoteDraft(market, 'mid', mid === null ? null : Math.round(mid * 100) / 100))
 }
 
