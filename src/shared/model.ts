@@ -17,6 +17,8 @@ export type Update =
       bids: Level[]
       asks: Level[]
       seq?: number
+      /** The sequence the book must be at before this delta (Binance `U - 1`, OKX `prevSeqId`). */
+      prevSeq?: number
       relative?: true
     }
   | {
@@ -32,6 +34,8 @@ export type Update =
   | { kind: 'ticker'; market: string | null; bid?: number; ask?: number; last?: number }
   | { kind: 'user'; topic: UserTopic; market: string | null; data: unknown }
   | { kind: 'control'; topic: ControlTopic; error?: string; data: unknown }
+  /** Market metadata (status, instrument definitions, funding, candles): never reaches books, tapes or the account. */
+  | { kind: 'info'; topic: string; market: string | null; data: unknown }
   | { kind: 'unknown'; raw: unknown }
 
 export type UpdateKind = Update['kind']
@@ -204,6 +208,8 @@ export interface StreamStatus {
    * start because they were invalid (each names what was dropped and where the original file was kept).
    */
   notices?: string[]
+  /** Which venue adapter reads the frames: the profile's choice, and what `auto` settled on (null until it has). */
+  adapter?: { selected: string; picked: string | null }
 }
 
 export type FrameClass = 'ok' | 'unknown' | 'malformed' | 'oversized'
@@ -232,6 +238,8 @@ export interface Profile {
   keyLabel: string | null
   /** ISO date the user entered for the key's expiry, for reminders. */
   keyExpiresAt: string | null
+  /** The venue adapter that reads this profile's frames (docs/adapters.md); absent means `auto`. */
+  adapter?: string
 }
 
 export type WindowKind = 'main' | 'market' | 'event'

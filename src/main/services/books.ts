@@ -37,7 +37,14 @@ export class BookStore {
   apply(update: BookUpdate, now: number): BookOutcome {
     const book = this.getOrCreate(update.market)
     if (update.snapshot) return book.applySnapshot(update.bids, update.asks, update.seq, now)
-    return book.applyLevels(update.bids, update.asks, update.seq, update.relative === true, now)
+    return book.applyLevels(
+      update.bids,
+      update.asks,
+      update.seq,
+      update.relative === true,
+      now,
+      update.prevSeq,
+    )
   }
 
   get(market: string): OrderBook | undefined {

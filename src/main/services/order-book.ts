@@ -10,6 +10,7 @@ export type BookOutcome = DeltaOutcome | 'snapshot'
 
 export interface DeltaOptions {
   seq?: number
+  prevSeq?: number
   relative?: boolean
 }
 
@@ -216,7 +217,7 @@ export class OrderBook {
   }
 
   applyDelta(bids: readonly Level[], asks: readonly Level[], opts: DeltaOptions, now: number): DeltaOutcome {
-    return this.applyLevels(bids, asks, opts.seq, opts.relative === true, now)
+    return this.applyLevels(bids, asks, opts.seq, opts.relative === true, now, opts.prevSeq)
   }
 
   /** applyDelta without the options object, for the per-frame path. */
@@ -226,6 +227,7 @@ export class OrderBook {
     seqIn: number | undefined,
     relative: boolean,
     now: number,
+    prevSeq?: number,
   ): DeltaOutcome {
     // Only a snapshot can bring an empty, stale or resyncing book back: a delta has nothing sound to apply to.
     // A quiet book is still in sequence; an update is exactly what makes it live again.
@@ -233,7 +235,9 @@ export class OrderBook {
     const seq = seqIn !== undefined && Number.isFinite(seqIn) ? seqIn : undefined
     if (seq !== undefined && this._seq !== null) {
       if (seq <= this._seq) return 'ignored'
-      if (seq !== this._seq + 1) {
+      // With the venue's own "previous" id (Binance U-1, OKX prevSeqId) sequences need not step by one; an
+      // overlap with what the book already has is fine because delta sizes are absolute.
+      if (prevSeq !== undefined ? prevSeq > this._seq : seq !== this._seq + 1) {
         this.markStale('gap')
         return 'gap'
       }
