@@ -7,7 +7,7 @@ import { ROOT_CTX, type Ctx } from './context'
 import { readHints, userTopicOf, type DataCategory } from './hints'
 import { tryTicker } from './ticker'
 import { tryTrade } from './trade'
-import { flag, has, idString, isObj, marketOf, num, pick, tsMs, tsOf, type Obj } from './values'
+import { flag, has, idString, isObj, marketOf, num, pick, tsMs, tsOf, validPairs, type Obj } from './values'
 
 export type DecodeResult = { ok: true; updates: Update[]; unknown: boolean } | { ok: false; error: string }
 
@@ -82,24 +82,8 @@ function decodeAny(v: unknown, ctx: Ctx, out: Update[]): void {
 // ---------------------------------------------------------------- simulator fast path
 
 function fastLevels(list: unknown[]): Level[] | null {
-  const n = list.length
-  for (let i = 0; i < n; i++) {
-    const l = list[i]
-    if (!Array.isArray(l) || l.length !== 2) return null
-    const p: unknown = l[0]
-    const s: unknown = l[1]
-    if (
-      typeof p !== 'number' ||
-      typeof s !== 'number' ||
-      !Number.isFinite(p) ||
-      !(s >= 0) ||
-      s === Infinity
-    ) {
-      return null
-    }
-  }
   // Validated [number, number] pairs: reuse them rather than copy.
-  return list as Level[]
+  return validPairs(list, false) ? list : null
 }
 
 /** The simulator's own market-data frames, or null to take the general path. */

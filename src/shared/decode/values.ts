@@ -1,7 +1,7 @@
 // Field readers for untrusted venue JSON: numbers that may be strings, ids under many names, timestamps in
 // any unit. Every reader returns undefined for "absent" and NaN (or null) for "present but unusable", so
 // callers can tell a missing field from a broken one.
-import type { Side } from '../model'
+import type { Level, Side } from '../model'
 
 export type Obj = Record<string, unknown>
 
@@ -195,4 +195,24 @@ function probability(p: number): number {
 /** 1 - p without binary-fraction noise (1 - 0.45 = 0.55000000000000004). NaN stays NaN. */
 export function complement(p: number): number {
   return Math.round((1 - p) * 1e10) / 1e10
+}
+
+/**
+ * Whether `list` is [number, number] level pairs that can be used as they are: finite numbers, sizes not
+ * negative unless the deltas are relative. The simulator's levels, and many venues', need nothing more.
+ */
+export function validPairs(list: unknown, relative: boolean): list is Level[] {
+  if (!Array.isArray(list)) return false
+  const n = list.length
+  for (let i = 0; i < n; i++) {
+    const l: unknown = list[i]
+    if (!Array.isArray(l) || l.length !== 2) return false
+    const p: unknown = l[0]
+    const z: unknown = l[1]
+    if (typeof p !== 'number' || typeof z !== 'number' || !Number.isFinite(p) || !Number.isFinite(z)) {
+      return false
+    }
+    if (!relative && z < 0) return false
+  }
+  return true
 }
