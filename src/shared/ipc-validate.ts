@@ -2,6 +2,7 @@
 // A window is untrusted input to main: each argument list is checked before the engine sees it.
 import { z } from 'zod'
 import { alertRuleInputSchema, issueField, keepRunningSchema, MAX_SNOOZE_MINUTES } from './alerts'
+import { adapterChoice } from './adapters/name'
 import type { MethodArgs, MonitorMethod } from './ipc'
 
 const id = z.string().min(1).max(200)
@@ -48,7 +49,13 @@ const argSchemas: { [M in MonitorMethod]: z.ZodType<MethodArgs<M>> } = {
   listProfiles: z.tuple([]),
   saveProfile: z.tuple([
     z
-      .object({ id: id.optional(), name: z.string().trim().min(1).max(100), baseUrl: url, wsUrl: url })
+      .object({
+        id: id.optional(),
+        name: z.string().trim().min(1).max(100),
+        baseUrl: url,
+        wsUrl: url,
+        adapter: adapterChoice.optional(),
+      })
       .strict(),
   ]) as never,
   selectProfile: z.tuple([id]),

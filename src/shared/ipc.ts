@@ -72,6 +72,14 @@ export interface ProfileInput {
   name: string
   baseUrl: string
   wsUrl: string
+  /** A venue adapter's name, or `auto` (docs/adapters.md); absent keeps the profile's choice. */
+  adapter?: string
+}
+
+/** A venue adapter a profile can choose. */
+export interface AdapterChoice {
+  name: string
+  title: string
 }
 
 export interface MonitorApi {
@@ -112,7 +120,7 @@ export interface MonitorApi {
   useDemoKey(): Promise<Result<KeyInfo>>
 
   // ---- profiles
-  listProfiles(): Promise<Result<{ profiles: Profile[]; activeId: string }>>
+  listProfiles(): Promise<Result<{ profiles: Profile[]; activeId: string; adapters?: AdapterChoice[] }>>
   saveProfile(profile: ProfileInput): Promise<Result<Profile>>
   selectProfile(id: string): Promise<Result<void>>
   deleteProfile(id: string): Promise<Result<void>>

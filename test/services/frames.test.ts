@@ -1,6 +1,7 @@
 // FrameRouter with the real stores, inspector, liveness, incident log, registry, interests, catalog, status
 // and fan-out; the resync tracker is a recording stub (one test uses the real one). Frames are in the
 // simulator's wire format (src/sim/stream.ts).
+import { builtinAdapters, FrameDecoder } from '../../src/shared/adapters'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ViewBatch } from '../../src/shared/ipc'
 import type { Level, TradeView, UserUpdateView } from '../../src/shared/model'
@@ -146,6 +147,7 @@ async function setup(options: { realResync?: boolean } = {}) {
     onUser: (u: UserUpdateView) => void alertCalls.push(`user ${u.topic}`),
   }
   const router = new FrameRouter({
+    decoder: new FrameDecoder({ adapters: builtinAdapters(), selection: 'auto' }),
     alerts,
     secrets,
     inspector,

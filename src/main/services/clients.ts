@@ -3,6 +3,7 @@
 // error while its name goes to the log. Disposing a client releases its interests and its fan-out slot.
 import {
   fail,
+  type AdapterChoice,
   ok,
   type Interest,
   type MethodArgs,
@@ -46,6 +47,8 @@ export interface ClientHubDeps {
   connection: ConnectionManager
   resync: ResyncTracker
   alerts: AlertService
+  /** The venue adapters a profile can choose (shipped and the user's own). */
+  adapters?: () => AdapterChoice[]
   isClosed(): boolean
 }
 
@@ -170,7 +173,9 @@ export class ClientHub {
       setApiKey: guard('setApiKey', async (request) => d.keys.set(request)),
       clearApiKey: guard('clearApiKey', async () => d.keys.clear()),
       useDemoKey: guard('useDemoKey', async () => d.keys.useDemo()),
-      listProfiles: guard('listProfiles', async () => ok(d.profiles.list())),
+      listProfiles: guard('listProfiles', async () =>
+        ok({ ...d.profiles.list(), ...(d.adapters ? { adapters: d.adapters() } : {}) }),
+      ),
       saveProfile: guard('saveProfile', async (input) => d.profiles.save(input)),
       selectProfile: guard('selectProfile', async (profileId) => d.profiles.select(profileId)),
       deleteProfile: guard('deleteProfile', async (profileId) => d.profiles.delete(profileId)),

@@ -2,7 +2,7 @@
 // user feed or registry, telling the fan-out what changed, the liveness tracker that the market spoke, the
 // resync tracker when a book breaks or heals, and the alert rules what they watch (after the state is applied, so
 // a rule sees what a window would). Runs for every frame: no per-update copies or scans.
-import { decodeFrame } from '../../shared/decode'
+import type { TextDecoded } from '../../shared/adapters'
 import type { Update } from '../../shared/model'
 import type { AlertService } from './alerts'
 import type { BookStore } from './books'
@@ -19,6 +19,8 @@ import type { TapeStore } from './tapes'
 import type { UserFeed } from './user-feed'
 
 export interface FrameRouterDeps {
+  /** The profile's venue adapter (venue-decoder.ts). */
+  decoder: { decodeText(text: string): TextDecoded }
   secrets: SecretRedactor
   inspector: Inspector
   interests: InterestIndex
@@ -46,7 +48,7 @@ export class FrameRouter {
     const d = this.d
     d.status.lastMessageAt = receivedAt
     const text = d.secrets.active && d.secrets.contains(raw) ? d.secrets.redact(raw) : raw
-    const decoded = decodeFrame(text)
+    const decoded = d.decoder.decodeText(text)
     if (!decoded.ok) {
       const frame = d.inspector.record(text, receivedAt, 'malformed', [], decoded.error)
       if (frame) d.fanout.inspector(frame)
@@ -54,10 +56,18 @@ export class FrameRouter {
       return
     }
     let unknown = decoded.unknown
+    let unplaced = false
     for (const update of decoded.updates) {
-      if (!this.route(update, receivedAt)) unknown = true
+      if (!this.route(update, receivedAt)) unplaced = true
     }
-    const frame = d.inspector.record(text, receivedAt, unknown ? 'unknown' : 'ok', decoded.updates)
+    // The inspector says why a frame was not read: the adapter's reason, or that no watched market takes it.
+    const why = unknown
+      ? (decoded.reasons[0] ?? 'not recognised')
+      : unplaced
+        ? 'read, but for no market this connection watches'
+        : undefined
+    unknown ||= unplaced
+    const frame = d.inspector.record(text, receivedAt, unknown ? 'unknown' : 'ok', decoded.updates, why)
     if (frame) d.fanout.inspector(frame)
   }
 
@@ -122,6 +132,9 @@ export class FrameRouter {
         }
         return true
       }
+      case 'info':
+        // Market metadata is recognised, and kept out of books, tapes, alerts and the account on purpose.
+        return true
       case 'unknown':
         return false
     }

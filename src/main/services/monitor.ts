@@ -3,6 +3,8 @@
 // events catalog, keys, profiles, fan-out, clients), wires their callbacks to each other, and hands the shells
 // a MonitorEngine. Behaviour lives in the services; this file only says who talks to whom.
 import { DEMO_PROFILE_ID, type Profile, type WindowLayout } from '../../shared/model'
+import { dirname, join } from 'node:path'
+import { AdapterFiles } from './adapter-files'
 import { AlertRelay } from './alert-relay'
 import { AlertService } from './alerts'
 import { BookStore } from './books'
@@ -29,6 +31,7 @@ import { StatusTracker } from './status'
 import { TapeStore } from './tapes'
 import type { LogFields, Logger, MonitorEngine } from './types'
 import { UserFeed } from './user-feed'
+import { AUTO, VenueDecoder } from './venue-decoder'
 
 export type { StreamTuning } from './connection'
 
@@ -56,6 +59,8 @@ export interface CreateMonitorOptions {
   /** How long an events listing is reused (default 30 s). */
   eventsCacheMs?: number
   restTimeoutMs?: number
+  /** The user's own venue adapter files (docs/adapters.md). Default: `adapters/` beside the settings file. */
+  adaptersDir?: string | null
 }
 
 /** A connection that delivered a frame this recently is healthy enough to blame one silent market on itself. */
@@ -123,6 +128,22 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
   const tapes = new TapeStore()
   const userFeed = new UserFeed()
   const inspector = createInspector()
+  const venue = new VenueDecoder({
+    files: new AdapterFiles(
+      options.adaptersDir !== undefined
+        ? options.adaptersDir
+        : options.settingsPath !== null
+          ? join(dirname(options.settingsPath), 'adapters')
+          : null,
+    ),
+    log,
+    selection: () => connection.profile.adapter ?? AUTO,
+    notice: (text) => {
+      status.notices.push(text)
+      statusChanged()
+    },
+    changed: statusChanged,
+  })
   const status = new StatusTracker(
     {
       profileId: () => connection.profile.id,
@@ -132,6 +153,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
       rateLimit: () => connection.rest?.rateLimit() ?? null,
       counters: () => inspector.counters(),
       unavailable: () => connection.unavailable,
+      adapter: () => venue.view(),
     },
     incidents,
     statusChanged,
@@ -245,6 +267,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
     { rules: settings.get().alertRules, keepRunning: settings.get().keepRunning },
   )
   const router = new FrameRouter({
+    decoder: venue,
     alerts,
     secrets,
     inspector,
@@ -283,6 +306,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
           registry.keyChanged()
         },
         opened: () => {
+          venue.connected()
           registry.connected()
           liveness.restartClocks(now())
           resync.connected()
@@ -346,6 +370,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
     connection,
     resync,
     alerts,
+    adapters: () => venue.choices(),
     isClosed: () => closed,
   })
 

@@ -1,7 +1,7 @@
 // Connection profiles in settings: which one is active, and adding, editing, selecting and deleting them. The
 // demo profile always exists and cannot be edited; editing the active profile's endpoints reconnects.
 import { randomUUID } from 'node:crypto'
-import { fail, ok } from '../../shared/ipc'
+import { fail, ok, type ProfileInput } from '../../shared/ipc'
 import { DEMO_PROFILE_ID, type Profile, type Result } from '../../shared/model'
 import type { ConnectionManager } from './connection'
 import type { CredentialStore } from './credentials'
@@ -48,7 +48,7 @@ export class ProfileService {
     return ok(updated)
   }
 
-  async save(input: { id?: string; name: string; baseUrl: string; wsUrl: string }): Promise<Result<Profile>> {
+  async save(input: ProfileInput): Promise<Result<Profile>> {
     if (input.id === DEMO_PROFILE_ID) return fail(invalid('The demo profile cannot be edited.'))
     const endpoints = validateEndpoints(input.baseUrl, input.wsUrl)
     if (!endpoints.ok) return fail(endpoints.error)
@@ -64,6 +64,8 @@ export class ProfileService {
       keyLabel: existing?.keyLabel ?? null,
       keyExpiresAt: existing?.keyExpiresAt ?? null,
     }
+    const adapter = input.adapter ?? existing?.adapter
+    if (adapter !== undefined && adapter !== 'auto') profile.adapter = adapter
     const r = await this.settings.update((s) => ({
       ...s,
       profiles: existing
@@ -73,7 +75,11 @@ export class ProfileService {
     if (!r.ok) return fail(r.error)
     const saved = r.value.profiles.find((p) => p.id === profile.id) ?? profile
     if (existing && this.connection.profile.id === saved.id) {
-      const moved = existing.baseUrl !== saved.baseUrl || existing.wsUrl !== saved.wsUrl
+      // A new adapter reads from the next connection on, so a change of adapter reconnects too.
+      const moved =
+        existing.baseUrl !== saved.baseUrl ||
+        existing.wsUrl !== saved.wsUrl ||
+        (existing.adapter ?? 'auto') !== (saved.adapter ?? 'auto')
       this.connection.profile = saved
       if (moved) await this.connection.connect(saved)
     }

@@ -12,6 +12,7 @@ import {
   type KeepRunning,
 } from '../../shared/alerts'
 import { listSection, readSections, strictShape, valueSection } from './settings-sections'
+import { adapterChoice } from '../../shared/adapters/name'
 import { fail, ok } from '../../shared/ipc'
 import { DEMO_PROFILE_ID } from '../../shared/model'
 import type { Profile, Result, WindowLayout } from '../../shared/model'
@@ -131,6 +132,7 @@ const profileSchema = z
     demo: z.boolean(),
     keyLabel: z.string().max(200).nullable(),
     keyExpiresAt: isoDateSchema.nullable(),
+    adapter: adapterChoice.optional(),
   })
   .transform((p, ctx): Profile => {
     if (p.id === DEMO_PROFILE_ID) {

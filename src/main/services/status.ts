@@ -21,6 +21,7 @@ export interface StatusSources {
   counters(): StreamCounters
   /** Why the profile has no stream at all (no endpoint), shown as lastError. */
   unavailable(): ApiError | null
+  adapter?(): { selected: string; picked: string | null }
 }
 
 /** Counters and lastMessageAt change with every frame; windows get them once a second, not per frame. */
@@ -100,6 +101,7 @@ export class StatusTracker {
       incidents: this.incidents.list(),
       hasKey: this.hasKey,
       ...(this.notices.length > 0 ? { notices: [...this.notices] } : {}),
+      ...(this.sources.adapter ? { adapter: this.sources.adapter() } : {}),
     }
   }
 

@@ -1,0 +1,75 @@
+// The user's own adapter files (settings folder, `adapters/*.json`) beside the shipped ones. A file is untrusted:
+// it is size-capped, parsed, validated by the adapter schema and compiled; a bad one is refused with a message
+// naming the file and field, and the last good version of that file (if any) stays in use.
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { builtinAdapters, compileAdapter, parseAdapter, type CompiledAdapter } from '../../shared/adapters'
+import { errorMessage } from './errors'
+
+const MAX_FILE_BYTES = 1024 * 1024
+const MAX_FILES = 100
+
+export interface AdapterSet {
+  /** User adapters first (a user file may replace a shipped adapter of the same name), then the shipped ones. */
+  adapters: CompiledAdapter[]
+  /** One line per refused file. */
+  errors: string[]
+}
+
+export class AdapterFiles {
+  /** The last good compile of each user file, by file name. */
+  private readonly good = new Map<string, CompiledAdapter>()
+
+  constructor(private readonly dir: string | null) {}
+
+  /** Reads the folder again; a missing folder is no user adapters. */
+  load(): AdapterSet {
+    const errors: string[] = []
+    const seen = new Set<string>()
+    for (const file of this.listFiles(errors)) {
+      seen.add(file)
+      const compiled = this.readOne(file, errors)
+      if (compiled !== null) this.good.set(file, compiled)
+    }
+    for (const file of [...this.good.keys()]) if (!seen.has(file)) this.good.delete(file)
+    const user = [...this.good.values()]
+    const names = new Set(user.map((a) => a.name))
+    return { adapters: [...user, ...builtinAdapters().filter((a) => !names.has(a.name))], errors }
+  }
+
+  private listFiles(errors: string[]): string[] {
+    if (this.dir === null) return []
+    let names: string[]
+    try {
+      names = readdirSync(this.dir)
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') errors.push(`${this.dir}: ${errorMessage(e)}`)
+      return []
+    }
+    const files = names.filter((n) => n.endsWith('.json')).sort()
+    if (files.length > MAX_FILES)
+      errors.push(`${this.dir}: only the first ${MAX_FILES} adapter files are read`)
+    return files.slice(0, MAX_FILES)
+  }
+
+  private readOne(file: string, errors: string[]): CompiledAdapter | null {
+    const path = join(this.dir as string, file)
+    const keep = this.good.has(file) ? '; the previous version stays in use' : ''
+    try {
+      if (statSync(path).size > MAX_FILE_BYTES) {
+        errors.push(`adapter ${file}: larger than 1 MB, refused${keep}`)
+        return null
+      }
+      const value: unknown = JSON.parse(readFileSync(path, 'utf8'))
+      const r = parseAdapter(value)
+      if (!r.ok) {
+        errors.push(`adapter ${file}: ${r.errors.join('; ')}${keep}`)
+        return null
+      }
+      return compileAdapter(r.adapter)
+    } catch (e) {
+      errors.push(`adapter ${file}: ${errorMessage(e)}${keep}`)
+      return null
+    }
+  }
+}
