@@ -12,7 +12,8 @@ function summary(frame: InspectorFrame): string {
   if (frame.decoded.length === 0) return frame.error ?? 'no updates'
   const counts = new Map<string, number>()
   for (const u of frame.decoded) {
-    const label = u.kind === 'user' ? `user/${u.topic}` : u.kind === 'control' ? `control/${u.topic}` : u.kind
+    const label =
+      u.kind === 'user' || u.kind === 'control' || u.kind === 'info' ? `${u.kind}/${u.topic}` : u.kind
     counts.set(label, (counts.get(label) ?? 0) + 1)
   }
   return [...counts].map(([k, n]) => (n > 1 ? `${k}×${n}` : k)).join(' ')
@@ -28,7 +29,9 @@ const FrameRow = memo(function FrameRow({ frame }: { frame: InspectorFrame }) {
       <span className="c-time">{formatClockMs(frame.receivedAt)}</span>
       <span className={`tag tag-${frame.classification}`}>{frame.classification}</span>
       <span className="frame-decoded ellipsis" title={frame.error ?? summary(frame)}>
-        {summary(frame)}
+        {frame.error !== undefined && frame.decoded.length > 0
+          ? `${summary(frame)}: ${frame.error}`
+          : summary(frame)}
       </span>
       <span className="mono ellipsis frame-raw" title={frame.raw}>
         {frame.raw}
@@ -42,6 +45,7 @@ export function Inspector({ onClose }: { onClose(): void }) {
   const api = useApi()
   const frames = useMonitor((s) => s.inspector)
   const counters = useMonitor((s) => s.status?.counters ?? null)
+  const adapter = useMonitor((s) => s.status?.adapter ?? null)
   const [filter, setFilter] = useState<'all' | FrameClass>('all')
   const [paused, setPaused] = useState<InspectorFrame[] | null>(null)
   const [error, setError] = useState<string | null>(null)
@@ -89,6 +93,14 @@ export function Inspector({ onClose }: { onClose(): void }) {
             <span className={counters.oversized > 0 ? 'error-text' : ''}>
               oversized <b className="num">{counters.oversized}</b>
             </span>
+          </span>
+        ) : null}
+        {adapter ? (
+          <span className="muted" data-testid="inspector-adapter" title="The venue adapter reading frames">
+            adapter{' '}
+            <b>
+              {adapter.selected === 'auto' ? `auto → ${adapter.picked ?? 'detecting…'}` : adapter.selected}
+            </b>
           </span>
         ) : null}
         <span className="spacer" />

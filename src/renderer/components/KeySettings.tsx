@@ -243,6 +243,8 @@ function ProfileSection({
   const [name, setName] = useState(profile?.name ?? '')
   const [baseUrl, setBaseUrl] = useState(profile?.baseUrl ?? 'https://')
   const [wsUrl, setWsUrl] = useState(profile?.wsUrl ?? 'wss://')
+  const [adapter, setAdapter] = useState(profile?.adapter ?? 'auto')
+  const adapters = useProfiles((s) => s.adapters)
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const [saved, setSaved] = useState(false)
@@ -279,6 +281,7 @@ function ProfileSection({
               name: name.trim(),
               baseUrl: baseUrl.trim(),
               wsUrl: wsUrl.trim(),
+              adapter,
             })
             .then(async (r) => {
               setBusy(false)
@@ -315,6 +318,21 @@ function ProfileSection({
             data-testid="profile-ws-url"
           />
           {invalid.wsUrl ? <em className="field-error">{invalid.wsUrl}</em> : null}
+        </label>
+        <label>
+          <span>Venue adapter</span>
+          <select value={adapter} onChange={(e) => setAdapter(e.target.value)} data-testid="profile-adapter">
+            <option value="auto">Detect from the first frames (auto)</option>
+            <option value="tolerant">None: the tolerant reader only</option>
+            {adapters.map((a) => (
+              <option key={a.name} value={a.name}>
+                {a.title} ({a.name})
+              </option>
+            ))}
+            {adapter !== 'auto' && adapter !== 'tolerant' && !adapters.some((a) => a.name === adapter) ? (
+              <option value={adapter}>{adapter} (not found)</option>
+            ) : null}
+          </select>
         </label>
         <div className="row-gap">
           <button className="btn primary" type="submit" disabled={!canSave} data-testid="save-profile">
