@@ -77,4 +77,41 @@ describe('decode CLI', () => {
     expect(r.code).toBe(2)
     expect(ownLines(r.stderr).join('\n')).toMatch(/usage: .*--events/)
   })
+
+  it('--adapter names the venue; auto (the default) picks it from the single frame', async () => {
+    const frame = [1921, [['0.042960', '5000.0', '1618678157.946108', 's', 'm', '']], 'trade', 'SC/EUR']
+    const expected = {
+      updates: [
+        { kind: 'trade', market: 'SC/EUR', price: 0.04296, size: 5000, side: 'sell', ts: 1618678157946 },
+      ],
+    }
+    const auto = await run([], JSON.stringify(frame))
+    expect(auto.code).toBe(0)
+    expect(JSON.parse(auto.stdout)).toEqual(expected)
+    const named = await run(['--adapter', 'kraken'], JSON.stringify(frame))
+    expect(JSON.parse(named.stdout)).toEqual(expected)
+    // Another venue's adapter does not guess: the frame stays unknown.
+    const wrong = await run(['--adapter', 'bitfinex'], JSON.stringify(frame))
+    expect(JSON.parse(wrong.stdout)).toEqual({ updates: [{ kind: 'unknown', raw: frame }] })
+    const missing = await run(['--adapter', 'nope'], '{}')
+    expect(missing.code).toBe(2)
+    expect(ownLines(missing.stderr).join('\n')).toMatch(/no adapter named "nope"; known: sim, /)
+  })
+
+  it('--corpus prints per venue how many frames each adapter read, and as which kinds', async () => {
+    const r = await run(['--corpus', 'test/decode/venues', '--json'], '')
+    expect(r.code).toBe(0)
+    const rows = JSON.parse(r.stdout) as {
+      venue: string
+      frames: number
+      read: number
+      byAdapter: Record<string, number>
+    }[]
+    const sim = rows.find((v) => v.venue === 'sim')
+    expect(sim).toMatchObject({ read: sim?.frames, byAdapter: { sim: sim?.frames } })
+    expect(rows.length).toBeGreaterThanOrEqual(21)
+    const text = await run(['--corpus', 'test/decode/venues/kalshi'], '')
+    expect(text.stdout).toMatch(/^venue +frames +read +%/)
+    expect(text.stdout).toMatch(/\nkalshi +\d+ +\d+ +100%/)
+  })
 })

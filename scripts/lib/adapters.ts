@@ -1,0 +1,6 @@
+// The adapters the decode CLI offers: the shipped set, plus a folder of user adapter files when one is named.
+import { AdapterFiles, type AdapterSet } from '../../src/main/services/adapter-files'
+
+export function adaptersFor(dir: string | null): AdapterSet {
+  return new AdapterFiles(dir).load()
+}
