@@ -1,4 +1,4 @@
-// `npm run bench [-- --json] [-- --seconds N] [-- --pairs N] [-- --alert-pairs N] [-- --only raw|engine|latency|alerts]`:
+// `npm run bench [-- --json] [-- --seconds N] [-- --pairs N] [-- --alert-pairs N] [-- --only raw|engine|latency|alerts|decoder]`:
 // the engine benchmark (README.md). This file is the command: it reads the arguments, starts the processes once
 // for every phase, runs the phases in order on them and prints one report (text or one JSON line). One run
 // measures, against two simulators in separate processes (one per consumer):
@@ -12,12 +12,15 @@
 //   5. alerts: the engine at saturation without rules and with 1,000 armed alert rules over the 100 markets, in
 //      alternating pairs of windows on the same engine (rules saved before a with-window, deleted after it),
 //      and a window at the 50k msgs/s offered load with the rules armed (lib/alerts-phase.ts)
+//   6. decoder: the engine at saturation reading with the simulator's adapter and with the built-in tolerant
+//      decoder, switched between windows of the same engine (lib/decoder-phase.ts)
 import { spawnSync } from 'node:child_process'
 import { cpus, loadavg } from 'node:os'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Incident } from '../src/shared/model'
 import { firehoseId } from '../src/sim/firehose'
 import { alertsJson, alertsPhase, alertsText, type AlertsPhase } from './lib/alerts-phase'
+import { decoderJson, decoderPhase, decoderText, type DecoderPhase } from './lib/decoder-phase'
 import { startEngine, type EngineHarness } from './lib/engine-harness'
 import { latencyPhase, type LatencyResult } from './lib/latency-phase'
 import { consumerFlags } from './lib/node-flags'
@@ -43,9 +46,9 @@ const WARM_MESSAGES = 2_500_000
 const WARM_MAX_MS = 15_000
 
 const USAGE =
-  'usage: npm run bench [-- --json] [-- --seconds N] [-- --pairs N] [-- --alert-pairs N] [-- --only raw|engine|latency|alerts]'
+  'usage: npm run bench [-- --json] [-- --seconds N] [-- --pairs N] [-- --alert-pairs N] [-- --only raw|engine|latency|alerts|decoder]'
 
-const PHASES = ['raw', 'engine', 'latency', 'alerts'] as const
+const PHASES = ['raw', 'engine', 'latency', 'alerts', 'decoder'] as const
 type Phase = (typeof PHASES)[number]
 
 interface Args {
@@ -207,11 +210,14 @@ async function main(): Promise<void> {
   // and the engine can stay connected (and warm) through every pair without receiving each other's load.
   const [rawSim, engineSim] = await Promise.all([
     wanted('raw') ? spawnSimChild() : Promise.resolve(null),
-    wanted('engine') || wanted('latency') || wanted('alerts') ? spawnSimChild() : Promise.resolve(null),
+    wanted('engine') || wanted('latency') || wanted('alerts') || wanted('decoder')
+      ? spawnSimChild()
+      : Promise.resolve(null),
   ])
   const pairs: Pair[] = []
   let latency: LatencyResult | null = null
   let alerts: AlertsPhase | null = null
+  let decoder: DecoderPhase | null = null
   let heapAfterAlerts: number | null = null
   let heapBefore: number | null = null
   let heapWarm: number | null = null
@@ -306,6 +312,11 @@ async function main(): Promise<void> {
         await drain(() => (h as EngineHarness).frames())
         await sleep(100)
         heapAfterAlerts = heapMb(gc)
+      }
+      if (wanted('decoder')) {
+        decoder = await decoderPhase(engineSim, h, args.pairs, args.seconds, log)
+        await engineSim.stop()
+        await drain(() => (h as EngineHarness).frames())
       }
       const status = await h.clients[0]?.getStatus()
       engineInfo = {
@@ -437,6 +448,9 @@ async function main(): Promise<void> {
     alerts_ratio: alertsOut?.ratio ?? null,
     alerts_ratio_per_cpu_sec: alertsOut?.ratio_per_cpu_sec ?? null,
     alerts: alertsOut,
+    // The decoder phase (issue 16 item 6): the simulator's adapter / the built-in tolerant decoder, pair by pair.
+    decoder_ratio_per_cpu_sec: decoder !== null ? decoderJson(decoder).ratio : null,
+    decoder: decoder !== null ? decoderJson(decoder) : null,
     total_seconds: round((performance.now() - startedAt) / 1000, 1),
     node: process.version,
   }
@@ -532,6 +546,7 @@ async function main(): Promise<void> {
     for (const p of engineInfo.problems) out.push(`engine log: ${p}`)
   }
   if (alerts !== null && alertsOut !== null) out.push(...alertsText(alerts, alertsOut))
+  if (decoder !== null) out.push(...decoderText(decoder))
   out.push(`total ${result.total_seconds} s`)
   process.stdout.write(`${out.join('\n')}\n`)
 }

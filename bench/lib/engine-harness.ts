@@ -31,6 +31,8 @@ export interface EngineHarness {
   exchangeToBatch: SampleSet
   /** Log lines at warn/error level (should stay empty). */
   problems: string[]
+  /** The bench profile, as saved (its id and endpoints), for phases that edit it. */
+  profile: { id: string; name: string; baseUrl: string; wsUrl: string }
   close(): Promise<void>
 }
 
@@ -125,6 +127,7 @@ export async function startEngine(opts: {
     frameToBatch,
     exchangeToBatch,
     problems,
+    profile: { id: profile.id, name: profile.name, baseUrl: opts.baseUrl, wsUrl: opts.wsUrl },
     close: async () => {
       for (const c of clients) c.dispose()
       await engine.close()
