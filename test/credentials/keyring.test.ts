@@ -149,8 +149,26 @@ describe.skipIf(!LINUX || (!HAVE_KEYRING && !IN_CI))('keyring store against a re
     for (const id of ['alpha', 'beta', 'über/profil 1']) await store.delete(id)
   })
 
-  it('probes successfully', async () => {
+  it('probes successfully (a lookup)', async () => {
     expect(await store.probe()).toEqual({ ok: true, value: undefined })
+  })
+
+  it('probing leaves nothing behind in the keyring (it never writes)', async () => {
+    const probing = createKeyringStore({ service: `${service}-probe` })
+    const accounts = (): string[] => {
+      const r = spawnSync('secret-tool', ['search', '--all', 'service', `${service}-probe`], {
+        encoding: 'utf8',
+        timeout: 10_000,
+      })
+      return [...`${r.stdout}${r.stderr}`.matchAll(/^attribute\.username = (.*)$/gm)].map((m) => m[1] ?? '')
+    }
+    expect(await probing.probe()).toEqual({ ok: true, value: undefined })
+    expect(accounts()).toEqual([])
+    // The search above does see entries: one stored now is listed, and still no probe entry.
+    await probing.set('alpha', `${KEY}-p`)
+    expect(await probing.probe()).toEqual({ ok: true, value: undefined })
+    expect(accounts()).toEqual(['profile:alpha'])
+    await probing.delete('alpha')
   })
 
   it('set, get, overwrite, delete', async () => {
@@ -218,9 +236,11 @@ describe.skipIf(!LINUX || (!HAVE_KEYRING && !IN_CI))('keyring store against a re
       expect(r.keyring).toBe(true)
       expect(r.setBefore).toMatchObject({ ok: true })
       expect(r.lockedAfterLock).toBe(true)
-      for (const op of ['probe', 'get', 'set', 'delete']) {
+      for (const op of ['get', 'set', 'delete']) {
         expectFailure(r[op], 'keyring_locked', /Unlock your login keyring/)
       }
+      // The probe only looks up an entry that does not exist: no unlock prompt, no write, no failure.
+      expect(r.probe).toMatchObject({ ok: true })
       expect((r.get as Outcome).message).toMatch(/unlock prompt was dismissed/)
       // gnome-keyring refuses a wrong password and stays locked; the right one unlocks it.
       expect(r.wrongPassword).toBe('denied')

@@ -66,8 +66,8 @@ export class KeyManager {
     const r = await store.get(profile.id)
     if (profile.id !== this.d.current().profile.id) return
     if (!r.ok) this.d.status.lastError = r.error
-    // A locked keyring answers "no such key" for a lookup; only a write tells locked from absent, so when a
-    // profile is opened and no key is found, the keychain is probed and a locked or missing one is shown as such.
+    // When a profile is opened and no key is found, the keychain is probed (a lookup, never a write: see
+    // CredentialStore.probe), so that a missing or refused keychain is shown as such before a key is entered.
     if (options.probe && r.ok && r.value === null && store.kind === 'keyring') {
       const probe = await store.probe()
       if (profile.id === this.d.current().profile.id) this.d.status.noteKeychain(probe)

@@ -56,6 +56,21 @@ export function explainError(error: ApiError): Explanation {
           'Allow Trading Monitor to use the keychain when the system asks, or check the keychain’s access settings.',
         ],
       }
+    case 'keyring_timeout':
+      return {
+        title: 'The system keychain did not answer',
+        steps: [
+          'An unlock prompt may be waiting on screen, possibly behind other windows: answer it, then try again.',
+          error.message,
+        ],
+      }
+    case 'keyring_cancelled':
+      return {
+        title: 'The keychain prompt was cancelled',
+        steps: ['Try again and allow Trading Monitor to use the keychain when the system asks.'],
+      }
+    case 'unavailable':
+      return { title: 'Not available here', steps: [error.message] }
     case 'no_key':
       return { title: 'No API key is stored for this profile', steps: ['Add a key in Key settings.'] }
     case 'network':
