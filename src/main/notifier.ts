@@ -7,10 +7,10 @@ import { errorMessage } from './services/errors'
 
 /**
  * Windows shows toasts only for a process whose AppUserModelID matches a Start-menu shortcut; electron-builder's
- * NSIS installer gives the shortcut the appId, so this must equal electron-builder.yml's `appId`
- * (test/packaging/builder-config.test.ts checks it).
+ * NSIS installer gives the shortcut the appId, so this is the appId itself, from app-identity.json
+ * (test/packaging/app-identity.test.ts checks that electron-builder reads the same).
  */
-export const APP_USER_MODEL_ID = 'com.tradingmonitor.desktop'
+export { APP_ID as APP_USER_MODEL_ID } from '../shared/app-identity'
 
 export interface NotifierActions {
   /** Focus the window showing this market, or open one (WindowManager.open({ kind: 'market', market })). */

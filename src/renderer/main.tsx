@@ -1,4 +1,5 @@
 // Renderer entry: find the engine (preload or browser bridge) and the window's target, then render.
+import './zod-jitless' // first: before any schema is built (see the module)
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { getMonitorApi, readWindowTarget } from './api'
