@@ -77,6 +77,7 @@ const argSchemas: { [M in MonitorMethod]: z.ZodType<MethodArgs<M>> } = {
   pauseAlerts: z.tuple([z.boolean()]),
   setKeepRunning: z.tuple([keepRunningSchema]),
   openWindow: z.tuple([windowTarget]),
+  installUpdate: z.tuple([]),
 }
 
 export type ValidateResult<M extends MonitorMethod> =

@@ -142,6 +142,14 @@ export interface MonitorApi {
   // ---- windows
   openWindow(target: WindowTarget): Promise<Result<void>>
 
+  // ---- the app itself
+  /**
+   * Quit and install the update that StreamStatus.update says is `ready`, then start again. Only ever on the
+   * user's request. Fails with `unavailable` where the host cannot update (browser host, dev and demo builds)
+   * and with `invalid_argument` when no update is ready.
+   */
+  installUpdate(): Promise<Result<void>>
+
   // ---- push
   /** Subscribe to this window's batches. Returns the unsubscribe function. */
   onBatch(listener: (batch: ViewBatch) => void): () => void
@@ -192,6 +200,7 @@ export const MONITOR_METHODS = [
   'pauseAlerts',
   'setKeepRunning',
   'openWindow',
+  'installUpdate',
 ] as const satisfies readonly MonitorMethod[]
 
 /** IPC channel names: one invoke channel per method plus one push channel. */

@@ -179,6 +179,7 @@ export function createFakeApi(overrides: Partial<MonitorApi> = {}): FakeApi {
     pauseAlerts: rec('pauseAlerts', ok(undefined)),
     setKeepRunning: rec('setKeepRunning', ok(undefined)),
     openWindow: rec('openWindow', ok(undefined)),
+    installUpdate: rec('installUpdate', ok(undefined)),
     onBatch(listener) {
       listeners.add(listener)
       return () => listeners.delete(listener)

@@ -121,6 +121,10 @@ class FakeEngine implements MonitorEngine {
     return { connection: 'live', alerts: { armed: 0, unread: 0, paused: false, keepRunning: 'auto' } }
   }
   pauseAlerts(): void {}
+  setUpdateStatus(): void {}
+  onInstallUpdate(): () => void {
+    return () => undefined
+  }
   injectDemoFault(): boolean {
     return false
   }

@@ -57,6 +57,8 @@ export function fakeEngine(): FakeEngine {
       alerts: { armed: 0, unread: 0, paused: false, keepRunning: 'auto' },
     }),
     pauseAlerts() {},
+    setUpdateStatus() {},
+    onInstallUpdate: () => () => {},
     saveWindowLayouts: async () => {},
     async close() {
       engine.closed = true

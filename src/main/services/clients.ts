@@ -25,10 +25,13 @@ import type { SubscriptionRegistry } from './registry'
 import type { ResyncTracker } from './resync'
 import type { StatusTracker } from './status'
 import type { TapeStore } from './tapes'
-import type { AttachOptions, Logger, MonitorClient } from './types'
+import type { AttachOptions, InstallUpdateHandler, Logger, MonitorClient } from './types'
 import type { UserFeed } from './user-feed'
 
 const HISTORY_TRADES = 500
+/** installUpdate() where no shell registered an installer (browser host, dev and demo builds). */
+export const UPDATES_UNAVAILABLE =
+  'Updates are not available here: only an installed desktop release updates itself.'
 const DEFAULT_DEPTH = 25
 
 export interface ClientHubDeps {
@@ -47,6 +50,8 @@ export interface ClientHubDeps {
   connection: ConnectionManager
   resync: ResyncTracker
   alerts: AlertService
+  /** The shell's update installer, if it registered one (MonitorEngine.onInstallUpdate). */
+  updateInstaller?(): InstallUpdateHandler | null
   /** The venue adapters a profile can choose (shipped and the user's own). */
   adapters?: () => AdapterChoice[]
   isClosed(): boolean
@@ -198,6 +203,12 @@ export class ClientHub {
       setKeepRunning: guard('setKeepRunning', async (mode) => {
         d.alerts.setKeepRunning(mode)
         return ok(undefined)
+      }),
+      installUpdate: guard('installUpdate', async () => {
+        const install = d.updateInstaller?.() ?? null
+        if (!install) return fail({ code: 'unavailable', message: UPDATES_UNAVAILABLE })
+        d.log.info('monitor: update install requested', { client: id })
+        return install()
       }),
       dispose: () => {
         if (state.disposed) return

@@ -29,7 +29,7 @@ import { ResyncTracker } from './resync'
 import { createSettingsStore } from './settings'
 import { StatusTracker } from './status'
 import { TapeStore } from './tapes'
-import type { LogFields, Logger, MonitorEngine } from './types'
+import type { InstallUpdateHandler, LogFields, Logger, MonitorEngine } from './types'
 import { UserFeed } from './user-feed'
 import { AUTO, VenueDecoder } from './venue-decoder'
 
@@ -354,6 +354,8 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
     },
   })
   const profiles = new ProfileService(settings, connection, credentials, log)
+  // The shell's updater (src/main/updater.ts) installs; the engine only relays a window's request to it.
+  let installUpdate: InstallUpdateHandler | null = null
   const clients = new ClientHub({
     log,
     fanout,
@@ -370,6 +372,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
     connection,
     resync,
     alerts,
+    updateInstaller: () => installUpdate,
     adapters: () => venue.choices(),
     isClosed: () => closed,
   })
@@ -433,6 +436,13 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
     watchShell: (listener) => relay.watch(listener),
     shellState: () => relay.shellState(),
     pauseAlerts: (paused) => alerts.pause(paused),
+    setUpdateStatus: (update) => status.setUpdate(update),
+    onInstallUpdate: (handler) => {
+      installUpdate = handler
+      return () => {
+        if (installUpdate === handler) installUpdate = null
+      }
+    },
     async saveWindowLayouts(layouts: WindowLayout[]) {
       const r = await settings.update((s) => ({ ...s, windows: layouts }))
       if (!r.ok) log.warn('monitor: could not save window layouts', { code: r.error.code })

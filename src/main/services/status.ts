@@ -8,6 +8,7 @@ import type {
   RateLimitInfo,
   StreamCounters,
   StreamStatus,
+  UpdateStatus,
 } from '../../shared/model'
 import type { IncidentLog } from './incidents'
 import type { StreamState } from './stream'
@@ -36,6 +37,8 @@ export class StatusTracker {
   credentialsError: ApiError | null = null
   /** Shown until the engine restarts (a repaired settings file, say). */
   readonly notices: string[] = []
+  /** The app's own update, as the shell's updater reports it; null while updates are off. */
+  private update: UpdateStatus | null = null
   private lastTickMessageAt: number | null = null
   private readonly timer: NodeJS.Timeout
 
@@ -65,6 +68,20 @@ export class StatusTracker {
   setHasKey(value: boolean): void {
     if (value === this.hasKey) return
     this.hasKey = value
+    this.onChange()
+  }
+
+  setUpdate(update: UpdateStatus | null): void {
+    const same =
+      update === this.update ||
+      (update !== null &&
+        this.update !== null &&
+        update.state === this.update.state &&
+        update.version === this.update.version &&
+        update.percent === this.update.percent &&
+        update.message === this.update.message)
+    if (same) return
+    this.update = update === null ? null : { ...update }
     this.onChange()
   }
 
@@ -102,6 +119,7 @@ export class StatusTracker {
       hasKey: this.hasKey,
       ...(this.notices.length > 0 ? { notices: [...this.notices] } : {}),
       ...(this.sources.adapter ? { adapter: this.sources.adapter() } : {}),
+      ...(this.update ? { update: { ...this.update } } : {}),
     }
   }
 

@@ -1,7 +1,7 @@
 // How the shells (Electron main, browser host) and tests drive the engine. Plain Node: never imports electron.
 import type { MonitorApi, ViewBatch } from '../../shared/ipc'
 import type { AlertEvent, AlertsSummary } from '../../shared/alerts'
-import type { ConnectionState, WindowLayout } from '../../shared/model'
+import type { ConnectionState, Result, UpdateStatus, WindowLayout } from '../../shared/model'
 
 export interface LogFields {
   [field: string]: string | number | boolean | null | undefined
@@ -43,6 +43,9 @@ export interface ShellListener {
   stateChanged?(state: ShellState): void
 }
 
+/** The shell's "quit, install the ready update and start again", which a window's installUpdate() reaches. */
+export type InstallUpdateHandler = () => Result<void>
+
 export interface MonitorEngine {
   attachClient(options: AttachOptions): MonitorClient
   /** Tear down and reconnect every stream now (OS resume, network change). */
@@ -54,6 +57,13 @@ export interface MonitorEngine {
   watchShell(listener: ShellListener): () => void
   shellState(): ShellState
   pauseAlerts(paused: boolean): void
+  /** The shell's updater reports here; windows see it as StreamStatus.update. null: updates are off (the default). */
+  setUpdateStatus(update: UpdateStatus | null): void
+  /**
+   * The shell registers how to install a ready update; returns the unregistration. Without one (browser host,
+   * dev and demo builds) a window's installUpdate() fails with `unavailable`.
+   */
+  onInstallUpdate(handler: InstallUpdateHandler): () => void
   /**
    * Test hook (end-to-end tests of the demo app): inject a fault into the embedded simulator.
    * Returns false when no embedded simulator is running.

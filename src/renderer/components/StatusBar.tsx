@@ -134,6 +134,67 @@ const AlertsBadge = memo(function AlertsBadge() {
   )
 })
 
+/**
+ * The app's own update (docs/updates.md): a quiet "Updating n%" while it downloads, then "Restart to update",
+ * which installs only when clicked. Nothing otherwise: checks, "no update" and failures (offline) stay in the log.
+ */
+const UpdateItem = memo(function UpdateItem() {
+  const api = useApi()
+  const state = useMonitor((s) => s.status?.update?.state ?? null)
+  const version = useMonitor((s) => s.status?.update?.version ?? null)
+  const percent = useMonitor((s) => s.status?.update?.percent ?? null)
+  const [busy, setBusy] = useState(false)
+  const [failure, setFailure] = useState<string | null>(null)
+  if (state === 'downloading') {
+    return (
+      <span
+        className="status-item muted"
+        data-testid="update-progress"
+        title={version ? `Downloading Trading Monitor ${version}` : 'Downloading an update'}
+      >
+        Updating <span className="num">{percent ?? 0}%</span>
+      </span>
+    )
+  }
+  if (state !== 'ready') return null
+  const restart = (): void => {
+    setBusy(true)
+    setFailure(null)
+    api.installUpdate().then(
+      (r) => {
+        // On success the app quits and restarts; the button stays disabled until then.
+        if (!r.ok) {
+          setBusy(false)
+          setFailure(r.error.message)
+        }
+      },
+      (error: unknown) => {
+        setBusy(false)
+        setFailure(String(error))
+      },
+    )
+  }
+  return (
+    <button
+      type="button"
+      className={`link-btn update-restart ${failure ? 'warn-text' : ''}`}
+      data-testid="update-restart"
+      data-version={version ?? undefined}
+      disabled={busy}
+      title={
+        failure
+          ? `The update could not be installed: ${failure}`
+          : version
+            ? `Trading Monitor ${version} is ready: restart to install it`
+            : 'An update is ready: restart to install it'
+      }
+      onClick={restart}
+    >
+      {busy ? 'Restarting…' : 'Restart to update'}
+    </button>
+  )
+})
+
 export function StatusBar({ onOpenInspector }: { onOpenInspector?: () => void }) {
   const api = useApi()
   const status = useMonitor((s) => s.status)
@@ -185,6 +246,7 @@ export function StatusBar({ onOpenInspector }: { onOpenInspector?: () => void })
         </span>
       ) : null}
       <span className="spacer" />
+      <UpdateItem />
       {rl && (rl.limit !== null || rl.remaining !== null || blocked !== null) ? (
         <span className={`status-item ${blocked !== null ? 'warn-text' : ''}`} data-testid="rate-limit">
           {blocked !== null ? (
