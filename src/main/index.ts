@@ -16,6 +16,7 @@ import { resourceFile } from './resources'
 import { denyAllPermissions, installHardening } from './security'
 import { SoundPlayer } from './sound-player'
 import { AppTray } from './tray'
+import { Updater, loadElectronUpdater, updatesOffReason } from './updater'
 import { WindowManager } from './windows'
 import { errorMessage } from './services/errors'
 
@@ -44,6 +45,7 @@ async function start(): Promise<void> {
   let shellEngine: MonitorEngine | null = null
   let tray: AppTray | null = null
   let notifier: AlertNotifier | null = null
+  let layoutsSaved: Promise<void> | null = null
   app.on('second-instance', () => manager?.focusMain())
   // Registered before anything can fail, so that a half-started app still quits when its windows close.
   installKeepRunning({
@@ -143,15 +145,42 @@ async function start(): Promise<void> {
     stateChanged: (state) => tray?.update(state),
   })
 
+  // The app's own updates (docs/updates.md): checked a while after start and every few hours, downloaded in the
+  // background, installed only when the user clicks "Restart to update". electron-updater is loaded at the
+  // first check, never in dev builds, the forced demo mode or with TM_NO_UPDATES=1.
+  const updatesOff = updatesOffReason(app.isPackaged, process.env)
+  let updater: Updater | null = null
+  let unregisterInstall: () => void = () => undefined
+  if (updatesOff) {
+    logger.info('updates off', { reason: updatesOff })
+  } else {
+    const appUpdater = new Updater({
+      load: loadElectronUpdater,
+      logger,
+      onStatus: (status) => engine.setUpdateStatus(status),
+      // Every window's layout is saved while they are all still open (Squirrel.Mac closes them before quitting).
+      beforeInstall: () => {
+        layoutsSaved ??= windows.beginQuit()
+      },
+    })
+    updater = appUpdater
+    unregisterInstall = engine.onInstallUpdate(() => appUpdater.install())
+  }
+
   // Sockets die silently across sleep; reconnect at once instead of waiting for the watchdog.
   powerMonitor.on('resume', () => engine.reconnectNow())
   powerMonitor.on('unlock-screen', () => engine.reconnectNow())
+  // OS shutdown or log-off (Linux, macOS): quit through before-quit/will-quit so layouts and settings are saved,
+  // rather than being killed with them unsaved.
+  powerMonitor.on('shutdown', (...args: unknown[]) => {
+    ;(args[0] as { preventDefault?: () => void } | undefined)?.preventDefault?.()
+    app.quit()
+  })
 
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) windows.focusMain()
   })
 
-  let layoutsSaved: Promise<void> | null = null
   app.on('before-quit', () => {
     layoutsSaved ??= windows.beginQuit()
   })
@@ -160,6 +189,8 @@ async function start(): Promise<void> {
     if (closing) return
     closing = true
     event.preventDefault()
+    updater?.stop()
+    unregisterInstall()
     unwatchShell()
     tray?.destroy()
     tray = null
@@ -171,4 +202,5 @@ async function start(): Promise<void> {
   })
 
   windows.restore()
+  updater?.start()
 }

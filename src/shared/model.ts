@@ -135,8 +135,14 @@ export type ErrorCode =
   | 'keyring_unavailable'
   | 'keyring_locked'
   | 'keyring_denied'
+  /** The user dismissed the keychain's unlock or access prompt. */
+  | 'keyring_cancelled'
+  /** The keychain gave no answer in time (an unanswered prompt). */
+  | 'keyring_timeout'
   | 'no_key'
   | 'invalid_argument'
+  /** The host cannot do this at all (installing an update in the browser host or a dev build). */
+  | 'unavailable'
   | 'internal'
 
 export interface ApiError {
@@ -192,7 +198,8 @@ export interface StreamStatus {
   /** Sticky error for the user channel or REST: set until the key changes. */
   authError: ApiError | null
   /**
-   * The OS keychain could not be used for this profile (keyring_unavailable / keyring_locked / keyring_denied).
+   * The OS keychain could not be used for this profile (keyring_unavailable / keyring_locked /
+   * keyring_denied / keyring_cancelled / keyring_timeout).
    * Sticky until a keychain operation succeeds; there is never a plain-text fallback.
    */
   credentialsError: ApiError | null
@@ -210,6 +217,23 @@ export interface StreamStatus {
   notices?: string[]
   /** Which venue adapter reads the frames: the profile's choice, and what `auto` settled on (null until it has). */
   adapter?: { selected: string; picked: string | null }
+  /**
+   * The app's own updates (docs/updates.md). Absent where updates are off: the browser host, dev and demo builds,
+   * TM_NO_UPDATES=1. A window offers "Restart to update" only in the `ready` state.
+   */
+  update?: UpdateStatus
+}
+
+export type UpdateState = 'idle' | 'checking' | 'available' | 'downloading' | 'ready' | 'error'
+
+export interface UpdateStatus {
+  state: UpdateState
+  /** The new version, once known (`available`, `downloading`, `ready`). */
+  version?: string
+  /** Whole percent downloaded, while `downloading`. */
+  percent?: number
+  /** A short reason, in the `error` state (also in the log). Never shown as a dialog. */
+  message?: string
 }
 
 export type FrameClass = 'ok' | 'unknown' | 'malformed' | 'oversized'

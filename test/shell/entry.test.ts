@@ -83,6 +83,17 @@ const h = vi.hoisted(() => {
     pauseAlerts(paused: boolean) {
       engine.paused.push(paused)
     },
+    updates: [] as unknown[],
+    installer: null as null | (() => unknown),
+    setUpdateStatus(update: unknown) {
+      engine.updates.push(update)
+    },
+    onInstallUpdate(handler: () => unknown) {
+      engine.installer = handler
+      return () => {
+        if (engine.installer === handler) engine.installer = null
+      }
+    },
     attachClient: () => ({ id: 'c', dispose: () => undefined }),
     reconnectNow() {
       engine.reconnects++
@@ -122,9 +133,29 @@ const h = vi.hoisted(() => {
     }
     show = () => undefined
   }
+  // electron-updater's autoUpdater: the entry loads it at the first check, and only in a packaged release.
+  class FakeAutoUpdater extends Emitter {
+    autoDownload = true
+    autoInstallOnAppQuit = true
+    logger: unknown = null
+    checks = 0
+    installs: unknown[][] = []
+    async checkForUpdates() {
+      this.checks++
+      this.emit('checking-for-update')
+      this.emit('update-available', { version: '9.9.9' })
+      this.emit('update-downloaded', { version: '9.9.9' })
+      return { downloadPromise: Promise.resolve([]) }
+    }
+    quitAndInstall(...args: unknown[]) {
+      this.installs.push(args)
+    }
+  }
+  const autoUpdater = new FakeAutoUpdater()
   // Electron sets it; the packaged entry finds the chime and the tray icons there.
   Object.defineProperty(process, 'resourcesPath', { value: '/opt/tm/resources', configurable: true })
   return {
+    autoUpdater,
     FakeTray,
     FakeNotification,
     FakeWindow,
@@ -172,6 +203,12 @@ vi.mock('electron', () => ({
   shell: { openExternal: async () => undefined },
 }))
 
+// The entry requires electron-updater through loadElectronUpdater (vi.mock cannot reach a require()).
+vi.mock('../../src/main/updater', async (importOriginal) => ({
+  ...(await importOriginal<object>()),
+  loadElectronUpdater: () => h.autoUpdater,
+}))
+
 vi.mock('../../src/main/services/monitor', () => ({
   createMonitor: async (options: unknown) => {
     h.created.push(options)
@@ -180,6 +217,7 @@ vi.mock('../../src/main/services/monitor', () => ({
 }))
 
 import { trayIconFile } from '../../src/main/tray'
+import { UPDATE_FIRST_CHECK_MS } from '../../src/main/updater'
 import { MONITOR_METHODS } from '../../src/shared/ipc'
 
 async function boot(): Promise<void> {
@@ -194,6 +232,12 @@ beforeEach(() => {
   h.FakeNotification.all = []
   h.engine.shell = []
   h.engine.paused = []
+  h.engine.updates = []
+  h.engine.installer = null
+  h.autoUpdater.removeAllListeners()
+  h.autoUpdater.checks = 0
+  h.autoUpdater.installs = []
+  delete process.env['TM_NO_UPDATES']
   h.app.removeAllListeners()
   h.power.removeAllListeners()
   h.handlers.clear()
@@ -248,6 +292,14 @@ describe('entry', () => {
     expect(h.engine.reconnects).toBe(2)
   })
 
+  it('an OS shutdown quits through the normal path, so layouts and settings are saved', async () => {
+    await boot()
+    let prevented = false
+    h.power.emit('shutdown', { preventDefault: () => (prevented = true) })
+    expect(prevented).toBe(true)
+    expect(h.app.quitCalls).toBe(1)
+  })
+
   it('alerts: a tray from the start, a notification per fired alert, the tray and the watch gone on quit', async () => {
     await boot()
     expect(h.FakeTray.all).toHaveLength(1)
@@ -299,5 +351,49 @@ describe('entry', () => {
     await vi.waitFor(() => expect(h.app.exitCode).toBe(0))
     expect(h.engine.saved.at(-1)).toEqual([expect.objectContaining({ target: { kind: 'main' } })])
     expect(h.engine.closed).toBe(true)
+  })
+
+  it('updates: a packaged release checks after a while, and installs only when a window asks', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] })
+    try {
+      await boot()
+      expect(h.engine.updates).toEqual([{ state: 'idle' }])
+      expect(h.autoUpdater.checks).toBe(0)
+      await vi.advanceTimersByTimeAsync(UPDATE_FIRST_CHECK_MS)
+      expect(h.autoUpdater.checks).toBe(1)
+      expect(h.autoUpdater.autoInstallOnAppQuit).toBe(false)
+      expect(h.engine.updates.at(-1)).toEqual({ state: 'ready', version: '9.9.9' })
+      expect(h.autoUpdater.installs).toEqual([])
+      // A window's installUpdate(): the layouts are saved with every window still open, then quit and install.
+      expect(h.engine.installer?.()).toEqual({ ok: true, value: undefined })
+      expect(h.autoUpdater.installs).toEqual([[true, true]])
+      await vi.waitFor(() =>
+        expect(h.engine.saved.at(-1)).toEqual([expect.objectContaining({ target: { kind: 'main' } })]),
+      )
+      // The quit that follows does not save again over it, and the installer is unregistered.
+      const saves = h.engine.saved.length
+      h.app.emit('before-quit', { preventDefault: () => undefined })
+      h.app.emit('will-quit', { preventDefault: () => undefined })
+      await vi.waitFor(() => expect(h.app.exitCode).toBe(0))
+      expect(h.engine.saved).toHaveLength(saves)
+      expect(h.engine.installer).toBeNull()
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('updates: off with TM_NO_UPDATES=1 (also in dev and the forced demo): no status, no installer', async () => {
+    process.env['TM_NO_UPDATES'] = '1'
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] })
+    try {
+      await boot()
+      await vi.advanceTimersByTimeAsync(UPDATE_FIRST_CHECK_MS * 2)
+      expect(h.engine.updates).toEqual([])
+      expect(h.engine.installer).toBeNull()
+      expect(h.autoUpdater.checks).toBe(0)
+    } finally {
+      vi.useRealTimers()
+      delete process.env['TM_NO_UPDATES']
+    }
   })
 })
