@@ -107,8 +107,8 @@ export function decoderText(d: DecoderPhase): string[] {
   const problems = checks(d)
   return [
     `decoder (the engine reading with the simulator's adapter vs the built-in tolerant decoder; whole engine per message):`,
-    `  sim adapter ${fmt(median(sims))} msgs/CPU-s [${range(spread(sims))}], tolerant ${fmt(median(tols))} [${range(spread(tols))}]`,
-    `  ratio (pair by pair) ${m !== null ? m.toFixed(3) : '-'} [${range(spread(ratios), 3)}]; target >= ${TARGET}` +
+    `  sim adapter ${fmt(median(sims))} msgs/CPU-s ${range(spread(sims))}, tolerant ${fmt(median(tols))} ${range(spread(tols))}`,
+    `  ratio (pair by pair) ${m !== null ? m.toFixed(3) : '-'} ${range(spread(ratios), 3)}; target >= ${TARGET}` +
       (m !== null ? (m >= TARGET ? ' (met)' : ' (NOT met)') : ''),
     ...(problems.length > 0 ? [`  LOAD CHECK FAILED: ${problems.join('; ')}`] : []),
   ]
