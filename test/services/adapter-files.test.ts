@@ -88,4 +88,17 @@ describe('user adapter files', () => {
     expect(set.errors[0]).not.toMatch(/previous version/)
     expect(set.adapters[0]?.name).toBe('a-venue')
   })
+
+  it('a file that did not change is not read again (the folder is read at every connection)', () => {
+    const d = folder()
+    writeFileSync(join(d, 'mine.json'), file('mine', 'Mine'))
+    writeFileSync(join(d, 'bad.json'), '{ not json')
+    const files = new AdapterFiles(d)
+    const first = files.load()
+    const second = files.load()
+    expect(second.adapters[0]).toBe(first.adapters[0])
+    // The bad file is still reported, with the same message, without being parsed again.
+    expect(second.errors).toEqual(first.errors)
+    expect(second.errors).toHaveLength(1)
+  })
 })

@@ -19,6 +19,11 @@ export interface AdapterSet {
 export class AdapterFiles {
   /** The last good compile of each user file, by file name. */
   private readonly good = new Map<string, CompiledAdapter>()
+  /**
+   * What each file was (size and mtime) when last read, and its error then: the folder is read at every
+   * connection, and a reconnect storm must not re-parse and re-compile files that did not change.
+   */
+  private readonly lastRead = new Map<string, { stamp: string; error: string | null }>()
 
   constructor(private readonly dir: string | null) {}
 
@@ -32,6 +37,7 @@ export class AdapterFiles {
       if (compiled !== null) this.good.set(file, compiled)
     }
     for (const file of [...this.good.keys()]) if (!seen.has(file)) this.good.delete(file)
+    for (const file of [...this.lastRead.keys()]) if (!seen.has(file)) this.lastRead.delete(file)
     const user = [...this.good.values()]
     const names = new Set(user.map((a) => a.name))
     return { adapters: [...user, ...builtinAdapters().filter((a) => !names.has(a.name))], errors }
@@ -55,21 +61,30 @@ export class AdapterFiles {
   private readOne(file: string, errors: string[]): CompiledAdapter | null {
     const path = join(this.dir as string, file)
     const keep = this.good.has(file) ? '; the previous version stays in use' : ''
+    let stamp = ''
+    const refuse = (why: string): null => {
+      const error = `adapter ${file}: ${why}${keep}`
+      this.lastRead.set(file, { stamp, error })
+      errors.push(error)
+      return null
+    }
     try {
-      if (statSync(path).size > MAX_FILE_BYTES) {
-        errors.push(`adapter ${file}: larger than 1 MB, refused${keep}`)
-        return null
+      const st = statSync(path)
+      stamp = `${st.size}:${st.mtimeMs}`
+      const last = this.lastRead.get(file)
+      if (last !== undefined && last.stamp === stamp) {
+        if (last.error !== null) errors.push(last.error)
+        return this.good.get(file) ?? null
       }
+      if (st.size > MAX_FILE_BYTES) return refuse('larger than 1 MB, refused')
       const value: unknown = JSON.parse(readFileSync(path, 'utf8'))
       const r = parseAdapter(value)
-      if (!r.ok) {
-        errors.push(`adapter ${file}: ${r.errors.join('; ')}${keep}`)
-        return null
-      }
-      return compileAdapter(r.adapter)
+      if (!r.ok) return refuse(r.errors.join('; '))
+      const compiled = compileAdapter(r.adapter)
+      this.lastRead.set(file, { stamp, error: null })
+      return compiled
     } catch (e) {
-      errors.push(`adapter ${file}: ${errorMessage(e)}${keep}`)
-      return null
+      return refuse(errorMessage(e))
     }
   }
 }
