@@ -12,6 +12,9 @@ export const AUTO = 'auto'
 export const TOLERANT = 'tolerant'
 
 export interface Decoded {
+  ok: true
+  /** Some update is `unknown`. */
+  unknown: boolean
   updates: Update[]
   /** The adapter that read the frame (or `tolerant`); null when nothing did. */
   adapter: string | null
@@ -19,7 +22,7 @@ export interface Decoded {
   reasons: readonly string[]
 }
 
-export type TextDecoded = ({ ok: true; unknown: boolean } & Decoded) | { ok: false; error: string }
+export type TextDecoded = Decoded | { ok: false; error: string }
 
 export interface DecoderOptions {
   adapters: readonly CompiledAdapter[]
@@ -83,10 +86,7 @@ export class FrameDecoder {
       value = JSON.parse(text)
     } catch (e) {
       const wrapped = this.unwrapped(text)
-      if (wrapped !== null) {
-        const unknown = wrapped.updates.some((u) => u.kind === 'unknown')
-        return { ok: true, unknown, ...wrapped }
-      }
+      if (wrapped !== null) return wrapped
       // Polymarket and others answer keep-alives with bare PING/PONG text.
       const t = text.trim().toLowerCase()
       if (t === 'ping' || t === 'pong') {
@@ -101,10 +101,7 @@ export class FrameDecoder {
       const reason = e instanceof Error ? e.message.replace(/\s+/g, ' ').slice(0, 200) : 'parse error'
       return { ok: false, error: `invalid JSON: ${reason}` }
     }
-    const d = this.decodeValue(value)
-    let unknown = false
-    for (const u of d.updates) if (u.kind === 'unknown') unknown = true
-    return { ok: true, unknown, updates: d.updates, adapter: d.adapter, reasons: d.reasons }
+    return this.decodeValue(value)
   }
 
   decodeValue(value: unknown): Decoded {
@@ -135,7 +132,7 @@ export class FrameDecoder {
   }
 
   private result(updates: Update[], adapter: string, reasons: string[]): Decoded {
-    return { updates, adapter, reasons: reasons.length === 0 ? NO_REASONS : reasons.slice() }
+    return decoded(updates, adapter, reasons.length === 0 ? NO_REASONS : reasons.slice())
   }
 
   /** A frame that is not JSON, read by an adapter that knows its text prefix (and only by such an adapter). */
@@ -156,7 +153,7 @@ export class FrameDecoder {
           this.locked = a
           this.opts.onPick?.(a)
         }
-        return { updates: out, adapter: a.name, reasons }
+        return decoded(out, a.name, reasons)
       }
     }
     return null
@@ -191,12 +188,18 @@ export class FrameDecoder {
       } else if (u.kind === 'unknown') reasons.push(why)
       else read = true
     }
-    return { updates, adapter: read ? TOLERANT : null, reasons }
+    return decoded(updates, read ? TOLERANT : null, reasons)
   }
 }
 
 function unread(value: unknown, why: string): Decoded {
-  return { updates: [{ kind: 'unknown', raw: value }], adapter: null, reasons: [why] }
+  return decoded([{ kind: 'unknown', raw: value }], null, [why])
+}
+
+function decoded(updates: Update[], adapter: string | null, reasons: readonly string[]): Decoded {
+  let unknown = false
+  for (const u of updates) if (u.kind === 'unknown') unknown = true
+  return { ok: true, unknown, updates, adapter, reasons }
 }
 
 /** The spec's user channel: the only place the tolerant reader may find the account's own data. */
