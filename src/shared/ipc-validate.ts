@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { alertRuleInputSchema, issueField, keepRunningSchema, MAX_SNOOZE_MINUTES } from './alerts'
 import { adapterChoice } from './adapters/name'
 import type { MethodArgs, MonitorMethod } from './ipc'
+import { bigTradeRuleSchema, watchlistInputSchema, windowKeySchema, workspaceInputSchema } from './workspace'
 
 const id = z.string().min(1).max(200)
 const filter = z.enum(['all', 'orderbook', 'trades'])
@@ -22,6 +23,19 @@ const windowTarget = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('market'), market: id }).strict(),
   z.object({ kind: z.literal('event'), event: id }).strict(),
 ])
+
+// ---- record and replay: a recording is named by its file name inside the recordings folder, never a path.
+export const MAX_REPLAY_SPEED = 50
+const recordingName = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[A-Za-z0-9._-]+$/, 'a recording name has letters, digits, ".", "_" and "-" only (no path)')
+  .refine((name) => !name.includes('..') && !name.startsWith('.'), 'a recording name cannot contain ".."')
+const replaySpeed = z
+  .number()
+  .min(1, 'speed must be at least 1')
+  .max(MAX_REPLAY_SPEED, `speed must be at most ${MAX_REPLAY_SPEED}`)
 
 const argSchemas: { [M in MonitorMethod]: z.ZodType<MethodArgs<M>> } = {
   listEvents: z.tuple([z.object({ refresh: z.boolean().optional() }).strict().optional()]) as never,
@@ -78,6 +92,28 @@ const argSchemas: { [M in MonitorMethod]: z.ZodType<MethodArgs<M>> } = {
   setKeepRunning: z.tuple([keepRunningSchema]),
   openWindow: z.tuple([windowTarget]),
   installUpdate: z.tuple([]),
+  getWorkspaces: z.tuple([]),
+  saveWorkspace: z.tuple([workspaceInputSchema]) as never,
+  deleteWorkspace: z.tuple([id]),
+  setWindowWorkspace: z.tuple([windowKeySchema, id]),
+  saveWatchlist: z.tuple([watchlistInputSchema]) as never,
+  deleteWatchlist: z.tuple([id]),
+  setBigTrade: z.tuple([id, bigTradeRuleSchema.nullable()]),
+  // ---- record and replay
+  startRecording: z.tuple([]),
+  stopRecording: z.tuple([]),
+  listRecordings: z.tuple([]),
+  startReplay: z.tuple([z.object({ file: recordingName, speed: replaySpeed.optional() }).strict()]) as never,
+  controlReplay: z.tuple([
+    z
+      .object({
+        speed: replaySpeed.optional(),
+        paused: z.boolean().optional(),
+        seekMs: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+      })
+      .strict(),
+  ]) as never,
+  stopReplay: z.tuple([]),
 }
 
 export type ValidateResult<M extends MonitorMethod> =

@@ -8,6 +8,9 @@ import type {
   EventSummary,
   InspectorFrame,
   Profile,
+  RecordingInfo,
+  RecordingStatus,
+  ReplayStatus,
   Result,
   StreamStatus,
   TickerView,
@@ -15,6 +18,14 @@ import type {
   UserUpdateView,
   WindowTarget,
 } from './model'
+import type {
+  BigTradeRule,
+  Watchlist,
+  WatchlistInput,
+  Workspace,
+  WorkspaceInput,
+  WorkspaceView,
+} from './workspace'
 
 /** What one window wants to watch. The engine keeps the union over all windows. */
 export type Interest =
@@ -51,6 +62,8 @@ export interface ViewBatch {
   alerts?: AlertsView
   /** Alerts that fired since the last batch, oldest first: for toasts and browser notifications. */
   alertsFired?: AlertEvent[]
+  /** Workspaces, watchlists or big-trade rules changed (from any window), and in the first batch. */
+  workspace?: WorkspaceView
 }
 
 export interface KeyInfo {
@@ -80,6 +93,17 @@ export interface ProfileInput {
 export interface AdapterChoice {
   name: string
   title: string
+}
+
+export interface ReplayRequest {
+  file: string
+  speed?: number
+}
+
+export interface ReplayControl {
+  speed?: number
+  paused?: boolean
+  seekMs?: number
 }
 
 export interface MonitorApi {
@@ -150,6 +174,37 @@ export interface MonitorApi {
    */
   installUpdate(): Promise<Result<void>>
 
+  // ---- workspaces and watchlists (docs/workspaces.md)
+  /** Saved workspaces, watchlists, each window's last workspace and the big-trade rules. */
+  getWorkspaces(): Promise<Result<WorkspaceView>>
+  /** Creates (no id) or replaces a workspace; a built-in id saves the user's version of that layout. */
+  saveWorkspace(workspace: WorkspaceInput): Promise<Result<Workspace>>
+  deleteWorkspace(id: string): Promise<Result<void>>
+  /** Remembers which workspace a window (`main`, `market:<id>`, `event:<id>`) shows, for its next start. */
+  setWindowWorkspace(window: string, workspace: string): Promise<Result<void>>
+  /** Creates (no id) or replaces a watchlist. */
+  saveWatchlist(watchlist: WatchlistInput): Promise<Result<Watchlist>>
+  deleteWatchlist(id: string): Promise<Result<void>>
+  /** Sets a market's big-trade highlighting; null (or both thresholds null) turns it off. */
+  setBigTrade(market: string, rule: BigTradeRule | null): Promise<Result<void>>
+
+  // ---- record and replay (docs/recording.md)
+  /** Records the active profile's raw feed (keys scrubbed) to a new file in the recordings folder. */
+  startRecording(): Promise<Result<RecordingStatus>>
+  /** Ends the recording in progress; the file is complete when this resolves. */
+  stopRecording(): Promise<Result<RecordingInfo>>
+  /** The recordings folder, newest first; a bad file is listed with its error. */
+  listRecordings(): Promise<Result<RecordingInfo[]>>
+  /**
+   * Replays a recording (a file NAME in the recordings folder) as a read-only profile: the live connection is
+   * closed until stopReplay(), nothing is sent to any venue. Speed 1 to 50, default 1.
+   */
+  startReplay(request: ReplayRequest): Promise<Result<ReplayStatus>>
+  /** Change speed, pause or resume, or seek (ms since the recording started) the replay in progress. */
+  controlReplay(control: ReplayControl): Promise<Result<ReplayStatus>>
+  /** Ends the replay and reconnects the profile that was active before it. */
+  stopReplay(): Promise<Result<void>>
+
   // ---- push
   /** Subscribe to this window's batches. Returns the unsubscribe function. */
   onBatch(listener: (batch: ViewBatch) => void): () => void
@@ -201,6 +256,21 @@ export const MONITOR_METHODS = [
   'setKeepRunning',
   'openWindow',
   'installUpdate',
+  // workspaces and watchlists
+  'getWorkspaces',
+  'saveWorkspace',
+  'deleteWorkspace',
+  'setWindowWorkspace',
+  'saveWatchlist',
+  'deleteWatchlist',
+  'setBigTrade',
+  // record and replay
+  'startRecording',
+  'stopRecording',
+  'listRecordings',
+  'startReplay',
+  'controlReplay',
+  'stopReplay',
 ] as const satisfies readonly MonitorMethod[]
 
 /** IPC channel names: one invoke channel per method plus one push channel. */

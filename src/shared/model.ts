@@ -108,6 +108,9 @@ export interface TickerView {
   state: BookState
   /** As BookView.usualGapMs. */
   usualGapMs?: number
+  /** The first trade price of the local day the engine saw for this market, and when; absent before one. */
+  open?: number
+  openAt?: number
 }
 
 export interface UserUpdateView {
@@ -143,6 +146,8 @@ export type ErrorCode =
   | 'invalid_argument'
   /** The host cannot do this at all (installing an update in the browser host or a dev build). */
   | 'unavailable'
+  /** A named thing does not exist (a recording file). */
+  | 'not_found'
   | 'internal'
 
 export interface ApiError {
@@ -222,6 +227,61 @@ export interface StreamStatus {
    * TM_NO_UPDATES=1. A window offers "Restart to update" only in the `ready` state.
    */
   update?: UpdateStatus
+  /** A recording of the raw feed in progress (docs/recording.md). */
+  recording?: RecordingStatus
+  /** Set while a recording is replayed: the data is not live and nothing is sent to any venue. */
+  replay?: ReplayStatus
+}
+
+// ---------------------------------------------------------------- record and replay (docs/recording.md)
+
+export interface RecordingStatus {
+  /** File name inside the recordings folder. */
+  file: string
+  /** Compressed bytes written so far. */
+  bytes: number
+  /** ms since epoch. */
+  startedAt: number
+  /** Recording stops by itself at this many compressed bytes. */
+  limitBytes: number
+  frames: number
+}
+
+export type ReplayState = 'playing' | 'paused' | 'ended'
+
+export interface ReplayStatus {
+  file: string
+  /** 1 to 50 (times real time). */
+  speed: number
+  paused: boolean
+  state: ReplayState
+  /** Where the replay is, in ms since the recording started. */
+  positionMs: number
+  durationMs: number
+  /** The recorded profile's name (a name only: never a key or URL). */
+  profileName: string
+  /** When the recording started, ms since epoch. */
+  recordedAt: number
+  /**
+   * Increases on every seek back, which makes the engine forget and re-derive its books and tapes: a window then
+   * drops what it holds of markets and reads them again.
+   */
+  epoch: number
+}
+
+/** One file of the recordings folder, as listRecordings() reads it. */
+export interface RecordingInfo {
+  name: string
+  /** Size on disk. */
+  bytes: number
+  /** ms since epoch, from the header; null for a bad file. */
+  startedAt: number | null
+  /** The last frame's time; null when not known (a bad file, or too large to read for a listing). */
+  durationMs: number | null
+  frames: number | null
+  profileName: string | null
+  /** Why this file cannot be replayed. */
+  error?: string
 }
 
 export type UpdateState = 'idle' | 'checking' | 'available' | 'downloading' | 'ready' | 'error'

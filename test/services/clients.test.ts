@@ -1,6 +1,9 @@
 // ClientHub: each window's calls are validated, run against the services and never throw; disposing releases
 // the window's interests and fan-out slot. Real registry, fan-out, stores and catalog; the key, profile,
 // connection and resync services are stubs with only what the tested calls use.
+import { WorkspaceService } from '../../src/main/services/workspaces'
+import { defaultSettings } from '../../src/main/services/settings'
+import { parseSettings } from '../../src/main/services/settings-schema'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AlertService } from '../../src/main/services/alerts'
 import type { Interest, ViewBatch } from '../../src/shared/ipc'
@@ -83,6 +86,20 @@ function setup() {
   const alerts: Pick<AlertService, 'view'> = {
     view: () => ({ rules: [], history: [], unread: 0, paused: false, keepRunning: 'auto' }),
   }
+  // Settings in memory, checked as the real store checks an update.
+  let current = defaultSettings()
+  const workspaces = new WorkspaceService({
+    settings: {
+      get: () => current,
+      update: async (mutate) => {
+        const r = parseSettings(mutate(current))
+        if (r.ok) current = r.value
+        return r
+      },
+    },
+    now: () => 1_700_000_000_000,
+    changed: () => fanout.workspaceChanged(),
+  })
   let closed = false
   const hub = new ClientHub({
     log: log.logger,
@@ -101,6 +118,7 @@ function setup() {
     connection: connection as ConnectionManager,
     resync: resync as ResyncTracker,
     alerts: alerts as AlertService,
+    workspaces,
     isClosed: () => closed,
   })
   const attach = (label = 'w') => {

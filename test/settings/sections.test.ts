@@ -1,3 +1,5 @@
+import type { Workspace } from '../../src/shared/workspace'
+import { layoutOf } from '../fixtures/layouts'
 import { promises as fs } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -73,6 +75,22 @@ const healthRule: AlertRule = {
   sound: false,
 }
 
+const trading: Workspace = {
+  id: 'ws-trading',
+  name: 'Trading',
+  layout: layoutOf([
+    { id: 'p-ladder', kind: 'ladder' },
+    { id: 'p-tape', kind: 'tape', market: 'm-1' },
+  ]),
+  updatedAt: 1_700_000_000_000,
+}
+const scanning: Workspace = {
+  id: 'ws-scan',
+  name: 'Scanning',
+  layout: layoutOf([{ id: 'p-watch', kind: 'watchlist' }]),
+  updatedAt: 1_700_000_000_000,
+}
+
 /** A document with something in every section, so each test can show the others survive. */
 function goodDoc(): Settings {
   return {
@@ -83,6 +101,10 @@ function goodDoc(): Settings {
     ui: { theme: 'dark' },
     alertRules: [priceRule, healthRule],
     keepRunning: 'always',
+    workspaces: [trading, scanning],
+    watchlists: [{ id: 'wl-1', name: 'Elections', markets: ['m-1', 'm-2'] }],
+    windowWorkspaces: [{ window: 'main', workspace: 'ws-trading' }],
+    bigTrades: [{ market: 'm-1', minSize: 500, relative: null }],
   }
 }
 
@@ -98,6 +120,33 @@ type Damage = {
 }
 
 const damages: Damage[] = [
+  {
+    label: 'a corrupt workspace layout (a pane of an unknown kind)',
+    damage: (doc) => {
+      const broken = structuredClone(trading)
+      ;(broken.layout.panels['p-tape'] as { contentComponent: string }).contentComponent = 'rm -rf'
+      doc.workspaces = [{ ...broken, id: 'ws-broken' }, trading, scanning]
+    },
+    expected: (good) => good,
+    named: [/workspaces "ws-broken" \(layout\.panels\.p-tape\.contentComponent: /],
+  },
+  {
+    label: 'a workspace whose layout is not a layout at all',
+    damage: (doc) => {
+      doc.workspaces = [trading, { ...scanning, layout: 'not json' }]
+    },
+    expected: (good) => ({ ...good, workspaces: [trading] }),
+    named: [/workspaces "ws-scan" \(layout: /],
+  },
+  {
+    label: 'a watchlist listing a market twice, and a bad big-trade rule',
+    damage: (doc) => {
+      doc.watchlists = [...goodDoc().watchlists, { id: 'wl-2', name: 'Dup', markets: ['m-1', 'm-1'] }]
+      doc.bigTrades = [...goodDoc().bigTrades, { market: 'm-2', minSize: -5, relative: null }]
+    },
+    expected: (good) => good,
+    named: [/watchlists "wl-2" \(markets: a market is listed twice\)/, /bigTrades "m-2" \(minSize: /],
+  },
   {
     label: 'a bad profile entry',
     damage: (doc) => {
@@ -248,6 +297,10 @@ describe('loading a settings file with damage in one section', () => {
       windows: [marketWindow],
       alertRules: [priceRule, healthRule],
       keepRunning: 'always',
+      workspaces: [trading, scanning],
+      watchlists: goodDoc().watchlists,
+      windowWorkspaces: goodDoc().windowWorkspaces,
+      bigTrades: goodDoc().bigTrades,
     })
     expect(dropped).toEqual([
       'profiles "backup" (The WebSocket URL must start with ws or wss:// (got "http"))',

@@ -1,6 +1,7 @@
 // The store of every watched market's order book and ticker-only data (last trade, venue tickers): applies
 // updates, marks books stale or quiet, and builds the views windows get.
 import type { BookState, BookView, TickerView } from '../../shared/model'
+import type { DayOpens } from './day-open'
 import { OrderBook, type BookOutcome, type BookUpdate, type TickerUpdate } from './order-book'
 
 export {
@@ -30,8 +31,14 @@ export class BookStore {
   private readonly books = new Map<string, OrderBook>()
   private readonly extra = new Map<string, TickerFields>()
 
-  /** `usualGap` tells each view how often its market usually updates (the liveness tracker learns it). */
-  constructor(private readonly usualGap: (market: string) => number | null = () => null) {}
+  /**
+   * `usualGap` tells each view how often its market usually updates (the liveness tracker learns it);
+   * `dayOpens`, when given, hears every last price and puts the day's open in the ticker.
+   */
+  constructor(
+    private readonly usualGap: (market: string) => number | null = () => null,
+    private readonly dayOpens: DayOpens | null = null,
+  ) {}
 
   /** Applies a snapshot or delta to its market's book (created on first use) and says what happened. */
   apply(update: BookUpdate, now: number): BookOutcome {
@@ -133,6 +140,7 @@ export class BookStore {
     fields.last = price
     fields.updatedAt = now
     fields.quiet = false
+    this.dayOpens?.note(market, price, now)
     // A fresh trade makes a trades-only entry current again; venue bid/ask wait for their next ticker.
     if (fields.bid === null && fields.ask === null) fields.stale = false
   }
@@ -147,7 +155,10 @@ export class BookStore {
     const fields = this.fields(update.market)
     if (update.bid !== undefined && Number.isFinite(update.bid)) fields.bid = update.bid
     if (update.ask !== undefined && Number.isFinite(update.ask)) fields.ask = update.ask
-    if (update.last !== undefined && Number.isFinite(update.last)) fields.last = update.last
+    if (update.last !== undefined && Number.isFinite(update.last)) {
+      fields.last = update.last
+      this.dayOpens?.note(update.market, update.last, now)
+    }
     fields.updatedAt = now
     fields.stale = false
     fields.quiet = false
@@ -171,6 +182,11 @@ export class BookStore {
     }
     const gap = this.usualGap(market)
     if (gap !== null) view.usualGapMs = Math.round(gap)
+    const open = this.dayOpens?.get(market, Date.now()) ?? null
+    if (open !== null) {
+      view.open = open.price
+      view.openAt = open.at
+    }
     return view
   }
 

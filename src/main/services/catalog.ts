@@ -37,6 +37,8 @@ export class EventsCatalog {
   private indexed = false
   private cache: { profileId: string; at: number; value: EventSummary[] } | null = null
   private inFlight: { profileId: string; promise: Promise<Result<EventSummary[]>> } | null = null
+  /** A listing that does not come from REST (a replay's, from its recording), until clear() or useFixed(null). */
+  private fixed: Result<EventSummary[]> | null = null
 
   constructor(private readonly deps: CatalogDeps) {}
 
@@ -67,8 +69,28 @@ export class EventsCatalog {
     this.inFlight = null
   }
 
+  /**
+   * Replay: list() answers with these events (null: the recording has none) and never calls the exchange;
+   * `undefined` goes back to REST.
+   */
+  useFixed(events: EventSummary[] | null | undefined): void {
+    if (events === undefined) {
+      this.fixed = null
+      return
+    }
+    this.fixed =
+      events === null
+        ? fail({ code: 'unavailable', message: 'This recording has no events listing.' })
+        : ok(events)
+    if (events !== null) {
+      this.index(events)
+      this.deps.onLoaded()
+    }
+  }
+
   /** Another profile: nothing of this one's listing applies. */
   clear(): void {
+    this.fixed = null
     this.invalidate()
     this.eventMarkets.clear()
     this.marketEvent.clear()
@@ -77,6 +99,7 @@ export class EventsCatalog {
   }
 
   async list(refresh: boolean): Promise<Result<EventSummary[]>> {
+    if (this.fixed) return this.fixed
     const { profile, rest, unavailable } = this.deps.current()
     if (!rest) return fail(unavailable ?? { code: 'network', message: 'No connection profile is active.' })
     const cache = this.cache

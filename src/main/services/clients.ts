@@ -21,12 +21,14 @@ import type { Inspector } from './inspector'
 import type { InterestIndex } from './interests'
 import type { KeyManager } from './keys'
 import type { ProfileService } from './profiles'
+import type { RecordReplay } from './record-replay'
 import type { SubscriptionRegistry } from './registry'
 import type { ResyncTracker } from './resync'
 import type { StatusTracker } from './status'
 import type { TapeStore } from './tapes'
 import type { AttachOptions, InstallUpdateHandler, Logger, MonitorClient } from './types'
 import type { UserFeed } from './user-feed'
+import type { WorkspaceService } from './workspaces'
 
 const HISTORY_TRADES = 500
 /** installUpdate() where no shell registered an installer (browser host, dev and demo builds). */
@@ -50,12 +52,20 @@ export interface ClientHubDeps {
   connection: ConnectionManager
   resync: ResyncTracker
   alerts: AlertService
+  workspaces: WorkspaceService
   /** The shell's update installer, if it registered one (MonitorEngine.onInstallUpdate). */
   updateInstaller?(): InstallUpdateHandler | null
   /** The venue adapters a profile can choose (shipped and the user's own). */
   adapters?: () => AdapterChoice[]
+  /** Recording the feed and replaying recordings; absent: those calls fail with `unavailable`. */
+  recordReplay?: RecordReplay
   isClosed(): boolean
 }
+
+const NO_RECORD_REPLAY = {
+  code: 'unavailable',
+  message: 'Record and replay are not available here.',
+} as const
 
 interface ClientState {
   id: string
@@ -204,12 +214,40 @@ export class ClientHub {
         d.alerts.setKeepRunning(mode)
         return ok(undefined)
       }),
+      getWorkspaces: guard('getWorkspaces', async () => ok(d.workspaces.view())),
+      saveWorkspace: guard('saveWorkspace', async (input) => d.workspaces.saveWorkspace(input)),
+      deleteWorkspace: guard('deleteWorkspace', async (wsId) => d.workspaces.deleteWorkspace(wsId)),
+      setWindowWorkspace: guard('setWindowWorkspace', async (window, workspace) =>
+        d.workspaces.setWindowWorkspace(window, workspace),
+      ),
+      saveWatchlist: guard('saveWatchlist', async (input) => d.workspaces.saveWatchlist(input)),
+      deleteWatchlist: guard('deleteWatchlist', async (listId) => d.workspaces.deleteWatchlist(listId)),
+      setBigTrade: guard('setBigTrade', async (market, rule) => d.workspaces.setBigTrade(market, rule)),
       installUpdate: guard('installUpdate', async () => {
         const install = d.updateInstaller?.() ?? null
         if (!install) return fail({ code: 'unavailable', message: UPDATES_UNAVAILABLE })
         d.log.info('monitor: update install requested', { client: id })
         return install()
       }),
+      // ---- record and replay (record-replay.ts)
+      startRecording: guard('startRecording', async () =>
+        d.recordReplay ? d.recordReplay.startRecording() : fail(NO_RECORD_REPLAY),
+      ),
+      stopRecording: guard('stopRecording', async () =>
+        d.recordReplay ? d.recordReplay.stopRecording() : fail(NO_RECORD_REPLAY),
+      ),
+      listRecordings: guard('listRecordings', async () =>
+        d.recordReplay ? d.recordReplay.listRecordings() : fail(NO_RECORD_REPLAY),
+      ),
+      startReplay: guard('startReplay', async (request) =>
+        d.recordReplay ? d.recordReplay.startReplay(request) : fail(NO_RECORD_REPLAY),
+      ),
+      controlReplay: guard('controlReplay', async (control) =>
+        d.recordReplay ? d.recordReplay.controlReplay(control) : fail(NO_RECORD_REPLAY),
+      ),
+      stopReplay: guard('stopReplay', async () =>
+        d.recordReplay ? d.recordReplay.stopReplay() : fail(NO_RECORD_REPLAY),
+      ),
       dispose: () => {
         if (state.disposed) return
         state.disposed = true

@@ -65,6 +65,8 @@ export class ConnectionManager {
   private conn: Connection
   private openDisconnect: Incident | null = null
   private closed = false
+  /** Set aside for a replay (suspend()): no stream, nothing sent, no reconnect until connect(). */
+  private suspendedFlag = false
 
   constructor(
     private readonly o: ConnectionManagerOptions,
@@ -127,8 +129,13 @@ export class ConnectionManager {
     return { ...p, baseUrl: sim.baseUrl, wsUrl: sim.wsUrl }
   }
 
+  /** Whether the connection is set aside for a replay. */
+  get suspended(): boolean {
+    return this.suspendedFlag
+  }
+
   reconnectNow(): void {
-    if (this.closed) return
+    if (this.closed || this.suspendedFlag) return
     if (this.conn.stream) this.conn.stream.reconnectNow()
     else void this.connect(this.conn.profile)
   }
@@ -136,6 +143,7 @@ export class ConnectionManager {
   /** Close the current connection and open one for `profile`; windows' interests are replayed on open. */
   async connect(profile: Profile): Promise<void> {
     const { o } = this
+    this.suspendedFlag = false
     this.conn.stream?.close()
     o.hooks.reset()
     o.incidents.end(this.openDisconnect)
@@ -179,6 +187,23 @@ export class ConnectionManager {
       })
     }
     await o.hooks.afterConnect()
+    o.status.changed()
+  }
+
+  /**
+   * Record and replay: close the stream and forget the profile's data (as a profile switch does), and stay
+   * without a stream (state `offline`, nothing sent, reconnectNow() ignored) until connect() is called again.
+   */
+  suspend(): void {
+    if (this.closed) return
+    const { o } = this
+    this.suspendedFlag = true
+    this.conn.stream?.close()
+    o.hooks.reset()
+    o.incidents.end(this.openDisconnect)
+    this.openDisconnect = null
+    o.status.resetForProfile()
+    this.conn = { profile: this.conn.profile, stream: null, rest: null, everOpened: false, unavailable: null }
     o.status.changed()
   }
 

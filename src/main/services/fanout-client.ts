@@ -10,6 +10,7 @@ import type {
   TradeView,
   UserUpdateView,
 } from '../../shared/model'
+import type { WorkspaceView } from '../../shared/workspace'
 
 export interface FanoutProvider {
   bookView(market: string, depth: number): BookView | null
@@ -17,6 +18,8 @@ export interface FanoutProvider {
   status(): StreamStatus
   /** Absent: the engine has no alerts (tests of the fan-out alone). */
   alerts?(): AlertsView
+  /** Absent: the engine keeps no workspaces (tests of the fan-out alone). */
+  workspace?(): WorkspaceView
 }
 
 export interface FanoutCounters {
@@ -66,6 +69,8 @@ export class FanoutClient {
   alerts = false
   /** Fired since the last batch; never dropped (each is a notification), and rare by construction. */
   alertsFired: AlertEvent[] = []
+  /** Workspaces, watchlists or big-trade rules changed since the last batch. */
+  workspace = false
   seq = 0
   removed = false
   failures = 0
@@ -115,6 +120,7 @@ export interface BatchSources {
   status(): StreamStatus
   /** Likewise the alerts view; null when the engine has none. */
   alerts(): AlertsView | null
+  workspace(): WorkspaceView | null
 }
 
 /** Takes everything queued for the client into its next batch; null when there is nothing to say. */
@@ -169,6 +175,14 @@ export function takeBatch(client: FanoutClient, at: number, s: BatchSources): Vi
     batch.alertsFired = client.alertsFired
     client.alertsFired = []
     content = true
+  }
+  if (client.workspace) {
+    client.workspace = false
+    const view = s.workspace()
+    if (view !== null) {
+      batch.workspace = view
+      content = true
+    }
   }
   return content ? batch : null
 }

@@ -4,6 +4,7 @@
 // change for a window that has had no batch for one interval goes out right after the current socket read; only a
 // window that got a batch less than one interval ago waits. A hidden window gets no market data at all.
 import type { AlertEvent, AlertsView } from '../../shared/alerts'
+import type { WorkspaceView } from '../../shared/workspace'
 import type { ViewBatch } from '../../shared/ipc'
 import type { InspectorFrame, StreamStatus, TradeView, UserUpdateView } from '../../shared/model'
 import {
@@ -85,6 +86,9 @@ const markEvents = (client: Client): void => {
 const markAlerts = (client: Client): void => {
   client.alerts = true
 }
+const markWorkspace = (client: Client): void => {
+  client.workspace = true
+}
 
 export class Fanout {
   readonly counters: FanoutCounters = {
@@ -135,6 +139,7 @@ export class Fanout {
   private deferred = false
   private flushStatus: StreamStatus | null = null
   private flushAlerts: AlertsView | null = null
+  private flushWorkspace: WorkspaceView | null = null
   private readonly batchSources: BatchSources
   private flushing = false
   private closed = false
@@ -168,6 +173,7 @@ export class Fanout {
       maxFrames: this.maxFrames,
       status: () => (this.flushStatus ??= this.provider.status()),
       alerts: () => (this.flushAlerts ??= this.provider.alerts?.() ?? null),
+      workspace: () => (this.flushWorkspace ??= this.provider.workspace?.() ?? null),
     }
     this.onTimer = () => {
       this.timer = null
@@ -200,6 +206,7 @@ export class Fanout {
     this.clients.set(id, client)
     client.status = true
     client.alerts = this.provider.alerts !== undefined
+    client.workspace = this.provider.workspace !== undefined
     this.touch(client)
   }
 
@@ -369,6 +376,11 @@ export class Fanout {
     this.forEveryClient(markAlerts)
   }
 
+  /** Workspaces, watchlists or big-trade rules changed: every window gets the new view, hidden ones too. */
+  workspaceChanged(): void {
+    this.forEveryClient(markWorkspace)
+  }
+
   alertFired(event: AlertEvent): void {
     this.forEveryClient((client) => void client.alertsFired.push(event))
   }
@@ -464,6 +476,7 @@ export class Fanout {
     this.flushing = true
     this.flushStatus = null
     this.flushAlerts = null
+    this.flushWorkspace = null
     try {
       for (const client of batchClients) {
         if (client.removed) continue
@@ -475,6 +488,7 @@ export class Fanout {
       batchClients.clear()
       this.flushStatus = null
       this.flushAlerts = null
+      this.flushWorkspace = null
       this.flushing = false
     }
     this.settle(dueBy, at)

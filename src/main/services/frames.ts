@@ -34,6 +34,8 @@ export interface FrameRouterDeps {
   incidents: IncidentLog
   fanout: Fanout
   alerts: Pick<AlertService, 'onBook' | 'onTicker' | 'onTrade' | 'onUser'>
+  /** Sees every frame's text after the key scrub, before decoding (the feed recorder, recorder.ts). */
+  tap?: (text: string, receivedAt: number) => void
 }
 
 /** Narrows an update to one placed in a market without copying it. */
@@ -48,6 +50,7 @@ export class FrameRouter {
     const d = this.d
     d.status.lastMessageAt = receivedAt
     const text = d.secrets.active && d.secrets.contains(raw) ? d.secrets.redact(raw) : raw
+    if (d.tap) d.tap(text, receivedAt)
     const decoded = d.decoder.decodeText(text)
     if (!decoded.ok) {
       const frame = d.inspector.record(text, receivedAt, 'malformed', [], decoded.error)

@@ -7,6 +7,8 @@ import { dirname, join } from 'node:path'
 import { AdapterFiles } from './adapter-files'
 import { AlertRelay } from './alert-relay'
 import { AlertService } from './alerts'
+import { WorkspaceService } from './workspaces'
+import { DayOpens } from './day-open'
 import { BookStore } from './books'
 import { EventsCatalog } from './catalog'
 import { ClientHub } from './clients'
@@ -15,7 +17,7 @@ import { createKeyringStore, createMemoryStore, type CredentialStore } from './c
 import type { DemoOptions } from './demo'
 import { DemoHost } from './demo-host'
 import { Fanout } from './fanout'
-import { FrameRouter } from './frames'
+import { FrameRouter, type FrameRouterDeps } from './frames'
 import { IncidentLog } from './incidents'
 import { createInspector } from './inspector'
 import { InterestIndex } from './interests'
@@ -23,6 +25,8 @@ import { KeyManager } from './keys'
 import { MarketLiveness, watchLiveness } from './liveness'
 import { LIVENESS_DEFAULTS, RESYNC_DEFAULTS, type LivenessConfig, type ResyncConfig } from './liveness-config'
 import { activeProfileOf, ProfileService } from './profiles'
+import { RecordReplay, REPLAY_PROFILE_ID } from './record-replay'
+import { FeedRecorder } from './recorder'
 import { SecretRedactor } from './redact'
 import { createRegistry, type RegistryChange } from './registry'
 import { ResyncTracker } from './resync'
@@ -61,12 +65,18 @@ export interface CreateMonitorOptions {
   restTimeoutMs?: number
   /** The user's own venue adapter files (docs/adapters.md). Default: `adapters/` beside the settings file. */
   adaptersDir?: string | null
+  /** Where recordings are written and read (docs/recording.md). Default: `recordings/` beside the settings file. */
+  recordingsDir?: string | null
+  /** A recording stops at this many compressed bytes (default 256 MiB). */
+  recordingLimitBytes?: number
 }
 
 /** A connection that delivered a frame this recently is healthy enough to blame one silent market on itself. */
 const DATA_FLOWING_MS = 5_000
 /** The alert rules watch their markets under this name in the subscription registry, like one more window. */
 const ALERTS_CLIENT = 'alerts'
+/** Replayed data is not the market: alert rules never see it (docs/recording.md). */
+const REPLAY_ALERTS = { onBook() {}, onTicker() {}, onTrade() {}, onUser() {} }
 
 function defaultLogger(): Logger {
   const write = (level: string) => (message: string, fields?: LogFields) => {
@@ -124,18 +134,19 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
   })
   const incidents = new IncidentLog(now, statusChanged)
   const liveness = new MarketLiveness({ config: liveConfig })
-  const books = new BookStore((market) => liveness.usualGap(market))
+  const books = new BookStore((market) => liveness.usualGap(market), new DayOpens())
   const tapes = new TapeStore()
   const userFeed = new UserFeed()
   const inspector = createInspector()
+  const adapterFiles = new AdapterFiles(
+    options.adaptersDir !== undefined
+      ? options.adaptersDir
+      : options.settingsPath !== null
+        ? join(dirname(options.settingsPath), 'adapters')
+        : null,
+  )
   const venue = new VenueDecoder({
-    files: new AdapterFiles(
-      options.adaptersDir !== undefined
-        ? options.adaptersDir
-        : options.settingsPath !== null
-          ? join(dirname(options.settingsPath), 'adapters')
-          : null,
-    ),
+    files: adapterFiles,
     log,
     selection: () => connection.profile.adapter ?? AUTO,
     notice: (text) => {
@@ -144,9 +155,39 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
     },
     changed: statusChanged,
   })
+  // A replay reads its frames with the recorded profile's adapter, not the live one's.
+  let replayAdapter: string | undefined
+  const replayVenue = new VenueDecoder({
+    files: adapterFiles,
+    log,
+    selection: () => replayAdapter ?? AUTO,
+    notice: (text) => {
+      status.notices.push(text)
+      statusChanged()
+    },
+    changed: statusChanged,
+  })
+  const recorder = new FeedRecorder({
+    dir:
+      options.recordingsDir !== undefined
+        ? options.recordingsDir
+        : options.settingsPath !== null
+          ? join(dirname(options.settingsPath), 'recordings')
+          : null,
+    log,
+    now,
+    ...(options.recordingLimitBytes !== undefined ? { limitBytes: options.recordingLimitBytes } : {}),
+    changed: statusChanged,
+    notice: (text) => {
+      status.notices.push(text)
+      statusChanged()
+    },
+  })
   const status = new StatusTracker(
     {
-      profileId: () => connection.profile.id,
+      profileId: () => (recordReplay.replaying ? REPLAY_PROFILE_ID : connection.profile.id),
+      recording: () => recordReplay.recordingStatus(),
+      replay: () => recordReplay.replayStatus(),
       connectionState: () => connection.state(),
       stream: () => connection.streamState(),
       authError: () => registry.authError(),
@@ -168,6 +209,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
       ticker: (market) => books.ticker(market),
       status: () => status.status(),
       alerts: () => alerts.view(),
+      workspace: () => workspaces.view(),
     },
   })
   const registry = createRegistry({
@@ -266,9 +308,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
     },
     { rules: settings.get().alertRules, keepRunning: settings.get().keepRunning },
   )
-  const router = new FrameRouter({
-    decoder: venue,
-    alerts,
+  const routerDeps: Omit<FrameRouterDeps, 'decoder' | 'alerts' | 'tap'> = {
     secrets,
     inspector,
     interests,
@@ -281,6 +321,18 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
     status,
     incidents,
     fanout,
+  }
+  const router = new FrameRouter({
+    ...routerDeps,
+    decoder: venue,
+    alerts,
+    tap: (text, receivedAt) => recorder.frame(text, receivedAt),
+  })
+  // Replayed frames take the same path to books, tapes and windows; alert rules and the recorder never see them.
+  const replayRouter: FrameRouter = new FrameRouter({
+    ...routerDeps,
+    decoder: replayVenue,
+    alerts: REPLAY_ALERTS,
   })
   const connection: ConnectionManager = new ConnectionManager(
     {
@@ -304,6 +356,8 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
           alerts.reset()
           // The sticky auth error belongs to the previous profile's key.
           registry.keyChanged()
+          // A profile selected during a replay ends it (its own suspend() is not an interruption).
+          recordReplay.interrupted()
         },
         opened: () => {
           venue.connected()
@@ -354,6 +408,43 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
     },
   })
   const profiles = new ProfileService(settings, connection, credentials, log)
+  const recordReplay: RecordReplay = new RecordReplay({
+    dir: recorder.dir,
+    log,
+    now,
+    recorder,
+    liveProfile: () => {
+      const p = connection.profile
+      return { id: p.id, name: p.name, ...(p.adapter !== undefined ? { adapter: p.adapter } : {}) }
+    },
+    listing: async () => {
+      const r = await catalog.list(false)
+      return r.ok ? r.value : null
+    },
+    refreshSnapshots: () => {
+      for (const id of registry.desired('market').keys()) registry.resubscribe('market', id)
+      for (const id of registry.desired('event').keys()) registry.resubscribe('event', id)
+    },
+    suspendLive: () => connection.suspend(),
+    resumeLive: () => connection.connect(activeProfileOf(settings)),
+    useListing: (events) => catalog.useFixed(events),
+    useAdapter: (adapter) => {
+      replayAdapter = adapter
+      replayVenue.connected()
+    },
+    feed: replayRouter.onFrame,
+    resetData: () => {
+      const markets = new Set([...books.markets(), ...tapes.markets()])
+      books.clear()
+      tapes.clear()
+      userFeed.clear()
+      resync.clear()
+      liveness.clear()
+      for (const market of markets) bookChanged(market)
+    },
+    changed: statusChanged,
+  })
+  const workspaces = new WorkspaceService({ settings, now, changed: () => fanout.workspaceChanged() })
   // The shell's updater (src/main/updater.ts) installs; the engine only relays a window's request to it.
   let installUpdate: InstallUpdateHandler | null = null
   const clients = new ClientHub({
@@ -372,7 +463,9 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
     connection,
     resync,
     alerts,
+    workspaces,
     updateInstaller: () => installUpdate,
+    recordReplay,
     adapters: () => venue.choices(),
     isClosed: () => closed,
   })
@@ -404,6 +497,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
     closed = true
     // No frame may fire a rule (and ask for a save) after the relay's last write: the stream goes first.
     connection.close()
+    await recordReplay.close()
     alerts.close()
     await relay.close()
     stopLiveness()

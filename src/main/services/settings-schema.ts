@@ -13,6 +13,20 @@ import {
 } from '../../shared/alerts'
 import { listSection, readSections, strictShape, valueSection } from './settings-sections'
 import { adapterChoice } from '../../shared/adapters/name'
+import {
+  bigTradeEntrySchema,
+  MAX_BIG_TRADE_RULES,
+  MAX_WATCHLISTS,
+  MAX_WINDOW_WORKSPACES,
+  MAX_WORKSPACES,
+  watchlistSchema,
+  windowWorkspaceSchema,
+  workspaceSchema,
+  type BigTradeEntry,
+  type Watchlist,
+  type WindowWorkspace,
+  type Workspace,
+} from '../../shared/workspace'
 import { fail, ok } from '../../shared/ipc'
 import { DEMO_PROFILE_ID } from '../../shared/model'
 import type { Profile, Result, WindowLayout } from '../../shared/model'
@@ -30,6 +44,13 @@ export interface Settings {
   alertRules: AlertRule[]
   /** What happens when every window is closed (DESIGN: the tray keeps watching while alerts are armed). */
   keepRunning: KeepRunning
+  /** Named docked layouts; a bad one is set aside on load, the others kept (docs/workspaces.md). */
+  workspaces: Workspace[]
+  watchlists: Watchlist[]
+  /** The workspace each window showed last, restored on relaunch. */
+  windowWorkspaces: WindowWorkspace[]
+  /** Per-market big-trade highlighting of the tape. */
+  bigTrades: BigTradeEntry[]
 }
 
 export const SETTINGS_VERSION = 1
@@ -59,6 +80,10 @@ export function defaultSettings(): Settings {
     windows: [],
     alertRules: [],
     keepRunning: 'auto',
+    workspaces: [],
+    watchlists: [],
+    windowWorkspaces: [],
+    bigTrades: [],
   }
 }
 
@@ -200,6 +225,18 @@ export const SETTINGS_SECTIONS = {
   ui: valueSection({ schema: uiSchema.optional(), default: () => undefined }),
   alertRules: listSection({ entrySchema: alertRuleSchema, maxEntries: MAX_ALERT_RULES, idKey: 'id' }),
   keepRunning: valueSection({ schema: keepRunningSchema, default: (): KeepRunning => 'auto' }),
+  workspaces: listSection({ entrySchema: workspaceSchema, maxEntries: MAX_WORKSPACES, idKey: 'id' }),
+  watchlists: listSection({ entrySchema: watchlistSchema, maxEntries: MAX_WATCHLISTS, idKey: 'id' }),
+  windowWorkspaces: listSection({
+    entrySchema: windowWorkspaceSchema,
+    maxEntries: MAX_WINDOW_WORKSPACES,
+    idKey: 'window',
+  }),
+  bigTrades: listSection({
+    entrySchema: bigTradeEntrySchema,
+    maxEntries: MAX_BIG_TRADE_RULES,
+    idKey: 'market',
+  }),
 }
 
 export const settingsSchema = z

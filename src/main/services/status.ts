@@ -6,6 +6,8 @@ import type {
   ApiError,
   ConnectionState,
   RateLimitInfo,
+  RecordingStatus,
+  ReplayStatus,
   StreamCounters,
   StreamStatus,
   UpdateStatus,
@@ -23,6 +25,9 @@ export interface StatusSources {
   /** Why the profile has no stream at all (no endpoint), shown as lastError. */
   unavailable(): ApiError | null
   adapter?(): { selected: string; picked: string | null }
+  /** A recording in progress, and a replay running (record-replay.ts). */
+  recording?(): RecordingStatus | undefined
+  replay?(): ReplayStatus | undefined
 }
 
 /** Counters and lastMessageAt change with every frame; windows get them once a second, not per frame. */
@@ -120,7 +125,14 @@ export class StatusTracker {
       ...(this.notices.length > 0 ? { notices: [...this.notices] } : {}),
       ...(this.sources.adapter ? { adapter: this.sources.adapter() } : {}),
       ...(this.update ? { update: { ...this.update } } : {}),
+      ...this.recordAndReplay(),
     }
+  }
+
+  private recordAndReplay(): Pick<StreamStatus, 'recording' | 'replay'> {
+    const recording = this.sources.recording?.()
+    const replay = this.sources.replay?.()
+    return { ...(recording ? { recording } : {}), ...(replay ? { replay } : {}) }
   }
 
   close(): void {
