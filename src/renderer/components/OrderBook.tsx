@@ -17,11 +17,11 @@ import {
   type KeyboardEvent,
   type MouseEvent,
 } from 'react'
-import type { BookView, Level } from '../../shared/model'
-import { useApi } from '../hooks/context'
+import type { Level } from '../../shared/model'
 import { ladderDraft } from '../lib/alerts'
 import { formatMid, formatPrice, formatSize, midOf, spreadOf } from '../lib/format'
 import { openAlertForm, openAlertManager } from '../store/alerts-ui'
+import { StaleOverlay } from './StaleOverlay'
 import { useMonitor } from '../store/monitor'
 import { ContextMenu, isMenuKey, menuPointFor, type MenuAt } from './ContextMenu'
 
@@ -102,45 +102,6 @@ function PlaceholderRow({ side }: { side: 'bid' | 'ask' }) {
 function cumulate(levels: readonly Level[]): number[] {
   let total = 0
   return levels.map(([, s]) => (total += s))
-}
-
-function StaleOverlay({ book }: { book: BookView }) {
-  const api = useApi()
-  const [error, setError] = useState<string | null>(null)
-  const resyncing = book.state === 'resyncing'
-  return (
-    <div className="book-overlay" data-testid="book-stale-overlay">
-      <div className="overlay-card">
-        <b>
-          {resyncing
-            ? book.resyncAttempt !== undefined
-              ? `Resyncing (attempt ${book.resyncAttempt})…`
-              : 'Resyncing book…'
-            : 'Book is stale'}
-        </b>
-        <span className="muted">
-          {resyncing
-            ? 'Waiting for a fresh snapshot. Prices below may be out of date.'
-            : `Prices below may be out of date${book.staleReason ? ` (${book.staleReason})` : ''}.`}
-        </span>
-        {!resyncing ? (
-          <button
-            className="btn"
-            data-testid="resync-button"
-            onClick={() => {
-              setError(null)
-              void api.resync(book.market).then((r) => {
-                if (!r.ok) setError(r.error.message)
-              })
-            }}
-          >
-            Resync
-          </button>
-        ) : null}
-        {error ? <span className="error-text">{error}</span> : null}
-      </div>
-    </div>
-  )
 }
 
 export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; levels?: number }) {
@@ -313,7 +274,13 @@ export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; 
           </span>
         </div>
         <div className="ladder-side bids">{bidRows}</div>
-        {book && (state === 'stale' || state === 'resyncing') ? <StaleOverlay book={book} /> : null}
+        {book && (state === 'stale' || state === 'resyncing') ? (
+          <StaleOverlay
+            book={book}
+            what="Prices"
+            testIds={{ overlay: 'book-stale-overlay', resync: 'resync-button' }}
+          />
+        ) : null}
         {!book || (state === 'empty' && bids.length === 0 && asks.length === 0) ? (
           <div className="book-overlay soft">
             <span className="muted">Waiting for the first book snapshot…</span>
