@@ -29,7 +29,10 @@ export interface PositionRow {
   market: string
   size: number
   avgPrice: number | null
+  /** What the venue calls the position's P&L or unrealised P&L, as it sent it (never computed here). */
   pnl: number | null
+  /** Realised P&L as the venue sent it; null when it sends none. */
+  realizedPnl: number | null
   updatedAt: number
 }
 
@@ -241,7 +244,8 @@ export function positionRow(r: Obj, u: UserUpdateView): PositionRow | null {
     market,
     size,
     avgPrice: pickNum(r, ['avg_price', 'avgPrice', 'average_price', 'entry_price', 'entryPrice', 'price']),
-    pnl: pickNum(r, ['pnl', 'unrealized_pnl', 'unrealizedPnl', 'upnl', 'realized_pnl']),
+    pnl: pickNum(r, ['pnl', 'unrealized_pnl', 'unrealizedPnl', 'unrealised_pnl', 'unrealisedPnl', 'upnl']),
+    realizedPnl: pickNum(r, ['realized_pnl', 'realizedPnl', 'realised_pnl', 'realisedPnl', 'rpnl']),
     updatedAt: u.receivedAt,
   }
 }

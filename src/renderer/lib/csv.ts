@@ -1,0 +1,89 @@
+// Trades and fills as CSV files (RFC 4180: CRLF line ends, a field with a comma, quote, CR or LF quoted, quotes
+// doubled). Text that a spreadsheet would run as a formula (= + - @ TAB CR first) gets a leading apostrophe, so
+// an id or a venue string can never become one; numbers stay numbers, so a negative size is still -5.
+import type { FillRow } from '../../shared/account'
+import type { TradeView } from '../../shared/model'
+
+export type CsvValue = string | number | null | undefined
+
+const FORMULA_START = /^[=+\-@\t\r]/
+const NEEDS_QUOTES = /[",\r\n]/
+
+/** One field: numbers as they are (non-finite ones empty), text guarded against formulas and quoted if needed. */
+export function csvField(value: CsvValue): string {
+  if (value === null || value === undefined) return ''
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : ''
+  const text = FORMULA_START.test(value) ? `'${value}` : value
+  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text
+}
+
+/** A header line and one line per row, each ended by CRLF. */
+export function toCsv(header: readonly string[], rows: readonly (readonly CsvValue[])[]): string {
+  const lines = [header, ...rows].map((r) => r.map(csvField).join(','))
+  return lines.map((l) => `${l}\r\n`).join('')
+}
+
+function isoTime(ts: number): string {
+  return Number.isFinite(ts) ? new Date(ts).toISOString() : ''
+}
+
+export const TRADES_HEADER = ['time', 'market', 'price', 'size', 'side', 'key'] as const
+
+/** Trades in the order given (the tape keeps oldest first). */
+export function tradesCsv(trades: readonly TradeView[]): string {
+  return toCsv(
+    TRADES_HEADER,
+    trades.map((t) => [isoTime(t.ts), t.market, t.price, t.size, t.side, t.key]),
+  )
+}
+
+export const FILLS_HEADER = ['time', 'market', 'price', 'size', 'side', 'order_id', 'fill_id'] as const
+
+/** Fills in the order given (the account keeps newest first). Unknown fields are empty, never guessed. */
+export function fillsCsv(fills: readonly FillRow[]): string {
+  return toCsv(
+    FILLS_HEADER,
+    fills.map((f) => [isoTime(f.ts), f.market, f.price, f.size, f.side, f.orderId, f.key]),
+  )
+}
+
+const pad2 = (n: number): string => String(n).padStart(2, '0')
+
+/**
+ * `<kind>-<market>-<YYYYMMDD-HHMMSS>.csv` in local time, or `<kind>-<stamp>.csv` without a market. The market
+ * id keeps letters, digits, dot, dash and underscore (anything else becomes `_`), so it is a safe file name.
+ */
+export function csvFilename(kind: string, market: string | null, at: Date = new Date()): string {
+  const stamp =
+    `${at.getFullYear()}${pad2(at.getMonth() + 1)}${pad2(at.getDate())}-` +
+    `${pad2(at.getHours())}${pad2(at.getMinutes())}${pad2(at.getSeconds())}`
+  const safe =
+    market === null
+      ? ''
+      : market
+          .replace(/[^A-Za-z0-9._-]+/g, '_')
+          .replace(/^[._-]+/, '')
+          .slice(0, 80)
+  return safe === '' ? `${kind}-${stamp}.csv` : `${kind}-${safe}-${stamp}.csv`
+}
+
+/**
+ * Save `text` as a file: a Blob behind an `<a download>` click. The browser host downloads it; Electron shows
+ * its save dialog (no `will-download` handler is installed). Downloads are not subject to the page's CSP.
+ */
+export function downloadCsv(filename: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }))
+  const a = document.createElement('a')
+  a.href = url
+  a.download = filename
+  a.rel = 'noopener'
+  a.style.display = 'none'
+  document.body.append(a)
+  try {
+    a.click()
+  } finally {
+    a.remove()
+    // Revoking at once can cancel the download in some engines; the URL is only needed for the click.
+    setTimeout(() => URL.revokeObjectURL(url), 10_000)
+  }
+}
