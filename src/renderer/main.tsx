@@ -5,6 +5,8 @@ import { createRoot } from 'react-dom/client'
 import { getMonitorApi, readWindowTarget } from './api'
 import { startVisibility } from './api/visibility'
 import { App } from './App'
+import { startReplayResets } from './store/replay-resets'
+import { selectMarket } from './workspace/window-state'
 import './styles.css'
 
 const root = document.getElementById('root')
@@ -13,7 +15,10 @@ if (!root) throw new Error('index.html has no #root')
 try {
   const api = getMonitorApi()
   startVisibility(api)
+  startReplayResets()
   const target = readWindowTarget(window.location.search)
+  // A market window's panes follow its market from their first render.
+  if (target.kind === 'market') selectMarket(target.market)
   createRoot(root).render(
     <StrictMode>
       <App api={api} target={target} />

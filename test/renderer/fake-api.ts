@@ -3,7 +3,7 @@ import type { AlertRuleInput, AlertRuleView, AlertsView } from '../../src/shared
 import { describeCondition } from '../../src/shared/alerts'
 import type { MenuCommand, MonitorApi, ViewBatch } from '../../src/shared/ipc'
 import { ok } from '../../src/shared/ipc'
-import type { BookView, EventSummary, StreamStatus } from '../../src/shared/model'
+import type { BookView, EventSummary, ReplayStatus, StreamStatus } from '../../src/shared/model'
 import { flushBatches } from '../../src/renderer/store/monitor'
 
 export interface FakeApi extends MonitorApi {
@@ -97,6 +97,21 @@ export function ruleView(input: AlertRuleInput, partial: Partial<AlertRuleView> 
   }
 }
 
+function fakeReplayStatus(): ReplayStatus {
+  const status: ReplayStatus = {
+    file: 'rec-test.jsonl.gz',
+    speed: 1,
+    paused: false,
+    state: 'playing',
+    positionMs: 0,
+    durationMs: 1000,
+    profileName: 'test',
+    recordedAt: 0,
+    epoch: 0,
+  }
+  return status
+}
+
 export function createFakeApi(overrides: Partial<MonitorApi> = {}): FakeApi {
   const calls: FakeApi['calls'] = []
   const listeners = new Set<(b: ViewBatch) => void>()
@@ -180,6 +195,33 @@ export function createFakeApi(overrides: Partial<MonitorApi> = {}): FakeApi {
     setKeepRunning: rec('setKeepRunning', ok(undefined)),
     openWindow: rec('openWindow', ok(undefined)),
     installUpdate: rec('installUpdate', ok(undefined)),
+    // workspaces and watchlists
+    getWorkspaces: rec('getWorkspaces', ok({ workspaces: [], watchlists: [], windows: [], bigTrades: [] })),
+    async saveWorkspace(input) {
+      calls.push({ method: 'saveWorkspace', args: [input] })
+      return ok({ id: input.id ?? 'ws-1', name: input.name, layout: input.layout, updatedAt: 1_000 })
+    },
+    deleteWorkspace: rec('deleteWorkspace', ok(undefined)),
+    setWindowWorkspace: rec('setWindowWorkspace', ok(undefined)),
+    async saveWatchlist(input) {
+      calls.push({ method: 'saveWatchlist', args: [input] })
+      return ok({ id: input.id ?? 'wl-1', name: input.name, markets: input.markets })
+    },
+    deleteWatchlist: rec('deleteWatchlist', ok(undefined)),
+    setBigTrade: rec('setBigTrade', ok(undefined)),
+    // record and replay
+    startRecording: rec(
+      'startRecording',
+      ok({ file: 'rec-test.jsonl.gz', bytes: 0, startedAt: 0, limitBytes: 1024, frames: 0 }),
+    ),
+    stopRecording: rec(
+      'stopRecording',
+      ok({ name: 'rec-test.jsonl.gz', bytes: 0, startedAt: 0, durationMs: 0, frames: 0, profileName: null }),
+    ),
+    listRecordings: rec('listRecordings', ok([])),
+    startReplay: rec('startReplay', ok(fakeReplayStatus())),
+    controlReplay: rec('controlReplay', ok(fakeReplayStatus())),
+    stopReplay: rec('stopReplay', ok(undefined)),
     onBatch(listener) {
       listeners.add(listener)
       return () => listeners.delete(listener)

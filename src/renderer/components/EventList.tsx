@@ -4,11 +4,13 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { memo, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react'
 import type { EventSummary, MarketSummary } from '../../shared/model'
-import { useInterests } from '../hooks/context'
+import { useApi, useInterests } from '../hooks/context'
 import { EVENT_SORTS, searchEvents, sortEvents, type EventSort } from '../lib/events'
 import { formatPrice } from '../lib/format'
 import { openMarketAlert } from '../store/alerts-ui'
 import { useMonitor } from '../store/monitor'
+import { WatchToggle } from '../workspace/WatchToggle'
+import { toggleWatch } from '../workspace/watchlists'
 import { ContextMenu, isMenuKey, menuPointFor, type MenuAt } from './ContextMenu'
 
 type Row =
@@ -50,6 +52,7 @@ export function EventList({
   reveal,
   searchRef,
 }: EventListProps) {
+  const api = useApi()
   const [query, setQuery] = useState('')
   const [sort, setSort] = useState<EventSort>('listing')
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set())
@@ -134,6 +137,7 @@ export function EventList({
           testId: 'menu-alert-market',
           onSelect: () => openMarketAlert(market),
         },
+        { label: 'Add to or remove from the watchlist (s)', onSelect: () => void toggleWatch(api, market) },
         { label: 'Open', onSelect: () => onOpenMarket(market, false) },
         { label: 'Open in a new window', onSelect: () => onOpenMarket(market, true) },
       ],
@@ -150,6 +154,11 @@ export function EventList({
       e.preventDefault()
       if (isMenuKey(e)) marketMenu(row.market.id, menuPointFor(document.getElementById(`row-${row.key}`)))
       else openMarketAlert(row.market.id)
+      return
+    }
+    if (!fromInput && row?.kind === 'market' && key === 's' && !e.altKey && !e.ctrlKey && !e.metaKey) {
+      e.preventDefault()
+      void toggleWatch(api, row.market.id)
       return
     }
     if (key === 'ArrowDown' || (!fromInput && key === 'j')) {
@@ -288,6 +297,7 @@ export function EventList({
                 }}
                 title={`${row.market.title} (${row.market.id}) · right-click or A: alert`}
               >
+                <WatchToggle market={row.market.id} />
                 <span className="c-title ellipsis">{row.market.title}</span>
                 <MarketQuote market={row.market.id} />
               </div>
@@ -297,7 +307,7 @@ export function EventList({
       </div>
       <div className="list-foot muted">
         <kbd>/</kbd> jump · <kbd>j</kbd>
-        <kbd>k</kbd> move · <kbd>↵</kbd> open · <kbd>⇧↵</kbd> window · <kbd>a</kbd> alert
+        <kbd>k</kbd> move · <kbd>↵</kbd> open · <kbd>⇧↵</kbd> window · <kbd>a</kbd> alert · <kbd>s</kbd> watch
       </div>
       {menu ? <ContextMenu menu={menu} label="Market" onClose={() => setMenu(null)} /> : null}
     </div>

@@ -1,8 +1,7 @@
-// One market: header with the quote and freshness, the ladder, the chart and the tape. Used in the main
-// window's pane and as the whole of a market window.
-import { useEffect, useState, type KeyboardEvent, type MouseEvent } from 'react'
-import type { ApiError } from '../../shared/model'
-import { useApi, useInterests } from '../hooks/context'
+// One market's ladder pane: a header with the quote, freshness and the market's actions, then the order book.
+// The depth chart, chart and tape are panes of their own (src/renderer/workspace/panes.tsx).
+import { useState, type KeyboardEvent, type MouseEvent } from 'react'
+import { useApi } from '../hooks/context'
 import { quoteDraft } from '../lib/alerts'
 import { findMarket } from '../lib/events'
 import { formatPrice } from '../lib/format'
@@ -13,31 +12,8 @@ import { NO_TRADES, useMonitor } from '../store/monitor'
 import { ContextMenu, isMenuKey, menuPointFor, type MenuAt } from './ContextMenu'
 import { FreshnessBadge } from './FreshnessBadge'
 import { OrderBook } from './OrderBook'
-import { PriceChart } from './PriceChart'
-import { TradeTape } from './TradeTape'
-
-function useBackfill(market: string): { loading: boolean; error: ApiError | null } {
-  const api = useApi()
-  const [done, setDone] = useState<{ market: string; error: ApiError | null } | null>(null)
-  useEffect(() => {
-    let cancelled = false
-    api.getMarketSnapshot(market).then(
-      (r) => {
-        if (cancelled) return
-        if (r.ok) useMonitor.getState().seedMarket(market, r.value)
-        setDone({ market, error: r.ok ? null : r.error })
-      },
-      (e: unknown) => {
-        if (!cancelled) setDone({ market, error: { code: 'internal', message: String(e) } })
-      },
-    )
-    return () => {
-      cancelled = true
-    }
-  }, [api, market])
-  if (done?.market !== market) return { loading: true, error: null }
-  return { loading: false, error: done.error }
-}
+import { useMarketFeed } from '../workspace/market-feed'
+import { WatchToggle } from '../workspace/WatchToggle'
 
 function Quote({ market }: { market: string }) {
   const book = useMonitor((s) => s.books[market])
@@ -117,8 +93,7 @@ export function MarketPane({
   inWindow?: boolean
 }) {
   const api = useApi()
-  useInterests(owner, [{ channel: 'market', id: market, filter: 'all' }])
-  const { loading, error } = useBackfill(market)
+  const { loading, error } = useMarketFeed(market, owner)
   const events = useEvents((s) => s.events)
   const found = findMarket(events, market)
   const [openError, setOpenError] = useState<string | null>(null)
@@ -126,6 +101,7 @@ export function MarketPane({
   return (
     <section className="market-pane" data-testid="market-pane" data-market={market}>
       <header className="market-head">
+        <WatchToggle market={market} />
         <div className="market-title">
           <h2 title={found?.market.title ?? market}>{found?.market.title ?? market}</h2>
           <span className="muted ellipsis">
@@ -171,20 +147,8 @@ export function MarketPane({
           {openError ? <span className="error-text">{openError}</span> : null}
         </div>
       </header>
-      <div className="market-body">
-        <div className="book-col">
-          <div className="pane-toolbar">
-            <span className="pane-title">Order book</span>
-          </div>
-          <OrderBook market={market} />
-        </div>
-        <PriceChart market={market} />
-        <div className="tape-pane">
-          <div className="pane-toolbar">
-            <span className="pane-title">Trades</span>
-          </div>
-          <TradeTape market={market} />
-        </div>
+      <div className="book-col">
+        <OrderBook market={market} />
       </div>
     </section>
   )

@@ -207,6 +207,8 @@ export function StatusBar({ onOpenInspector }: { onOpenInspector?: () => void })
   const blockedUntil = rl?.blockedUntil ?? null
   const now = useCountdownNow(blockedUntil)
   const blocked = blockedUntil !== null && blockedUntil > now ? blockedUntil : null
+  // A replay sets the live connection aside on purpose: say so, and offer no reconnect (the banner stops it).
+  const replaying = status?.replay !== undefined
 
   return (
     <footer className="statusbar">
@@ -214,10 +216,14 @@ export function StatusBar({ onOpenInspector }: { onOpenInspector?: () => void })
         className="status-item"
         data-testid="connection-status"
         data-state={state}
-        title={status?.lastError?.message}
+        title={
+          replaying
+            ? 'A recording is being replayed: the live connection is set aside.'
+            : status?.lastError?.message
+        }
       >
         <span className={`dot dot-${state}`} />
-        <b>{STATE_LABEL[state]}</b>
+        <b>{replaying ? 'Replay · live feed paused' : STATE_LABEL[state]}</b>
         {state === 'reconnecting' && status?.nextRetryAt ? (
           <span className="muted">
             {' '}
@@ -225,7 +231,7 @@ export function StatusBar({ onOpenInspector }: { onOpenInspector?: () => void })
           </span>
         ) : null}
       </span>
-      {state !== 'live' ? (
+      {state !== 'live' && !replaying ? (
         <button className="link-btn" onClick={() => void api.reconnectNow()}>
           Reconnect now
         </button>

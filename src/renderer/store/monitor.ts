@@ -12,6 +12,7 @@ import type {
   TradeView,
   UserUpdateView,
 } from '../../shared/model'
+import type { WorkspaceView } from '../../shared/workspace'
 import { applyUserUpdates, emptyAccount, type AccountState } from '../../shared/account'
 import { appended, newestByMarket } from '../../shared/batch-merge'
 
@@ -50,6 +51,8 @@ export interface MonitorState {
   alertsError: string | null
   /** Fired alerts to toast, oldest first, at most TOAST_CAP. */
   toasts: AlertEvent[]
+  /** Saved workspaces, watchlists and big-trade rules; null until the engine sent them. */
+  workspace: WorkspaceView | null
   lastBatchSeq: number | null
   lastBatchAt: number | null
   applyBatch(batch: ViewBatch): void
@@ -58,6 +61,13 @@ export interface MonitorState {
   /** The getAlerts reply at window start; ignored when a batch already brought the view. */
   seedAlerts(view: AlertsView | null, error?: string | null): void
   dismissToast(id: number): void
+  /**
+   * Drops every market's book, ticker and trades and the account (the engine forgot them: a replay started,
+   * stopped or sought back); panes read their markets again because `marketsEpoch` changed.
+   */
+  forgetMarkets(): void
+  /** Increases with every forgetMarkets(). */
+  marketsEpoch: number
   clearInspector(): void
   reset(): void
 }
@@ -80,6 +90,8 @@ const initial = {
   alerts: null,
   alertsFromBatch: false,
   alertsError: null,
+  workspace: null,
+  marketsEpoch: 0,
   toasts: [],
   lastBatchSeq: null,
   lastBatchAt: null,
@@ -124,6 +136,7 @@ export function reduceBatch(s: MonitorState, batch: ViewBatch): Partial<MonitorS
     next.alertsFromBatch = true
     next.alertsError = null
   }
+  if (batch.workspace) next.workspace = batch.workspace
   const toasts = nextToasts(s.toasts, batch.alertsFired, batch.alerts ?? null)
   if (toasts !== s.toasts) next.toasts = toasts
   return next
@@ -205,6 +218,17 @@ export const useMonitor = create<MonitorState>()((set) => ({
   },
   dismissToast: (id) => {
     set((s) => (s.toasts.some((t) => t.id === id) ? { toasts: s.toasts.filter((t) => t.id !== id) } : {}))
+  },
+  forgetMarkets: () => {
+    flushBatches()
+    set((s) => ({
+      books: {},
+      tickers: {},
+      trades: {},
+      user: [],
+      account: emptyAccount(),
+      marketsEpoch: s.marketsEpoch + 1,
+    }))
   },
   clearInspector: () => {
     flushBatches()

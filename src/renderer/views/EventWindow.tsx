@@ -3,6 +3,7 @@ import { useState } from 'react'
 import { AlertsLayer } from '../components/AlertsLayer'
 import { EventMatrix } from '../components/EventMatrix'
 import { KeySettings } from '../components/KeySettings'
+import { ReplayBar } from '../components/ReplayBar'
 import { StatusBar } from '../components/StatusBar'
 import { useEventsListing } from '../store/events'
 import { Header } from './Header'
@@ -40,6 +41,7 @@ export function EventWindow({ event }: { event: string }) {
         </button>
       </Header>
       <NewMarketWindowPalette events={listing.events} />
+      <ReplayBar />
       <main className="single-grid">{body}</main>
       <StatusBar />
       {keySettings ? <KeySettings onClose={() => setKeySettings(false)} /> : null}

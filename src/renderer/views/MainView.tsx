@@ -1,37 +1,36 @@
-// The main window: events | market pane | account, with quick open, key settings and the inspector.
-import { useEffect, useRef, useState } from 'react'
-import { AccountPane } from '../components/AccountPane'
+// The main window: its docked workspace (events, watchlist, ladder, depth, chart, tape, account, alerts …),
+// with quick open, the workspace menu, key settings, the help overlay and the status bar around it.
+import { useEffect, useMemo, useState } from 'react'
+import type { WindowTarget } from '../../shared/model'
 import { AlertsLayer } from '../components/AlertsLayer'
-import { Inspector } from '../components/Inspector'
 import { KeySettings } from '../components/KeySettings'
-import { MarketPane } from '../components/MarketPane'
 import { NoticeBanner } from '../components/NoticeBanner'
 import { QuickOpen, type QuickOpenMode } from '../components/QuickOpen'
+import { ReplayBar } from '../components/ReplayBar'
 import { StatusBar } from '../components/StatusBar'
 import { useApi } from '../hooks/context'
 import { useEvents } from '../store/events'
-import { EventsColumn } from './EventsColumn'
+import { HelpOverlay, isTyping, useWorkspaceKeys } from '../workspace/keys'
+import { WindowActionsProvider, type WindowActions } from '../workspace/panes'
+import { Workspace } from '../workspace/Workspace'
+import { useWorkspaceChoices, WorkspaceSwitcher } from '../workspace/WorkspaceSwitcher'
+import { WorkspaceNotice } from '../workspace/WorkspaceNotice'
+import { requestDock, revealEvent, selectMarket, useWindowWorkspace } from '../workspace/window-state'
 import { Header } from './Header'
+import { RecordButton, RecordDialog } from './RecordDialog'
 import { useMenuCommand } from './NewMarketWindow'
-
-function isTyping(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null
-  if (!el) return false
-  return (
-    el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable
-  )
-}
 
 export function MainView() {
   const api = useApi()
-  const [market, setMarket] = useState<string | null>(null)
+  const market = useWindowWorkspace((s) => s.selectedMarket)
   const [quickOpen, setQuickOpen] = useState<QuickOpenMode | null>(null)
   const [keySettings, setKeySettings] = useState(false)
-  const [inspector, setInspector] = useState(false)
-  const [reveal, setReveal] = useState<{ event: string; n: number } | null>(null)
+  const [help, setHelp] = useState(false)
+  const [recordings, setRecordings] = useState(false)
   const [windowError, setWindowError] = useState<string | null>(null)
-  const searchRef = useRef<HTMLInputElement | null>(null)
   const events = useEvents((s) => s.events)
+  const workspaces = useWorkspaceChoices()
+  const ready = useWindowWorkspace((s) => s.workspaceId !== null)
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -46,6 +45,7 @@ export function MainView() {
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
   }, [])
+  useWorkspaceKeys(api, () => setHelp(true))
   useMenuCommand('new-market-window', () => setQuickOpen('new-window'))
   // Back online after a network change: reconnect now instead of waiting out the backoff (DESIGN §4). Only the
   // main window asks, so several open windows don't each tear the one connection down.
@@ -55,20 +55,21 @@ export function MainView() {
     return () => window.removeEventListener('online', onOnline)
   }, [api])
 
-  const openWindow = (target: Parameters<typeof api.openWindow>[0]) => {
-    setWindowError(null)
-    void api.openWindow(target).then((r) => {
-      if (!r.ok) setWindowError(r.error.message)
-    })
-  }
-  const openMarket = (id: string, newWindow: boolean) => {
-    if (newWindow) openWindow({ kind: 'market', market: id })
-    else setMarket(id)
-  }
-  const openEvent = (id: string) => openWindow({ kind: 'event', event: id })
+  const actions = useMemo<WindowActions>(
+    () => ({
+      openWindow: (target: WindowTarget) => {
+        setWindowError(null)
+        void api.openWindow(target).then((r) => {
+          if (!r.ok) setWindowError(r.error.message)
+        })
+      },
+      openKeySettings: () => setKeySettings(true),
+    }),
+    [api],
+  )
 
   return (
-    <div className={`app main-view ${inspector ? 'with-inspector' : ''}`}>
+    <div className="app main-view">
       <Header title={null}>
         <button
           className="quick-open-btn"
@@ -79,15 +80,28 @@ export function MainView() {
           <kbd>/</kbd>
           <kbd>Ctrl K</kbd>
         </button>
+        <WorkspaceSwitcher />
         <button
-          className={`btn ghost ${inspector ? 'on' : ''}`}
-          onClick={() => setInspector(!inspector)}
+          className="btn ghost"
+          onClick={() => requestDock({ kind: 'show-pane', pane: 'inspector' })}
+          disabled={!ready}
           data-testid="toggle-inspector"
+          title="Show the inspector pane (Alt+Shift+I)"
         >
           Inspector
         </button>
+        <RecordButton onClick={() => setRecordings(true)} />
         <button className="btn ghost" onClick={() => setKeySettings(true)} data-testid="header-key-settings">
           Key settings
+        </button>
+        <button
+          className="btn ghost"
+          onClick={() => setHelp(true)}
+          data-testid="help-button"
+          title="Keyboard shortcuts (?)"
+          aria-label="Keyboard shortcuts"
+        >
+          ?
         </button>
       </Header>
       {windowError ? (
@@ -98,50 +112,41 @@ export function MainView() {
           </button>
         </div>
       ) : null}
+      <ReplayBar />
       <NoticeBanner />
-      <main className="main-grid">
-        <EventsColumn
-          selectedMarket={market}
-          onOpenMarket={openMarket}
-          onOpenEvent={openEvent}
-          onOpenKeySettings={() => setKeySettings(true)}
-          reveal={reveal}
-          searchRef={searchRef}
-        />
-        {market ? (
-          <MarketPane key={market} market={market} owner="main-market" />
-        ) : (
-          <section className="market-pane empty" data-testid="market-pane-empty">
-            <div className="state-block center">
-              <b>No market open</b>
-              <span className="muted">
-                Expand an event and pick a market, or press <kbd>/</kbd> to jump to one. <kbd>⇧ Enter</kbd>{' '}
-                opens it in its own window.
-              </span>
-            </div>
-          </section>
-        )}
-        <AccountPane onOpenKeySettings={() => setKeySettings(true)} />
-      </main>
-      {inspector ? <Inspector onClose={() => setInspector(false)} /> : null}
-      <StatusBar onOpenInspector={() => setInspector(true)} />
+      <WorkspaceNotice />
+      <WindowActionsProvider actions={actions}>
+        <Workspace windowKey="main" fallback="default" />
+      </WindowActionsProvider>
+      <StatusBar onOpenInspector={() => requestDock({ kind: 'show-pane', pane: 'inspector' })} />
       {quickOpen ? (
         <QuickOpen
           events={events}
           mode={quickOpen}
+          workspaces={workspaces}
+          onPickWorkspace={(id) => {
+            setQuickOpen(null)
+            requestDock({ kind: 'switch', workspace: id })
+          }}
           onClose={() => setQuickOpen(null)}
           onPick={(item, newWindow) => {
             setQuickOpen(null)
             if (item.kind === 'market') {
-              openMarket(item.id, newWindow)
-              setReveal({ event: item.eventId, n: (reveal?.n ?? 0) + 1 })
-            } else if (newWindow) openEvent(item.id)
-            else setReveal({ event: item.id, n: (reveal?.n ?? 0) + 1 })
+              if (newWindow) actions.openWindow({ kind: 'market', market: item.id })
+              else selectMarket(item.id)
+              revealEvent(item.eventId)
+            } else if (newWindow) actions.openWindow({ kind: 'event', event: item.id })
+            else {
+              requestDock({ kind: 'show-pane', pane: 'events' })
+              revealEvent(item.id)
+            }
           }}
         />
       ) : null}
       {keySettings ? <KeySettings onClose={() => setKeySettings(false)} /> : null}
-      <AlertsLayer market={market} onOpenMarket={setMarket} />
+      {help ? <HelpOverlay onClose={() => setHelp(false)} /> : null}
+      {recordings ? <RecordDialog onClose={() => setRecordings(false)} /> : null}
+      <AlertsLayer market={market} onOpenMarket={selectMarket} />
     </div>
   )
 }

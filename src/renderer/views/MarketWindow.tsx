@@ -1,20 +1,32 @@
-// A market in its own window (?view=market&market=ID).
-import { useCallback, useState } from 'react'
+// A market in its own window (?view=market&market=ID): a docked workspace whose panes follow this market
+// (the built-in Market layout: ladder, chart, depth, tape), with the same workspace menu as the main window.
+import { useCallback, useEffect, useMemo, useState } from 'react'
+import type { WindowTarget } from '../../shared/model'
 import { AlertsLayer } from '../components/AlertsLayer'
 import { KeySettings } from '../components/KeySettings'
-import { MarketPane } from '../components/MarketPane'
+import { ReplayBar } from '../components/ReplayBar'
 import { StatusBar } from '../components/StatusBar'
 import { findMarket } from '../lib/events'
 import { useEventsListing } from '../store/events'
 import { useApi } from '../hooks/context'
+import { HelpOverlay, useWorkspaceKeys } from '../workspace/keys'
+import { WindowActionsProvider, type WindowActions } from '../workspace/panes'
+import { Workspace } from '../workspace/Workspace'
+import { WorkspaceNotice } from '../workspace/WorkspaceNotice'
+import { WorkspaceSwitcher } from '../workspace/WorkspaceSwitcher'
+import { selectMarket } from '../workspace/window-state'
 import { Header } from './Header'
 import { NewMarketWindowPalette } from './NewMarketWindow'
 
 export function MarketWindow({ market }: { market: string }) {
   const listing = useEventsListing()
   const [keySettings, setKeySettings] = useState(false)
+  const [help, setHelp] = useState(false)
   const found = findMarket(listing.events, market)
   const api = useApi()
+  // main.tsx selects the market before the first render; this keeps it in step if the prop ever changes.
+  useEffect(() => selectMarket(market), [market])
+  useWorkspaceKeys(api, () => setHelp(true))
   // An alert about this window's market brings it to the front; another market opens its own window.
   const openMarket = useCallback(
     (m: string) => {
@@ -23,24 +35,43 @@ export function MarketWindow({ market }: { market: string }) {
     },
     [api, market],
   )
+  const actions = useMemo<WindowActions>(
+    () => ({
+      openWindow: (target: WindowTarget) => void api.openWindow(target),
+      openKeySettings: () => setKeySettings(true),
+    }),
+    [api],
+  )
   return (
     <div className="app market-view">
       <Header title={found ? `${found.event.title} › ${found.market.title}` : market}>
+        <WorkspaceSwitcher />
         <button className="btn ghost" onClick={() => setKeySettings(true)}>
           Key settings
         </button>
+        <button
+          className="btn ghost"
+          onClick={() => setHelp(true)}
+          aria-label="Keyboard shortcuts"
+          title="Keyboard shortcuts (?)"
+        >
+          ?
+        </button>
       </Header>
       <NewMarketWindowPalette events={listing.events} />
-      <main className="single-grid">
-        {listing.phase === 'ready' && !found ? (
-          <div className="alert warn banner">
-            This market is not in the current events listing; showing live data by id.
-          </div>
-        ) : null}
-        <MarketPane market={market} owner="window-market" inWindow />
-      </main>
+      {listing.phase === 'ready' && !found ? (
+        <div className="alert warn banner">
+          This market is not in the current events listing; showing live data by id.
+        </div>
+      ) : null}
+      <ReplayBar />
+      <WorkspaceNotice />
+      <WindowActionsProvider actions={actions}>
+        <Workspace windowKey={`market:${market}`} fallback="market" />
+      </WindowActionsProvider>
       <StatusBar />
       {keySettings ? <KeySettings onClose={() => setKeySettings(false)} /> : null}
+      {help ? <HelpOverlay onClose={() => setHelp(false)} /> : null}
       <AlertsLayer market={market} onOpenMarket={openMarket} />
     </div>
   )

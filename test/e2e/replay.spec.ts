@@ -1,0 +1,79 @@
+// Record and replay in the main window against the demo simulator: record 30 s of the live feed, replay it at
+// 10× as a read-only profile with a banner, and see the ladder move from the recording; stopping the replay
+// returns to the live feed.
+import { mkdtemp, readdir, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { expect, test, type Page } from '@playwright/test'
+import { startHost, type Host } from './host'
+import { openFirstMarket, openLive } from './helpers'
+
+const RECORD_MS = 30_000
+
+let dir: string
+let host: Host
+test.beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'tm-e2e-replay-'))
+  host = await startHost({ args: ['--demo', '--settings', path.join(dir, 'settings.json')] })
+})
+test.afterAll(async () => {
+  await host?.close()
+  await rm(dir, { recursive: true, force: true })
+})
+
+/** The ladder as text: every level's side, price and size. */
+function ladder(page: Page): Promise<string> {
+  return page.evaluate(`(() => [...document.querySelectorAll('[data-testid="book-bid-row"], [data-testid="book-ask-row"]')]
+    .map((r) => r.getAttribute('data-testid') + r.getAttribute('data-price') + 'x' + r.getAttribute('data-size'))
+    .join(' '))()`)
+}
+
+test('record 30 s, replay it at 10× with the banner, and the ladder moves', async ({ page }) => {
+  test.setTimeout(180_000)
+  await page.setViewportSize({ width: 1600, height: 950 })
+  await openLive(page, host.url)
+  const market = await openFirstMarket(page)
+  await expect(page.getByTestId('orderbook')).toHaveAttribute('data-state', 'live')
+
+  await page.getByTestId('recordings-button').click()
+  await page.getByTestId('record-toggle').click()
+  await expect(page.getByTestId('record-toggle')).toHaveAttribute('data-state', 'recording')
+  await page.getByTestId('record-dialog').getByRole('button', { name: 'Close' }).click()
+  await expect(page.getByTestId('record-dialog')).toHaveCount(0)
+  await expect(page.getByTestId('recordings-button')).toHaveText(/Rec/)
+  await page.waitForTimeout(RECORD_MS)
+
+  await page.getByTestId('recordings-button').click()
+  await page.getByTestId('record-toggle').click()
+  await expect(page.getByTestId('record-toggle')).toHaveAttribute('data-state', 'idle')
+  const files = (await readdir(path.join(dir, 'recordings'))).filter((f) => f.endsWith('.jsonl.gz'))
+  expect(files).toHaveLength(1)
+  const row = page.locator(`[data-testid="recording-row"][data-file="${files[0]}"]`)
+  await expect(row).toBeVisible()
+  await page.getByTestId('replay-start-speed').selectOption('10')
+  await row.getByTestId('replay-start').click()
+
+  const banner = page.getByTestId('replay-banner')
+  await expect(banner).toBeVisible()
+  await expect(banner).toContainText('read-only')
+  await expect(banner).toContainText(files[0] as string)
+  await expect(page.getByTestId('replay-speed')).toHaveValue('10')
+  // The replayed book of the recorded market comes live and moves as the recording plays.
+  await expect(page.getByTestId('orderbook')).toHaveAttribute('data-market', market)
+  await expect(page.getByTestId('orderbook')).toHaveAttribute('data-state', 'live', { timeout: 20_000 })
+  const seen = new Set<string>()
+  for (let i = 0; i < 20 && seen.size < 3; i++) {
+    seen.add(await ladder(page))
+    await page.waitForTimeout(150)
+  }
+  expect(seen.size).toBeGreaterThanOrEqual(3)
+  await page.screenshot({ path: test.info().outputPath('replay.png') })
+
+  // 30 s at 10× ends in about 3 s; stopping returns to the live feed and the banner goes.
+  await page.getByTestId('replay-stop').click()
+  await expect(banner).toHaveCount(0)
+  await expect(page.getByTestId('connection-status')).toHaveAttribute('data-state', 'live', {
+    timeout: 30_000,
+  })
+  await expect(page.getByTestId('orderbook')).toHaveAttribute('data-state', 'live', { timeout: 30_000 })
+})
