@@ -1,8 +1,10 @@
 // What a trader sees under load: one market window in the system Chromium (headless, software raster), fed by
-// the engine and the browser host from the simulator, in two scenarios (the demo's load; 5,000 msgs/s delivered
-// to the one open market). Reports renderer and Chromium CPU from /proc, rAF fps, and frame to pixel (the venue's
-// ts to the paint of the changed tape row / ladder seq, by Element Timing). See bench/README.md, "UI benchmark".
-//   npm run bench:ui -- [--scenario demo|firehose|all] [--rate MSGS_PER_SEC] [--seconds S] [--renderer-dir DIR]
+// the engine and the browser host from the simulator, in three scenarios (the demo's load; 5,000 msgs/s delivered
+// to the one open market; the same firehose while the virtualised tape is scrolled continuously). Reports
+// renderer and Chromium CPU from /proc, rAF fps (and the scrolled list's), and frame to pixel (the venue's ts to
+// the paint of the changed tape row / ladder seq, by Element Timing). See bench/README.md, "UI benchmark".
+//   npm run bench:ui -- [--scenario demo|firehose|tape-scroll|all] [--rate MSGS_PER_SEC] [--seconds S]
+//                       [--renderer-dir DIR]
 // --renderer-dir serves an already built renderer (e.g. an older commit's, to compare) instead of out/renderer.
 // One JSON line on stdout; progress and a human summary on stderr. Exit 3 when a scenario's load was not
 // delivered, 2 on bad arguments, 1 on an error.
@@ -45,10 +47,11 @@ function parseArgs(argv: string[]): Args {
     return v
   }
   const scenario = value('scenario') ?? 'all'
-  if (scenario !== 'demo' && scenario !== 'firehose' && scenario !== 'all')
-    throw new UsageError('--scenario must be demo, firehose or all')
+  const kinds = ['demo', 'firehose', 'tape-scroll', 'watchlist-scroll'] as const
+  if (scenario !== 'all' && !(kinds as readonly string[]).includes(scenario))
+    throw new UsageError(`--scenario must be ${kinds.join(', ')} or all`)
   return {
-    scenarios: scenario === 'all' ? ['demo', 'firehose'] : [scenario],
+    scenarios: scenario === 'all' ? [...kinds] : [scenario as ScenarioKind],
     rate: positive('rate', 5000),
     seconds: positive('seconds', 15),
     rendererDir: value('renderer-dir') ?? null,

@@ -1,5 +1,5 @@
-// Bench-only: headless Chromium with one market window of the browser host, in its own Node process so that
-// Playwright's client and CDP traffic are not counted in the engine process's CPU. Started by day/run.ts as
+// Bench-only: headless Chromium with the browser host's main window (default workspace, one market selected), in
+// its own Node process so that Playwright's client and CDP traffic are not counted in the engine process's CPU. Started by day/run.ts as
 //   node --import tsx bench/day/browser-child.ts URL [--no-fps]
 // Protocol (one JSON object per line): stdout prints {"type":"ready"} once the order book is live, then one reply
 // per stdin command:
@@ -72,6 +72,16 @@ async function main(): Promise<void> {
   browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS] })
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
   await page.goto(url)
+  // The main window with its default workspace: pick the market given in `select` from the events list, so
+  // the ladder, depth chart, chart and tape all show it.
+  const select = new URL(url).searchParams.get('select')
+  if (select !== null) {
+    const row = page.locator(`[data-testid="market-row"][data-market="${select}"]`)
+    const events = page.getByTestId('event-row')
+    await events.first().waitFor({ timeout: 60_000 })
+    for (let i = 0; i < (await events.count()) && !(await row.isVisible()); i++) await events.nth(i).click()
+    await row.click()
+  }
   await page.locator('[data-testid="orderbook"][data-state="live"]').waitFor({ timeout: 60_000 })
   if (countFrames) await page.evaluate(INSTALL_COUNTER)
 

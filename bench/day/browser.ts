@@ -1,4 +1,4 @@
-// Drives bench/day/browser-child.ts (headless Chromium with one market window) from the engine process, and
+// Drives bench/day/browser-child.ts (headless Chromium with the main window in its default workspace) from the engine process, and
 // reads the CPU of every Chromium process below it from /proc.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
@@ -77,7 +77,7 @@ export function startBrowserChild(url: string, opts: { fps: boolean }): Promise<
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       killAll()
-      reject(new Error('browser child: the market window did not go live in time'))
+      reject(new Error('browser child: the main window did not go live in time'))
     }, READY_TIMEOUT_MS)
     child.once('exit', (code) => {
       exited = true

@@ -2,7 +2,7 @@
 // The engine at the demo load for N minutes (README.md, "All-day load"): the simulator with createSimulator's
 // defaults in a child process (bench/lib/sim-child.ts --demo), M of its listed markets watched by C clients
 // whose sinks JSON.stringify every batch as IPC would; optionally the browser host and headless Chromium with one
-// market window. One JSON line per minute on stdout, then a summary line; progress on stderr.
+// main window in its default workspace. One JSON line per minute on stdout, then a summary line; progress on stderr.
 import { cpus, loadavg } from 'node:os'
 import { createMemoryStore } from '../../src/main/services/credentials'
 import { createMonitor } from '../../src/main/services/monitor'
@@ -258,12 +258,14 @@ async function main(): Promise<boolean> {
       log('renderer: building if needed, starting the browser host and Chromium ...')
       await ensureRendererBuilt({ logger })
       host = await startWebHost({ monitor: engine, logger })
+      // The main window in its default workspace (events, watchlist, ladder, depth, chart, tape, account, alerts)
+      // with the first market selected; `select` is read by the browser child, not by the app.
       const url = new URL(host.url)
-      url.searchParams.set('view', 'market')
-      url.searchParams.set('market', markets[0] as string)
+      url.searchParams.set('view', 'main')
+      url.searchParams.set('select', markets[0] as string)
       browser = await startBrowserChild(url.toString(), { fps: args.fps })
       resources.browser = browser
-      log(`renderer: market window on ${markets[0]} is live`)
+      log(`renderer: main window (default workspace) on ${markets[0]} is live`)
     }
 
     const snapshot = async (): Promise<Snapshot> => ({
@@ -387,7 +389,7 @@ async function main(): Promise<boolean> {
       renderer: args.renderer,
       simulator: `child process: createSimulator defaults (seed ${args.seed}); its CPU is not in engine_cpu_pct`,
       includes: args.renderer
-        ? 'engine_cpu_pct: this process = engine + client sinks (JSON.stringify) + the browser host serving one market window; not the simulator, not Chromium, not Playwright'
+        ? 'engine_cpu_pct: this process = engine + client sinks (JSON.stringify) + the browser host serving the main window (default workspace); not the simulator, not Chromium, not Playwright'
         : 'engine_cpu_pct: this process = engine + client sinks (JSON.stringify); not the simulator',
       engine_cpu_pct: pct(cpuTotal, totalMs),
       engine_cpu_pct_after_warmup: cpuAfter,

@@ -13,14 +13,15 @@ import { round, SampleSet } from '../lib/stats'
 import { tapBridge, type BridgeTap } from './bridge-tap'
 import { PROBE_INIT, PROBE_START, PROBE_STOP, spinScript, type ProbeStart, type ProbeStop } from './probe'
 import { chromiumProcesses, cpuDelta, processTicks, clockTicksPerSecond, type ProcSample } from './procs'
+import { startScrolling, type ScrollStats } from './scroll'
 import { startSimProcess } from './sim-process'
 import { startTruth, type Truth } from './truth'
 
-export type ScenarioKind = 'demo' | 'firehose'
+export type ScenarioKind = 'demo' | 'firehose' | 'tape-scroll' | 'watchlist-scroll'
 
 export interface ScenarioOptions {
   kind: ScenarioKind
-  /** Firehose only: messages per second, all on fh-0001. */
+  /** Firehose and tape-scroll: messages per second, all on fh-0001. */
   rate: number
   seconds: number
   warmupSeconds: number
@@ -38,6 +39,20 @@ const SPIN_MS = 500
 /** After the window, before counting what arrived for it. */
 const SETTLE_MS = 1000
 const VIEWPORT = { width: 1400, height: 900 }
+/** The virtualised tape's scroll container and its rows (tape-scroll). */
+export const TAPE_SCROLL = {
+  selector: '[data-testid="trade-tape"] [data-testid="tape-scroll"]',
+  itemSelector: '[data-testid="trade-row"], [data-testid="trade-gap"]',
+}
+/** The watchlist's scroll container and its rows (watchlist-scroll). */
+export const WATCH_SCROLL = {
+  selector: '[data-testid="watchlist"] .watch-body',
+  itemSelector: '[data-testid="watchlist-row"]',
+}
+/** watchlist-scroll: markets on the watchlist, each a firehose market streaming its share of the rate. */
+export const WATCHLIST_MARKETS = 500
+/** Rows the tape must hold before scrolling starts (so there is somewhere to scroll). */
+const TAPE_SCROLL_MIN_ROWS = 200
 
 export interface Latency {
   /** Painted entries inside the window whose venue ts is known. */
@@ -110,6 +125,8 @@ export interface ScenarioResult {
   frames_over_50ms: number
   p95_frame_ms: number | null
   longest_frame_ms: number | null
+  /** tape-scroll: the tape scrolled continuously through the window (null in the other scenarios). */
+  scroll: ScrollStats | null
   frame_to_pixel: {
     /** Which Element Timing field the paint is taken from. */
     paint_clock: 'presentationTime' | 'renderTime' | 'mixed' | null
@@ -361,6 +378,16 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioResult
         `Firehose: ${opts.rate} msgs/s all on ${market} (firehose markets: 1; simulator in its own process), ` +
         `on top of the simulator's ` +
         `normal markets (unsubscribed, so unsent). Only the market window (?view=market&market=${market}) is open.`
+      if (kind === 'watchlist-scroll')
+        description =
+          `Watchlist: ${WATCHLIST_MARKETS} firehose markets (fh-0001…) on one watchlist, the firehose at ` +
+          `${opts.rate} msgs/s spread over all of them, but only the rows on screen are subscribed, so only their ` +
+          `share reaches the engine. The main window (?view=main, default workspace, Watchlist tab shown) is ` +
+          `open, and its watchlist is scrolled continuously (a rAF loop bouncing between its ends) through the window.`
+      if (kind === 'tape-scroll')
+        description +=
+          ` Through the whole window the virtualised trade tape is scrolled continuously (a rAF loop moving its ` +
+          `scrollTop, bouncing between its ends) while the firehose runs.`
     }
     const truth = await startTruth(sim.wsUrl, market)
     cleanup.push(() => truth.close())
@@ -369,11 +396,24 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioResult
     await page.addInitScript(PROBE_INIT)
     const tap = tapBridge(page, market)
     const url = new URL(host.url)
-    url.searchParams.set('view', 'market')
-    url.searchParams.set('market', market)
-    progress(`${kind}: opening the market window on ${market}`)
-    await page.goto(url.toString())
-    await page.locator('[data-testid="orderbook"][data-state="live"]').waitFor({ timeout: 60_000 })
+    if (kind === 'watchlist-scroll') {
+      const saved = await ctl.saveWatchlist({
+        name: `Bench ${WATCHLIST_MARKETS}`,
+        markets: Array.from({ length: WATCHLIST_MARKETS }, (_, i) => firehoseId(i)),
+      })
+      if (!saved.ok) throw new Error(`watchlist-scroll: ${saved.error.message}`)
+      url.searchParams.set('view', 'main')
+      progress(`${kind}: opening the main window's watchlist of ${WATCHLIST_MARKETS} markets`)
+      await page.goto(url.toString())
+      await page.locator('.dv-tab', { hasText: /^Watchlist$/ }).click({ timeout: 60_000 })
+      await page.locator(WATCH_SCROLL.itemSelector).first().waitFor({ timeout: 60_000 })
+    } else {
+      url.searchParams.set('view', 'market')
+      url.searchParams.set('market', market)
+      progress(`${kind}: opening the market window on ${market}`)
+      await page.goto(url.toString())
+      await page.locator('[data-testid="orderbook"][data-state="live"]').waitFor({ timeout: 60_000 })
+    }
     const renderer = await identifyRenderer(page)
     if (!renderer.identified)
       notes.push(
@@ -381,7 +421,20 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioResult
           `${renderer.gains.map((g) => `${g.pid}: ${g.s}`).join(', ')}); the busiest renderer is reported`,
       )
 
-    if (kind === 'firehose') await sim.firehose(opts.rate, 1)
+    if (kind !== 'demo') await sim.firehose(opts.rate, kind === 'watchlist-scroll' ? WATCHLIST_MARKETS : 1)
+    if (kind === 'tape-scroll') {
+      progress(`${kind}: waiting for the tape to hold ${TAPE_SCROLL_MIN_ROWS} rows`)
+      await page.locator(TAPE_SCROLL.selector).first().waitFor({ timeout: 30_000 })
+      // Polled with page.evaluate: waitForFunction evaluates a string with eval, which the page's CSP refuses.
+      const tall =
+        `(() => { const el = document.querySelector(${JSON.stringify(TAPE_SCROLL.selector)}); ` +
+        `return !!el && el.scrollHeight >= ${TAPE_SCROLL_MIN_ROWS} * 18 })()`
+      const until = Date.now() + 60_000
+      while (!((await page.evaluate(tall)) as boolean)) {
+        if (Date.now() > until) throw new Error(`the tape did not reach ${TAPE_SCROLL_MIN_ROWS} rows in 60 s`)
+        await page.waitForTimeout(250)
+      }
+    }
     progress(`${kind}: warm-up ${opts.warmupSeconds} s, then measuring ${opts.seconds} s`)
     await page.waitForTimeout(opts.warmupSeconds * 1000)
 
@@ -398,7 +451,14 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioResult
     const t0 = performance.now()
     const epoch0 = Date.now()
     const start = (await page.evaluate(PROBE_START)) as ProbeStart
+    const scrolling =
+      kind === 'tape-scroll'
+        ? await startScrolling(page, TAPE_SCROLL)
+        : kind === 'watchlist-scroll'
+          ? await startScrolling(page, WATCH_SCROLL)
+          : null
     await new Promise((r) => setTimeout(r, opts.seconds * 1000))
+    const scroll = scrolling === null ? null : await scrolling.stop()
     const stop = (await page.evaluate(PROBE_STOP)) as ProbeStop
     const procs1 = chromiumProcesses()
     const node1 = process.cpuUsage(node0)
@@ -415,7 +475,7 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioResult
     await new Promise((r) => setTimeout(r, SETTLE_MS))
     const truthCounts = truth.counts(epoch0, epoch1)
     const pageCounts = tap.counts(epoch0, epoch1)
-    if (kind === 'firehose') await sim.stopFirehose()
+    if (kind !== 'demo') await sim.stopFirehose()
 
     if (start.observerError !== null) notes.push(`Element Timing observer failed: ${start.observerError}`)
     if (!start.supportedEntryTypes.includes('element'))
@@ -437,10 +497,25 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioResult
       notes.push('the page renderer exited during the window')
 
     const engineRate = (frames1 - frames0) / seconds
-    const asked = kind === 'firehose' ? opts.rate : null
+    // The watchlist subscribes only its visible rows, so the asked rate is not meant to arrive in full.
+    const asked = kind === 'demo' || kind === 'watchlist-scroll' ? null : opts.rate
     const ratio = asked === null ? null : engineRate / asked
     const status = ratio !== null && ratio < DELIVERED_MIN_RATIO ? 'load_not_delivered' : 'ok'
     const f2p = frameToPixel(start, stop, market, tap, truth, pageCounts)
+    if (kind === 'watchlist-scroll')
+      notes.push(
+        'the frame to pixel figures are not meaningful here: the watchlist shows tickers, which carry no ' +
+          'Element Timing marks',
+      )
+    if (kind === 'tape-scroll')
+      notes.push(
+        "the tape's frame to pixel is not a latency here: with the tape scrolled, new trades are painted when " +
+          'they are scrolled into view',
+      )
+    if (scroll !== null && scroll.blank_edge_samples > 0)
+      notes.push(
+        `the scrolled tape showed blank space at an edge in ${scroll.blank_edge_samples} of ${scroll.edge_samples} samples`,
+      )
     if (f2p.markers !== 'present')
       notes.push(
         f2p.markers === 'missing'
@@ -458,7 +533,7 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioResult
         asked_msgs_per_sec: asked,
         engine_frames_per_sec: round(engineRate, 1) ?? 0,
         delivered_ratio: round(ratio, 3),
-        sim_generated_msgs_per_sec: kind === 'firehose' ? perSec(generated, seconds) : null,
+        sim_generated_msgs_per_sec: kind === 'demo' ? null : perSec(generated, seconds),
         market_msgs_per_sec: perSec(truthCounts.books + truthCounts.trades, seconds),
         market_trades_per_sec: perSec(truthCounts.trades, seconds),
         page_batches_per_sec: perSec(pageCounts.batches, seconds),
@@ -508,6 +583,7 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioResult
         bench_event_loop_delay_max_ms: round(loopDelay.max / 1e6, 1),
       },
       ...frameStats(stop.frames),
+      scroll,
       frame_to_pixel: f2p,
       notes,
     }

@@ -55,6 +55,13 @@ export function summary(r: Report): string {
     out +=
       `  frames: ${f(s.fps)} fps, ${s.frames_over_50ms} of ${s.frames} over 50 ms, p95 ${f(s.p95_frame_ms)} ms, ` +
       `longest ${f(s.longest_frame_ms)} ms\n`
+    const sc = s.scroll
+    if (sc !== null)
+      out +=
+        `  scrolling ${sc.selector} at ${sc.px_per_frame} px/frame: ${f(sc.fps)} fps, ${sc.frames_over_50ms} of ` +
+        `${sc.frames} frames over 50 ms, p95 ${f(sc.p95_frame_ms)} ms, longest ${f(sc.longest_frame_ms)} ms; ` +
+        `${sc.px_scrolled} px, ${sc.reversals} turns, list ${sc.scroll_height_px} px in a ${sc.client_height_px} px box, ` +
+        `at most ${sc.rendered_items_max} rows in the DOM, blank edges ${sc.blank_edge_samples} of ${sc.edge_samples}\n`
     const p = s.frame_to_pixel
     out += `  frame to pixel (venue ts → ${p.paint_clock ?? 'paint'}; markers ${p.markers}):\n`
     out += lat(
