@@ -243,3 +243,35 @@ test('three starred markets show live prices in the watchlist', async ({ page })
     await expect(list).toHaveAttribute('data-count', '2')
   })
 })
+
+test('the keyboard reaches every pane: F6 walks the groups, Alt+Shift+letter shows a pane, Alt+W stars', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1600, height: 950 })
+  await withHost(path.join(dir, 'keys.json'), async (host) => {
+    await openLive(page, host.url)
+    const market = await openFirstMarket(page)
+    const focusedPane = () =>
+      page.evaluate(
+        `(() => document.activeElement?.closest('[data-testid="dock-pane"]')?.getAttribute('data-pane') ?? null)()`,
+      )
+    // F6 from nowhere lands in the first group (left), then walks every group once before coming back.
+    await page.locator('body').click({ position: { x: 5, y: 5 } })
+    const visited: unknown[] = []
+    for (let i = 0; i < 6; i++) {
+      await page.keyboard.press('F6')
+      visited.push(await focusedPane())
+    }
+    expect(visited).toEqual(['events', 'ladder', 'depth', 'chart', 'tape', 'account'])
+    await page.keyboard.press('Shift+F6')
+    expect(await focusedPane()).toBe('tape')
+    // A pane that is not in the layout is added next to the active one and focused.
+    await page.keyboard.press('Alt+Shift+KeyI')
+    await expect(pane(page, 'inspector')).toBeVisible()
+    // Alt+W stars the selected market on the watchlist.
+    await page.keyboard.press('Alt+KeyW')
+    await expect(pane(page, 'ladder').getByTestId('watch-toggle')).toHaveAttribute('aria-pressed', 'true')
+    await tab(page, 'Watchlist').click()
+    await expect(page.getByTestId('watchlist-row')).toHaveAttribute('data-market', market)
+  })
+})

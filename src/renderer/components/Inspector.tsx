@@ -25,6 +25,7 @@ const FrameRow = memo(function FrameRow({ frame }: { frame: InspectorFrame }) {
       className={`frame-row cls-${frame.classification}`}
       data-testid="inspector-frame"
       data-class={frame.classification}
+      data-seq={frame.seq}
     >
       <span className="c-time">{formatClockMs(frame.receivedAt)}</span>
       <span className={`tag tag-${frame.classification}`}>{frame.classification}</span>

@@ -255,9 +255,12 @@ function ListTools({ lists, list }: { lists: Watchlist[]; list: Watchlist | null
 
 export function WatchlistPane({
   owner,
+  subscribe = true,
   onOpenMarket,
 }: {
   owner: string
+  /** False while the pane is a tab behind another: its rows then subscribe to nothing. */
+  subscribe?: boolean
   onOpenMarket(market: string, newWindow: boolean): void
 }) {
   const api = useApi()
@@ -285,8 +288,9 @@ export function WatchlistPane({
   const visibleKey = visible.join('\n')
   const settled = useSettled(visible, visibleKey, SETTLE_MS)
   const interests = useMemo(
-    () => settled.map((id) => ({ channel: 'market' as const, id, filter: 'all' as const })),
-    [settled],
+    () =>
+      subscribe ? settled.map((id) => ({ channel: 'market' as const, id, filter: 'all' as const })) : [],
+    [settled, subscribe],
   )
   useInterests(owner, interests)
 

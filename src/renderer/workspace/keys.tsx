@@ -64,10 +64,14 @@ function moveGroup(step: number | { index: number }): void {
   if (groups.length === 0) return
   let index: number
   if (typeof step === 'number') {
+    // From outside every pane, F6 starts at the first group and Shift+F6 at the last.
     const at = groups.findIndex((g) => g.element.contains(document.activeElement))
-    const from = at >= 0 ? at : groups.findIndex((g) => g === dock.activeGroup)
-    index = ((((from < 0 ? -1 : from) + step) % groups.length) + groups.length) % groups.length
-    if (from < 0 && step < 0) index = groups.length - 1
+    index =
+      at < 0
+        ? step > 0
+          ? 0
+          : groups.length - 1
+        : (((at + step) % groups.length) + groups.length) % groups.length
   } else index = step.index
   const group = groups[index]
   if (!group) return

@@ -2,7 +2,16 @@
 // selected market unless its params pin one; its interests are owned by the pane (released when it closes).
 // Params come from a saved layout, so they are parsed here again: a pane never trusts them blindly.
 import type { IDockviewPanelProps } from 'dockview-react'
-import { createContext, useContext, useEffect, useMemo, type FunctionComponent, type ReactNode } from 'react'
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useSyncExternalStore,
+  type FunctionComponent,
+  type ReactNode,
+} from 'react'
 import type { WindowTarget } from '../../shared/model'
 import { paneParamsSchema, type PaneKind, type PaneParams } from '../../shared/workspace'
 import { AccountPane } from '../components/AccountPane'
@@ -80,7 +89,14 @@ function usePaneMarket(params: PaneParams): string | null {
 
 function Frame({ kind, market, children }: { kind: PaneKind; market?: string | null; children: ReactNode }) {
   return (
-    <div className="dock-pane" data-testid="dock-pane" data-pane={kind} data-market={market ?? undefined}>
+    // tabIndex -1: the keyboard's pane navigation can focus a pane that has no control of its own (depth chart).
+    <div
+      className="dock-pane"
+      data-testid="dock-pane"
+      data-pane={kind}
+      data-market={market ?? undefined}
+      tabIndex={-1}
+    >
       {children}
     </div>
   )
@@ -99,6 +115,18 @@ function NoMarket({ testId = 'pane-no-market' }: { testId?: string }) {
 }
 
 type Props = IDockviewPanelProps
+
+/** Whether the pane is on screen (not a tab behind another): hidden panes subscribe to nothing they need not. */
+function usePaneVisible(api: Props['api']): boolean {
+  const subscribe = useCallback(
+    (changed: () => void) => {
+      const sub = api.onDidVisibilityChange(changed)
+      return () => sub.dispose()
+    },
+    [api],
+  )
+  return useSyncExternalStore(subscribe, () => api.isVisible)
+}
 
 function EventsPaneView(_: Props) {
   const actions = useWindowActions()
@@ -123,10 +151,12 @@ function EventsPaneView(_: Props) {
 
 function WatchlistPaneView({ api }: Props) {
   const actions = useWindowActions()
+  const visible = usePaneVisible(api)
   return (
     <Frame kind="watchlist">
       <WatchlistPane
         owner={`pane:${api.id}`}
+        subscribe={visible}
         onOpenMarket={(id, newWindow) =>
           newWindow ? actions.openWindow({ kind: 'market', market: id }) : selectMarket(id)
         }
@@ -211,11 +241,9 @@ function AlertsPaneView(_: Props) {
 }
 
 function InspectorPaneView({ api }: Props) {
-  return (
-    <Frame kind="inspector">
-      <Inspector onClose={() => api.close()} />
-    </Frame>
-  )
+  // The engine keeps raw frames only while an inspector is open: a tab behind another is not open.
+  const visible = usePaneVisible(api)
+  return <Frame kind="inspector">{visible ? <Inspector onClose={() => api.close()} /> : null}</Frame>
 }
 
 function MatrixPaneView({ api, params }: Props) {
