@@ -1,9 +1,10 @@
-// What a trader sees under load: one market window in the system Chromium (headless, software raster), fed by
-// the engine and the browser host from the simulator, in three scenarios (the demo's load; 5,000 msgs/s delivered
-// to the one open market; the same firehose while the virtualised tape is scrolled continuously). Reports
+// What a trader sees under load: one window in the system Chromium (headless, software raster), fed by the
+// engine and the browser host from the simulator, in four scenarios (the demo's load; 5,000 msgs/s delivered to
+// the one open market; the same firehose while the virtualised tape is scrolled continuously; a 500-market
+// watchlist in the main window scrolled while the firehose runs over its markets). Reports
 // renderer and Chromium CPU from /proc, rAF fps (and the scrolled list's), and frame to pixel (the venue's ts to
 // the paint of the changed tape row / ladder seq, by Element Timing). See bench/README.md, "UI benchmark".
-//   npm run bench:ui -- [--scenario demo|firehose|tape-scroll|all] [--rate MSGS_PER_SEC] [--seconds S]
+//   npm run bench:ui -- [--scenario demo|firehose|tape-scroll|watchlist-scroll|all] [--rate MSGS_PER_SEC] [--seconds S]
 //                       [--renderer-dir DIR]
 // --renderer-dir serves an already built renderer (e.g. an older commit's, to compare) instead of out/renderer.
 // One JSON line on stdout; progress and a human summary on stderr. Exit 3 when a scenario's load was not
