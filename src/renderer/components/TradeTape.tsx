@@ -7,8 +7,9 @@
 // A new row is lit for FRESH_MS (a class removed by a timer: no animation frames); when it arrived is kept per
 // trade, so a row scrolled out and back in is not lit again. Its price cell carries an Element Timing marker,
 // so its first paint (trade to pixel) can be measured.
-// Scrolled away from the top, new trades do not move the view: the virtualiser keeps the row in view where it
-// was (anchorTo 'end' while away), and a "N new ↑" button goes back to the top.
+// Scrolled away from the top, the tape the user is reading is held: new trades neither move the view nor push
+// rows out of it (a firehose would drop the rows under a held view within a second), and a "N new ↑" button
+// counts them and goes back to the live tape at the top.
 // Filters (side, minimum size) and the big-trade rule are per tape; the props give their starting values and
 // the callbacks report changes, so the pane that holds the tape can persist them.
 import { observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual'
@@ -308,10 +309,13 @@ export function TradeTape({
   noteArrivals(trades, opened !== null && opened.epoch === epoch)
   recordAverages(trades, averages)
 
-  const rows = useMemo(() => tapeRows(trades, filters), [trades, filters])
+  // Away from the top: the tape the user was reading when they left it, held still (no row moves under them,
+  // none is dropped when the store's cap pushes old trades out, no scroll anchoring per batch), and its newest
+  // trade for the "N new" count; null at the top, where the live tape shows.
+  const [away, setAway] = useState<{ seen: TradeView | null; held: readonly TradeView[] } | null>(null)
+  const listed = away === null ? trades : away.held
+  const rows = useMemo(() => tapeRows(listed, filters), [listed, filters])
 
-  // Away from the top: the newest trade when the user left it (for the "N new" count); null at the top.
-  const [away, setAway] = useState<{ seen: TradeView | null } | null>(null)
   const scrollRef = useRef<HTMLDivElement | null>(null)
 
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read during render on purpose
@@ -322,8 +326,8 @@ export function TradeTape({
     getItemKey: (i) => rows[i]?.key ?? i,
     overscan: OVERSCAN,
     observeElementRect: observeRect,
-    // At the top new rows push the others down; away from it the row in view keeps its place.
-    anchorTo: away === null ? 'start' : 'end',
+    // At the top new rows push the others down; away from it the list is held, so nothing needs anchoring.
+    anchorTo: 'start',
   })
 
   const onScroll = (e: UIEvent<HTMLDivElement>) => {
@@ -331,7 +335,7 @@ export function TradeTape({
     if (atTop && away !== null) setAway(null)
     else if (!atTop && away === null) {
       const list = useMonitor.getState().trades[market] ?? NO_TRADES
-      setAway({ seen: list[list.length - 1] ?? null })
+      setAway({ seen: list[list.length - 1] ?? null, held: list })
     }
   }
   const toTop = () => {
