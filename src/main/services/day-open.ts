@@ -7,8 +7,10 @@ export interface DayOpen {
   at: number
 }
 
-interface Entry extends DayOpen {
-  /** The next local midnight after `at`: a trade from then on opens a new day. */
+interface Entry {
+  /** Made once per market and day, so reading it costs no allocation. */
+  open: Readonly<DayOpen>
+  /** The next local midnight after the open: a trade from then on opens a new day. */
   until: number
 }
 
@@ -34,13 +36,12 @@ export class DayOpens {
       const oldest = this.opens.keys().next()
       if (!oldest.done) this.opens.delete(oldest.value)
     }
-    this.opens.set(market, { price, at, until: nextMidnight(at) })
+    this.opens.set(market, { open: { price, at }, until: nextMidnight(at) })
   }
 
-  /** Today's open, or null when the market has not traded today (as far as this engine saw). */
-  get(market: string, now: number): DayOpen | null {
+  /** Today's open, or null when the market has not traded today (as far as this engine saw). No copy: view-time. */
+  get(market: string, now: number): Readonly<DayOpen> | null {
     const entry = this.opens.get(market)
-    if (entry === undefined || now >= entry.until) return null
-    return { price: entry.price, at: entry.at }
+    return entry === undefined || now >= entry.until ? null : entry.open
   }
 }

@@ -76,13 +76,14 @@ function HeaderActions({ activePanel }: IDockviewHeaderActionsProps) {
   )
 }
 
-function togglePin(
+/** Pins a market pane to the window's selected market, or lets a pinned one follow the window again. */
+export function togglePin(
   panel: { updateParameters(p: object): void; setTitle(t: string): void; component: string },
   params: ReturnType<typeof paneParams>,
   selected: string | null,
 ): void {
   const kind = panel.component
-  if (!isPaneKind(kind)) return
+  if (!isPaneKind(kind) || !PANES[kind].market) return
   if (params.market !== undefined) {
     const { market: _drop, ...rest } = params
     panel.updateParameters(rest)

@@ -4,9 +4,9 @@ import { useEffect, useRef } from 'react'
 import type { MonitorApi } from '../../shared/ipc'
 import { PANE_KINDS, type PaneKind } from '../../shared/workspace'
 import { Dialog } from '../components/Dialog'
-import { PANES } from './panes'
+import { PANES, paneParams } from './panes'
 import { toggleWatch } from './watchlists'
-import { focusPane, workspaceController } from './Workspace'
+import { focusPane, togglePin, workspaceController } from './Workspace'
 import { requestDock, useWindowWorkspace } from './window-state'
 
 export const SHORTCUTS: ReadonlyArray<{ keys: string; what: string }> = [
@@ -80,21 +80,9 @@ function moveGroup(step: number | { index: number }): void {
 }
 
 function togglePinOfActive(): void {
-  const dock = workspaceController()?.dock
-  const panel = dock?.activePanel
+  const panel = workspaceController()?.dock?.activePanel
   if (!panel) return
-  const kind = panel.api.component
-  if (!(PANE_KINDS as readonly string[]).includes(kind) || !PANES[kind as PaneKind].market) return
-  const params = (panel.params ?? {}) as { market?: string }
-  const selected = useWindowWorkspace.getState().selectedMarket
-  if (params.market !== undefined) {
-    const { market: _m, ...rest } = params
-    panel.api.updateParameters(rest)
-    panel.api.setTitle(PANES[kind as PaneKind].title)
-  } else if (selected !== null) {
-    panel.api.updateParameters({ ...params, market: selected })
-    panel.api.setTitle(`${PANES[kind as PaneKind].title} · ${selected}`)
-  }
+  togglePin(panel.api, paneParams(panel.params), useWindowWorkspace.getState().selectedMarket)
 }
 
 /** Installs the window's workspace shortcuts. `onHelp` opens the overlay. */
