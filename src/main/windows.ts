@@ -3,6 +3,7 @@
 import { BrowserWindow, screen } from 'electron'
 import type { WebContents } from 'electron'
 import { IPC_BATCH_CHANNEL, IPC_COMMAND_CHANNEL, fail, ok } from '../shared/ipc'
+import { batchJson } from './services/batch-json'
 import type { MenuCommand, ViewBatch } from '../shared/ipc'
 import type { Bounds, Result, WindowLayout, WindowTarget } from '../shared/model'
 import type { Logger, MonitorClient, MonitorEngine } from './services/types'
@@ -269,7 +270,9 @@ export class WindowManager {
         // A window that is gone (or going) simply stops receiving; it must never disturb the others.
         if (contents.isDestroyed()) return
         try {
-          contents.send(IPC_BATCH_CHANNEL, batch)
+          // As JSON text: the views several windows share are serialised once (batch-json.ts), and a string
+          // crosses IPC and the preload's context bridge without a deep copy of every view.
+          contents.send(IPC_BATCH_CHANNEL, batchJson(batch))
         } catch {
           // The frame was disposed between the check and the send; the next batch finds it destroyed.
         }

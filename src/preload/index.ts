@@ -60,12 +60,30 @@ function menuCommands(): (listener: (command: MenuCommand) => void) => () => voi
   }
 }
 
+/** A batch from the main process's JSON text; null (dropped) for anything that is not a batch's text. */
+export function parseBatchText(text: unknown): ViewBatch | null {
+  if (typeof text !== 'string') return null
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return null
+  }
+  if (typeof value !== 'object' || value === null) return null
+  const seq = (value as { seq?: unknown }).seq
+  return typeof seq === 'number' ? (value as ViewBatch) : null
+}
+
 export function createMonitorApi(): MonitorApi {
   const onMenuCommand = menuCommands()
   return {
     ...buildInvokers(),
     onBatch(listener: (batch: ViewBatch) => void): () => void {
-      const relay = (_event: IpcRendererEvent, batch: ViewBatch): void => listener(batch)
+      // The main process sends each batch as its JSON text (src/main/services/batch-json.ts).
+      const relay = (_event: IpcRendererEvent, text: unknown): void => {
+        const batch = parseBatchText(text)
+        if (batch !== null) listener(batch)
+      }
       ipcRenderer.on(IPC_BATCH_CHANNEL, relay)
       return () => {
         ipcRenderer.removeListener(IPC_BATCH_CHANNEL, relay)

@@ -62,6 +62,7 @@ describe('demo mode', () => {
     // The demo key never reaches a window either.
     const demoKeyFragment = /sk_demo_[0-9a-f]{8}/
     for (const text of [...rec.serialised, ...log.lines]) expect(demoKeyFragment.test(text)).toBe(false)
+    expect(rec.encodingMismatches).toBe(0)
 
     const other = await client.saveProfile({
       name: 'x',

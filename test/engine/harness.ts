@@ -1,5 +1,6 @@
 // The engine against the real simulator over loopback sockets: start both, attach recording clients.
 import type { ViewBatch } from '../../src/shared/ipc'
+import { batchJson } from '../../src/main/services/batch-json'
 import type { BookView, StreamStatus } from '../../src/shared/model'
 import { createSimulator, type SimConfig, type Simulator } from '../../src/sim/index'
 import { createMemoryStore, type CredentialStore } from '../../src/main/services/credentials'
@@ -18,13 +19,18 @@ export const FAST_STREAM: StreamTuning = {
 
 export class Recorder {
   readonly batches: ViewBatch[] = []
-  /** Every batch serialised as it arrived (leak checks see exactly what a window would). */
+  /** Every batch serialised as it arrived, as the transports do (leak checks see exactly what a window would). */
   readonly serialised: string[] = []
+  /** Batches whose shared-view text (batchJson) differed from JSON.stringify: must stay 0. */
+  encodingMismatches = 0
   constructor(private readonly keepText = false) {}
 
   readonly sink = (batch: ViewBatch): void => {
     this.batches.push(batch)
-    if (this.keepText) this.serialised.push(JSON.stringify(batch))
+    if (!this.keepText) return
+    const text = batchJson(batch)
+    if (text !== JSON.stringify(batch)) this.encodingMismatches++
+    this.serialised.push(text)
   }
 
   mark(): number {

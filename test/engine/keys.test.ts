@@ -140,6 +140,7 @@ describe('API keys', () => {
 
     const everything = [...rec.serialised, ...h.log.lines, keyInfo, status]
     expect(rec.serialised.length).toBeGreaterThan(5)
+    expect(rec.encodingMismatches).toBe(0)
     expect(h.log.lines.length).toBeGreaterThan(5)
     expect(existsSync(settingsPath)).toBe(true)
     everything.push(readFileSync(settingsPath, 'utf8'))

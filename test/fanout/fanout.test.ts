@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { batchJson } from '../../src/main/services/batch-json'
 import { BookStore } from '../../src/main/services/books'
 import { Fanout, type FanoutOptions } from '../../src/main/services/fanout'
 import { TapeStore } from '../../src/main/services/tapes'
@@ -250,6 +251,38 @@ describe('Fanout', () => {
     expect(c2.batches[0]?.trades?.map((t) => t.price)).toEqual([0.35])
     // A book and a ticker for each of the two watched markets; 'c' has no watcher and costs nothing.
     expect(r.fanout.counters.viewsBuilt - viewsBefore).toBe(4)
+  })
+
+  it('windows watching the same market share its book and ticker view objects in a pass, so each is serialised once', () => {
+    const r = rig()
+    const c1 = collector()
+    const c2 = collector()
+    r.fanout.addClient('w1', c1.sink)
+    r.fanout.addClient('w2', c2.sink)
+    r.fanout.setClientMarkets('w1', ['a', 'b'])
+    r.fanout.setClientMarkets('w2', ['a'])
+    r.clock.advance(20)
+    c1.batches.length = 0
+    c2.batches.length = 0
+    const before = r.fanout.counters.tickerViews
+    snap(r, 'a', 0.1, 0.2)
+    snap(r, 'b', 0.3, 0.4)
+    r.clock.advance(20)
+    const t1 = c1.batches[0]?.tickers?.find((t) => t.market === 'a')
+    const t2 = c2.batches[0]?.tickers?.find((t) => t.market === 'a')
+    expect(t1).toBeDefined()
+    expect(t1).toBe(t2)
+    expect(c1.batches[0]?.books?.find((b) => b.market === 'a')).toBe(c2.batches[0]?.books?.[0])
+    // One ticker view per market for the pass, not one per window.
+    expect(r.fanout.counters.tickerViews - before).toBe(2)
+    // The next pass builds its own: a ticker view is never older than the flush that sends it.
+    r.books.setLast('a', 0.15, r.clock.now)
+    r.fanout.tickerChanged('a')
+    r.clock.advance(20)
+    const t3 = c2.batches[1]?.tickers?.[0]
+    expect(t3).not.toBe(t2)
+    expect(t3?.last).toBe(0.15)
+    for (const b of [...c1.batches, ...c2.batches]) expect(batchJson(b)).toBe(JSON.stringify(b))
   })
 
   it('a trade alone refreshes the ticker (last price) without rebuilding the book', () => {

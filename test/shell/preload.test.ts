@@ -64,9 +64,14 @@ describe('preload', () => {
     const off = api().onBatch((...args: unknown[]) => received.push(args))
     const listeners = bridge.listeners.get(IPC_BATCH_CHANNEL)
     expect(listeners?.size).toBe(1)
-    const batch: ViewBatch = { seq: 1, at: 2 }
+    const batch: ViewBatch = { seq: 1, at: 2, books: [] }
     const ipcEvent = { sender: { send: () => undefined }, ports: [] }
-    for (const listener of listeners ?? []) listener(ipcEvent, batch)
+    // The main process sends the batch's JSON text; the page gets the batch.
+    for (const listener of listeners ?? []) listener(ipcEvent, JSON.stringify(batch))
+    expect(received).toEqual([[batch]])
+    // Anything else on the channel is dropped, never thrown into the page's listener.
+    for (const bad of [batch, '{"seq":', 'null', '{"at":1}', 42])
+      for (const listener of listeners ?? []) listener(ipcEvent, bad)
     expect(received).toEqual([[batch]])
     off()
     expect(bridge.listeners.get(IPC_BATCH_CHANNEL)?.size).toBe(0)

@@ -181,7 +181,8 @@ describe('one window = one engine client', () => {
     expect(engine.clients).toHaveLength(2)
     const batch: ViewBatch = { seq: 1, at: 1 }
     engine.clients[1]?.options.sink(batch)
-    expect(win(1).webContents.sent).toEqual([{ channel: IPC_BATCH_CHANNEL, payload: batch }])
+    // Sent as its JSON text (batch-json.ts); the preload parses it.
+    expect(win(1).webContents.sent).toEqual([{ channel: IPC_BATCH_CHANNEL, payload: JSON.stringify(batch) }])
     expect(win(0).webContents.sent).toEqual([])
 
     win(1).userClose()

@@ -24,7 +24,7 @@ export interface FanoutProvider {
 
 export interface FanoutCounters {
   batches: number
-  /** Book and ticker views requested from the provider. */
+  /** Book views requested from the provider, and ticker views it built (once per market per pass). */
   viewsBuilt: number
   bookViews: number
   tickerViews: number
@@ -118,6 +118,11 @@ export interface BatchSources {
   maxFrames: number
   /** The status for this flush (one object shared by every client that needs it). */
   status(): StreamStatus
+  /**
+   * A market's ticker view for this flush: one object shared by every client that gets it (so the transports
+   * serialise it once, batch-json.ts), built on first use and counted then.
+   */
+  ticker(market: string): TickerView | null
   /** Likewise the alerts view; null when the engine has none. */
   alerts(): AlertsView | null
   workspace(): WorkspaceView | null
@@ -196,16 +201,12 @@ function buildMarketViews(client: FanoutClient, batch: ViewBatch, s: BatchSource
     s.counters.viewsBuilt++
     s.counters.bookViews++
     if (book !== null) books.push(book)
-    const ticker = s.provider.ticker(market)
-    s.counters.viewsBuilt++
-    s.counters.tickerViews++
+    const ticker = s.ticker(market)
     if (ticker !== null) tickers.push(ticker)
   }
   for (const market of client.dirtyTickers) {
     if (client.dirtyBooks.has(market)) continue
-    const ticker = s.provider.ticker(market)
-    s.counters.viewsBuilt++
-    s.counters.tickerViews++
+    const ticker = s.ticker(market)
     if (ticker !== null) tickers.push(ticker)
   }
   client.dirtyBooks.clear()

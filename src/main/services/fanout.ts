@@ -6,7 +6,7 @@
 import type { AlertEvent, AlertsView } from '../../shared/alerts'
 import type { WorkspaceView } from '../../shared/workspace'
 import type { ViewBatch } from '../../shared/ipc'
-import type { InspectorFrame, StreamStatus, TradeView, UserUpdateView } from '../../shared/model'
+import type { InspectorFrame, StreamStatus, TickerView, TradeView, UserUpdateView } from '../../shared/model'
 import {
   appendCapped,
   clampDepth,
@@ -140,6 +140,8 @@ export class Fanout {
   private flushStatus: StreamStatus | null = null
   private flushAlerts: AlertsView | null = null
   private flushWorkspace: WorkspaceView | null = null
+  /** This pass's ticker views by market, shared by every client that gets one (batch-json.ts). */
+  private readonly flushTickers = new Map<string, TickerView | null>()
   private readonly batchSources: BatchSources
   private flushing = false
   private closed = false
@@ -174,6 +176,16 @@ export class Fanout {
       status: () => (this.flushStatus ??= this.provider.status()),
       alerts: () => (this.flushAlerts ??= this.provider.alerts?.() ?? null),
       workspace: () => (this.flushWorkspace ??= this.provider.workspace?.() ?? null),
+      ticker: (market) => {
+        let view = this.flushTickers.get(market)
+        if (view === undefined) {
+          view = this.provider.ticker(market)
+          this.counters.viewsBuilt++
+          this.counters.tickerViews++
+          this.flushTickers.set(market, view)
+        }
+        return view
+      },
     }
     this.onTimer = () => {
       this.timer = null
@@ -489,6 +501,7 @@ export class Fanout {
       this.flushStatus = null
       this.flushAlerts = null
       this.flushWorkspace = null
+      this.flushTickers.clear()
       this.flushing = false
     }
     this.settle(dueBy, at)

@@ -10,6 +10,7 @@ import type { ApiError, Result } from '../../shared/model'
 import type { Logger, MonitorClient, MonitorEngine } from '../services/types'
 import { hostAllowed, originAllowed, tokenMatches } from './access'
 import { mergeBatches } from './batch-merge'
+import { batchJson } from '../services/batch-json'
 import { BRIDGE_PATH, parseCall, type HostFrame } from '../../shared/bridge'
 
 export interface BridgeOptions {
@@ -79,6 +80,9 @@ export function createBridge(options: BridgeOptions): Bridge {
     let inFlight = 0
 
     // Every completed write gives a held-back batch another chance.
+    const sendText = (text: string): void => {
+      ws.send(text, () => flushBatch())
+    }
     const send = (frame: HostFrame): void => {
       if (ws.readyState !== WebSocket.OPEN) return
       let text: string
@@ -89,13 +93,14 @@ export function createBridge(options: BridgeOptions): Bridge {
           send({ id: frame.id, result: fail({ code: 'internal', message: 'unserialisable result' }) })
         return
       }
-      ws.send(text, () => flushBatch())
+      sendText(text)
     }
     const flushBatch = (): void => {
       if (pending === null || ws.readyState !== WebSocket.OPEN || ws.bufferedAmount > highWater) return
       const batch = pending
       pending = null
-      send({ batch })
+      // The same text as send({ batch }), with the views other windows got in this flush serialised only once.
+      sendText(`{"batch":${batchJson(batch)}}`)
     }
     const client = engine.attachClient({
       label,
