@@ -1,5 +1,6 @@
-// `npx tsx bench/lib/profile-summary.ts FILE.cpuprofile [--top N]`: where the time went in a V8 CPU profile
+// `npx tsx bench/lib/profile-summary.ts FILE.cpuprofile [--top N] [--from SECONDS]`: where the time went in a V8 CPU profile
 // (from `node --cpu-prof`): self time per function and per source file, and inclusive time of chosen entry points.
+// --from skips the first SECONDS of samples (start-up and warm-up, e.g. module loading under tsx).
 import { readFileSync } from 'node:fs'
 
 interface CallFrame {
@@ -46,11 +47,13 @@ function label(f: CallFrame): string {
 function main(): void {
   const file = process.argv[2]
   if (file === undefined) {
-    process.stderr.write('usage: profile-summary FILE.cpuprofile [--top N]\n')
+    process.stderr.write('usage: profile-summary FILE.cpuprofile [--top N] [--from SECONDS]\n')
     process.exit(2)
   }
   const topArg = process.argv.indexOf('--top')
   const top = topArg >= 0 ? Number(process.argv[topArg + 1]) || 25 : 25
+  const fromArg = process.argv.indexOf('--from')
+  const fromUs = fromArg >= 0 ? (Number(process.argv[fromArg + 1]) || 0) * 1e6 : 0
   const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'))
   if (!isProfile(parsed)) throw new Error(`${file} is not a V8 CPU profile`)
   const p = parsed
@@ -62,9 +65,13 @@ function main(): void {
     for (const c of n.children ?? []) parent.set(c, n.id)
   }
   const selfUs = new Map<number, number>()
+  let elapsedUs = 0
   for (let i = 0; i < p.samples.length; i++) {
     const id = p.samples[i] as number
-    selfUs.set(id, (selfUs.get(id) ?? 0) + (p.timeDeltas[i] ?? 0))
+    const dt = p.timeDeltas[i] ?? 0
+    elapsedUs += dt
+    if (elapsedUs < fromUs) continue
+    selfUs.set(id, (selfUs.get(id) ?? 0) + dt)
   }
   let total = 0
   let idle = 0

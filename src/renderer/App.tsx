@@ -1,9 +1,8 @@
 // Chooses the view for this window from its URL (?view=main|market|event).
 import { useEffect } from 'react'
-import type { MonitorApi } from '../shared/ipc'
+import { WINDOW_BOOK_DEPTH, type MonitorApi } from '../shared/ipc'
 import type { WindowTarget } from '../shared/model'
 import { ServicesProvider, useApi } from './hooks/context'
-import { LADDER_LEVELS } from './components/OrderBook'
 import { useProfiles } from './store/profiles'
 import { EventWindow } from './views/EventWindow'
 import { MainView } from './views/MainView'
@@ -12,7 +11,7 @@ import { MarketWindow } from './views/MarketWindow'
 function WindowBody({ target }: { target: WindowTarget }) {
   const api = useApi()
   useEffect(() => {
-    void api.setBookDepth(LADDER_LEVELS)
+    void api.setBookDepth(WINDOW_BOOK_DEPTH)
     void useProfiles.getState().load(api)
   }, [api])
   switch (target.kind) {

@@ -273,6 +273,12 @@ export const MONITOR_METHODS = [
   'stopReplay',
 ] as const satisfies readonly MonitorMethod[]
 
+/**
+ * The book depth (levels per side) every window asks for with setBookDepth when it opens: what its ladder shows
+ * and its depth chart plots. bench:day's clients ask for it too, as the windows they stand for do.
+ */
+export const WINDOW_BOOK_DEPTH = 15
+
 /** IPC channel names: one invoke channel per method plus one push channel. */
 export const IPC_PREFIX = 'monitor:'
 export const IPC_BATCH_CHANNEL = 'monitor:batch'
