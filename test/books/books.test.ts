@@ -305,6 +305,87 @@ describe('OrderBook', () => {
   })
 })
 
+describe('OrderBook top levels', () => {
+  /** The top `depth` levels the slow way: every level, sorted best first. */
+  function truth(levels: Map<number, number>, descending: boolean, depth: number): Level[] {
+    return [...levels]
+      .filter(([, size]) => size > 0)
+      .sort((a, b) => (descending ? b[0] - a[0] : a[0] - b[0]))
+      .slice(0, depth)
+  }
+
+  it('hands out the same level array until that side changes within the depth, and the right levels always', () => {
+    const book = new OrderBook('m')
+    const bids = new Map<number, number>()
+    const asks = new Map<number, number>()
+    const start: Level[] = []
+    const startAsks: Level[] = []
+    for (let i = 0; i < 40; i++) {
+      const b = roundKey(0.5 - i / 100)
+      const a = roundKey(0.51 + i / 100)
+      bids.set(b, 10 + i)
+      asks.set(a, 20 + i)
+      start.push([b, 10 + i])
+      startAsks.push([a, 20 + i])
+    }
+    book.applySnapshot(start, startAsks, 1, 1)
+    let seq = 1
+    let view = book.view(15)
+    // A seeded walk of deltas: sizes changed, levels added and removed, on one side or both, near and far.
+    let x = 7
+    const rand = (n: number): number => {
+      x = (x * 1103515245 + 12345) % 2147483648
+      return x % n
+    }
+    let reused = 0
+    for (let step = 0; step < 400; step++) {
+      const side = rand(3)
+      const bidLevels: Level[] = []
+      const askLevels: Level[] = []
+      for (const [levels, into, descending] of [
+        [bids, bidLevels, true],
+        [asks, askLevels, false],
+      ] as const) {
+        if ((descending && side === 1) || (!descending && side === 0)) continue
+        const sorted = truth(levels, descending, 60)
+        const at = sorted[rand(sorted.length)]
+        if (at === undefined) continue
+        const size = rand(4) === 0 ? 0 : 1 + rand(500)
+        const price = rand(5) === 0 ? roundKey(at[0] + (descending ? -0.001 : 0.001)) : at[0]
+        levels.set(price, size)
+        into.push([price, size])
+      }
+      expect(book.applyDelta(bidLevels, askLevels, { seq: ++seq }, step)).toMatch(/applied|crossed/)
+      if (book.state !== 'live') break
+      const next = book.view(15)
+      expect(next.bids).toEqual(truth(bids, true, 15))
+      expect(next.asks).toEqual(truth(asks, false, 15))
+      const bidTopChanged = JSON.stringify(next.bids) !== JSON.stringify(view.bids)
+      const askTopChanged = JSON.stringify(next.asks) !== JSON.stringify(view.asks)
+      // An unchanged top is the very same array (so its JSON text is reused); a changed one never is.
+      expect(next.bids === view.bids).toBe(!bidTopChanged)
+      expect(next.asks === view.asks).toBe(!askTopChanged)
+      if (!bidTopChanged || !askTopChanged) reused++
+      view = next
+    }
+    expect(reused).toBeGreaterThan(100)
+  })
+
+  it('a snapshot, clear or another depth gives fresh arrays', () => {
+    const book = new OrderBook('m')
+    book.applySnapshot([[0.4, 1]], [[0.6, 1]], 1, 1)
+    const a = book.view(10)
+    book.applySnapshot([[0.4, 1]], [[0.6, 1]], 2, 2)
+    const b = book.view(10)
+    expect(b.bids).toEqual(a.bids)
+    expect(b.bids).not.toBe(a.bids)
+    const c = book.view(5)
+    expect(c.asks).not.toBe(b.asks)
+    book.clear()
+    expect(book.view(5).bids).toEqual([])
+  })
+})
+
 describe('BookStore', () => {
   it('routes snapshots and deltas per market and reports outcomes', () => {
     const store = new BookStore()

@@ -99,4 +99,24 @@ describe('batchJson', () => {
     const next = book('m1', 2)
     expect(batchJson({ seq: 10, at: 3, books: [next] })).toContain('"seq":2')
   })
+
+  it('serialises a side of the book that two versions of it share once', () => {
+    let reads = 0
+    const asks: [number, number][] = [[0.43, 7]]
+    Object.defineProperty(asks, '0', {
+      enumerable: true,
+      get: () => {
+        reads++
+        return [0.43, 7]
+      },
+    })
+    const v1: BookView = { ...book('m1', 1), asks }
+    const v2: BookView = { ...book('m1', 2), bids: [[0.42, 1]], asks }
+    const a = batchJson({ seq: 1, at: 1, books: [v1] })
+    const b = batchJson({ seq: 2, at: 2, books: [v2] })
+    expect(reads).toBe(1)
+    expect(a).toBe(JSON.stringify({ seq: 1, at: 1, books: [v1] }))
+    expect(b).toBe(JSON.stringify({ seq: 2, at: 2, books: [v2] }))
+    expect(reads).toBe(3)
+  })
 })

@@ -32,6 +32,14 @@ export function roundKey(x: number): number {
 class BookSide {
   prices: number[] = []
   sizes: number[] = []
+  /**
+   * The last top-N taken, and the lowest index changed since: a change below the top N (most of a deep book's
+   * deltas) or on the other side leaves it as it was, so the next view reuses the same array, and the transports
+   * reuse its JSON text (batch-json.ts). Never mutated once handed out.
+   */
+  private topLevels: Level[] | null = null
+  private topDepth = -1
+  private changedFrom = 0
 
   constructor(private readonly descending: boolean) {}
 
@@ -63,6 +71,7 @@ class BookSide {
     if (size === 0) {
       if (i >= 0) this.removeAt(i)
     } else if (i >= 0) {
+      if (this.sizes[i] !== size) this.changed(i)
       this.sizes[i] = size
     } else {
       this.insertAt(-i - 1, key, size)
@@ -78,7 +87,10 @@ class BookSide {
     if (i >= 0) {
       const next = roundKey((this.sizes[i] as number) + change)
       if (next <= 0) this.removeAt(i)
-      else this.sizes[i] = next
+      else {
+        if (this.sizes[i] !== next) this.changed(i)
+        this.sizes[i] = next
+      }
     } else if (change > 0) {
       this.insertAt(-i - 1, key, roundKey(change))
     }
@@ -113,21 +125,32 @@ class BookSide {
     }
     this.prices = prices
     this.sizes = sizes
+    this.changed(0)
     return rejected
   }
 
   clear(): void {
     this.prices = []
     this.sizes = []
+    this.changed(0)
   }
 
   top(depth: number): Level[] {
+    if (this.topLevels !== null && this.topDepth === depth && this.changedFrom >= depth) return this.topLevels
     const n = Math.min(depth, this.prices.length)
     // Pushed, not preallocated: a packed array, which JSON.stringify (every batch, batch-json.ts) serialises on
     // its fast path; a `new Array(n)` stays holey and costs about 20% more.
     const out: Level[] = []
     for (let i = 0; i < n; i++) out.push([this.prices[i] as number, this.sizes[i] as number])
+    this.topLevels = out
+    this.topDepth = depth
+    this.changedFrom = Infinity
     return out
+  }
+
+  /** Level `i` (and, for an insert or removal, every level after it) changed. */
+  private changed(i: number): void {
+    if (i < this.changedFrom) this.changedFrom = i
   }
 
   best(): number | null {
@@ -135,6 +158,7 @@ class BookSide {
   }
 
   private insertAt(i: number, price: number, size: number): void {
+    this.changed(i)
     if (i === this.prices.length) {
       this.prices.push(price)
       this.sizes.push(size)
@@ -145,6 +169,7 @@ class BookSide {
   }
 
   private removeAt(i: number): void {
+    this.changed(i)
     this.prices.splice(i, 1)
     this.sizes.splice(i, 1)
   }
