@@ -432,6 +432,12 @@ async function main(): Promise<boolean> {
     }
     const rssRef = afterWarmup?.mem.rssMb ?? null
     const rssDrift = driftFrom(afterWarmup)
+    // The drift split by direction: growth (what a leak shows) and falls (V8 giving pages back).
+    const afterRef = afterWarmup === null ? [] : memSamples.filter((s) => s.at >= afterWarmup.at)
+    const rssRise =
+      rssRef !== null && afterRef.length > 1 ? Math.max(...afterRef.map((s) => s.mem.rssMb)) - rssRef : null
+    const rssFall =
+      rssRef !== null && afterRef.length > 1 ? rssRef - Math.min(...afterRef.map((s) => s.mem.rssMb)) : null
     const stats = (xs: number[]): { min: number | null; max: number | null } => ({
       min: xs.length > 0 ? round(Math.min(...xs), 1) : null,
       max: xs.length > 0 ? round(Math.max(...xs), 1) : null,
@@ -466,6 +472,8 @@ async function main(): Promise<boolean> {
       },
       warmup_minutes: args.warmupMinutes,
       rss_drift_after_warmup_mb: round(rssDrift, 1),
+      rss_rise_after_warmup_mb: round(rssRise, 1),
+      rss_fall_after_warmup_mb: round(rssFall, 1),
       rss_drift_after_minute_1_mb: round(driftFrom(afterMinute1), 1),
       heap_used_mb: {
         start: round(start.mem.heapUsedMb, 1),
