@@ -5,7 +5,11 @@
 // renderer and Chromium CPU from /proc, rAF fps (and the scrolled list's), and frame to pixel (the venue's ts to
 // the paint of the changed tape row / ladder seq, by Element Timing). See bench/README.md, "UI benchmark".
 //   npm run bench:ui -- [--scenario demo|firehose|tape-scroll|watchlist-scroll|all] [--rate MSGS_PER_SEC] [--seconds S]
-//                       [--renderer-dir DIR]
+//                       [--renderer-dir DIR] [--cpu-profile FILE] [--trace FILE]
+// --cpu-profile writes a DevTools CPU profile of the page over the measurement window (read it with
+// bench/lib/profile-summary.ts); the profiler's own cost is in that run's figures.
+// --trace writes a Chrome trace (DevTools Performance categories) of the page over the measurement window (read it
+// with bench/lib/trace-summary.ts: main-thread time by event, style / layout / paint); its cost is in the figures.
 // --renderer-dir serves an already built renderer (e.g. an older commit's, to compare) instead of out/renderer.
 // One JSON line on stdout; progress and a human summary on stderr. Exit 3 when a scenario's load was not
 // delivered, 2 on bad arguments, 1 on an error.
@@ -27,6 +31,8 @@ interface Args {
   rate: number
   seconds: number
   rendererDir: string | null
+  cpuProfile: string | null
+  trace: string | null
 }
 
 function parseArgs(argv: string[]): Args {
@@ -37,7 +43,7 @@ function parseArgs(argv: string[]): Args {
     if (v === undefined || v.startsWith('--')) throw new UsageError(`--${name} needs a value`)
     return v
   }
-  const known = new Set(['--scenario', '--rate', '--seconds', '--renderer-dir'])
+  const known = new Set(['--scenario', '--rate', '--seconds', '--renderer-dir', '--cpu-profile', '--trace'])
   for (let i = 0; i < argv.length; i += 2) {
     if (!known.has(argv[i] ?? '')) throw new UsageError(`unknown argument ${argv[i] ?? ''}`)
   }
@@ -56,6 +62,8 @@ function parseArgs(argv: string[]): Args {
     rate: positive('rate', 5000),
     seconds: positive('seconds', 15),
     rendererDir: value('renderer-dir') ?? null,
+    cpuProfile: value('cpu-profile') ?? null,
+    trace: value('trace') ?? null,
   }
 }
 
@@ -113,6 +121,19 @@ async function main(): Promise<number> {
         seconds: args.seconds,
         warmupSeconds: WARMUP_SECONDS,
         rendererDir,
+        // One scenario per file: the scenario's name is added before the extension when several run.
+        cpuProfile:
+          args.cpuProfile === null
+            ? null
+            : args.scenarios.length === 1
+              ? args.cpuProfile
+              : args.cpuProfile.replace(/(\.cpuprofile)?$/, `.${kind}.cpuprofile`),
+        trace:
+          args.trace === null
+            ? null
+            : args.scenarios.length === 1
+              ? args.trace
+              : args.trace.replace(/(\.json)?$/, `.${kind}.json`),
         logger,
         progress,
         onBrowser: (v) => {

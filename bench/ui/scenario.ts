@@ -7,6 +7,7 @@ import type { Logger, MonitorClient } from '../../src/main/services/types'
 import { startWebHost } from '../../src/main/web/server'
 import { firehoseId } from '../../src/sim/firehose'
 import { CHROMIUM, CHROMIUM_ARGS } from '../../test/e2e/chromium.mjs'
+import { writeFileSync } from 'node:fs'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { schedSample, threadTime } from '../lib/cpu'
 import { round, SampleSet } from '../lib/stats'
@@ -16,6 +17,85 @@ import { chromiumProcesses, cpuDelta, processTicks, clockTicksPerSecond, type Pr
 import { startScrolling, type ScrollStats } from './scroll'
 import { startSimProcess } from './sim-process'
 import { startTruth, type Truth } from './truth'
+
+/** The DevTools Profiler on the page's main thread: started now, written as a .cpuprofile by `stop`. */
+async function startPageProfile(page: Page): Promise<{ stop: (file: string) => Promise<void> }> {
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send('Profiler.enable')
+  await cdp.send('Profiler.setSamplingInterval', { interval: 500 })
+  await cdp.send('Profiler.start')
+  return {
+    stop: async (file) => {
+      const { profile } = await cdp.send('Profiler.stop')
+      writeFileSync(file, JSON.stringify(profile))
+      await cdp.detach().catch(() => undefined)
+    },
+  }
+}
+
+/** The trace categories of DevTools' Performance panel: main-thread tasks, style, layout, paint, compositing. */
+export const TRACE_CATEGORIES = [
+  'toplevel',
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'disabled-by-default-devtools.timeline.frame',
+  ...(process.env.BENCH_TRACE_EXTRA ? process.env.BENCH_TRACE_EXTRA.split(',') : []),
+]
+
+/**
+ * A Chrome trace (the DevTools Performance panel's categories) of the page: started now, written by `stop`. The
+ * DOM nodes its Paint events name are described (tag, id, class, data-testid, data-pane) while the page is still
+ * open, and added to the trace as `bench_node` metadata events, so the summary can say what was painted.
+ */
+async function startPageTrace(
+  browser: Browser,
+  page: Page,
+): Promise<{ stop: (file: string) => Promise<void> }> {
+  await browser.startTracing(page, { categories: TRACE_CATEGORIES })
+  return {
+    stop: async (file) => {
+      const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as {
+        traceEvents: Array<{ name?: string; args?: { data?: { nodeId?: unknown } } }>
+      }
+      const ids = new Set<number>()
+      for (const e of trace.traceEvents) {
+        const id = e.name === 'Paint' ? e.args?.data?.nodeId : undefined
+        if (typeof id === 'number') ids.add(id)
+      }
+      const cdp = await page.context().newCDPSession(page)
+      for (const id of ids) {
+        try {
+          const { node } = (await cdp.send('DOM.describeNode', { backendNodeId: id })) as {
+            node: { nodeName: string; attributes?: string[] }
+          }
+          const attrs = node.attributes ?? []
+          const attr = (n: string) => {
+            const i = attrs.indexOf(n)
+            return i >= 0 && i % 2 === 0 ? attrs[i + 1] : undefined
+          }
+          const parts = [node.nodeName.toLowerCase()]
+          const idAttr = attr('id')
+          if (idAttr) parts.push(`#${idAttr}`)
+          const cls = attr('class')
+          if (cls) parts.push(`.${cls.trim().split(/\s+/).join('.')}`)
+          for (const a of ['data-testid', 'data-pane']) {
+            const v = attr(a)
+            if (v !== undefined) parts.push(`[${a}=${v}]`)
+          }
+          trace.traceEvents.push({
+            name: 'bench_node',
+            ph: 'M',
+            args: { nodeId: id, node: parts.join('') },
+          } as never)
+        } catch {
+          // A node removed since it was painted cannot be described.
+        }
+      }
+      await cdp.detach().catch(() => undefined)
+      writeFileSync(file, JSON.stringify(trace))
+    },
+  }
+}
 
 export type ScenarioKind = 'demo' | 'firehose' | 'tape-scroll' | 'watchlist-scroll'
 
@@ -31,6 +111,10 @@ export interface ScenarioOptions {
   progress: (line: string) => void
   /** Told the browser's version once it runs. */
   onBrowser?: (version: string) => void
+  /** Writes a V8 CPU profile of the page's main thread over the measurement window here (DevTools Profiler). */
+  cpuProfile?: string | null
+  /** Writes a Chrome trace of the page over the measurement window here (read it with bench/lib/trace-summary.ts). */
+  trace?: string | null
 }
 
 /** Below this share of the asked rate reaching the engine, the result is `load_not_delivered`. */
@@ -450,6 +534,8 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioResult
     const node0 = process.cpuUsage()
     const t0 = performance.now()
     const epoch0 = Date.now()
+    const profiler = opts.cpuProfile ? await startPageProfile(page) : null
+    const tracer = opts.trace ? await startPageTrace(browser, page) : null
     const start = (await page.evaluate(PROBE_START)) as ProbeStart
     const scrolling =
       kind === 'tape-scroll'
@@ -460,6 +546,18 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioResult
     await new Promise((r) => setTimeout(r, opts.seconds * 1000))
     const scroll = scrolling === null ? null : await scrolling.stop()
     const stop = (await page.evaluate(PROBE_STOP)) as ProbeStop
+    if (profiler !== null && opts.cpuProfile) {
+      await profiler.stop(opts.cpuProfile)
+      notes.push(
+        `a DevTools CPU profile of the page ran through the window (${opts.cpuProfile}): figures include its cost`,
+      )
+    }
+    if (tracer !== null && opts.trace) {
+      await tracer.stop(opts.trace)
+      notes.push(
+        `a Chrome trace of the page ran through the window (${opts.trace}): figures include its cost`,
+      )
+    }
     const procs1 = chromiumProcesses()
     const node1 = process.cpuUsage(node0)
     const simTicks1 = processTicks(sim.pid)

@@ -1,14 +1,25 @@
 // Market depth: cumulative bid size (stepped area, buy colour) left of the mid and cumulative ask size (sell
 // colour) right of it, price on x, cumulative size on y, with a mid/spread marker. One <canvas>, sized by a
 // ResizeObserver at the device pixel ratio and redrawn only when the book view or the size changes, at most
-// once per animation frame (no loop: an unchanged book costs nothing). The hover crosshair and its readout are
+// once per animation frame (no loop: an unchanged book costs nothing). The book is followed at most every
+// CHART_INTERVAL_MS (under a firehose it changes every frame; the ladder shows every version), except that a
+// change of state (stale, resyncing, live again) shows at once. The hover crosshair and its readout are
 // DOM elements moved with a transform, so pointing never redraws the canvas. A stale or resyncing book gets the
 // ladder's overlay (StaleOverlay.tsx); a quiet one a static "Quiet?" mark.
 import { useEffect, useMemo, useRef, useState, type PointerEvent } from 'react'
 import { cumulativeAt, depthModel, niceTicks, type DepthModel, type DepthPoint } from '../lib/depth'
 import { formatMid, formatPrice, formatSize } from '../lib/format'
+import { CHART_INTERVAL_MS, useThrottled } from '../lib/throttle'
+import type { BookView } from '../../shared/model'
 import { StaleOverlay } from './StaleOverlay'
-import { useMonitor } from '../store/monitor'
+import { useMonitor, type MonitorState } from '../store/monitor'
+
+const selectBook = (s: MonitorState, market: string): BookView | undefined => s.books[market]
+/** What the overlay and the badge say: shown at once, not at the chart's pace. */
+const stateChanged = (next: BookView | undefined, shown: BookView | undefined): boolean =>
+  next?.state !== shown?.state ||
+  next?.resyncAttempt !== shown?.resyncAttempt ||
+  next?.staleReason !== shown?.staleReason
 
 interface Colours {
   buy: string
@@ -185,7 +196,7 @@ interface Hover {
 }
 
 export function DepthChart({ market }: { market: string }) {
-  const book = useMonitor((s) => s.books[market])
+  const book = useThrottled(useMonitor, market, selectBook, CHART_INTERVAL_MS, stateChanged)
   const state = book?.state ?? 'empty'
   const model = useMemo(() => (book ? depthModel(book.bids, book.asks) : null), [book])
   const box = useRef<HTMLDivElement | null>(null)

@@ -1,15 +1,19 @@
 // The ladder: asks above, bids below, fixed rows so nothing moves while the book streams. Rows are memoised on
 // plain values (price, size, running total), keyed by price, so a batch re-renders only the levels it changed.
-// The depth bars scale against the ladder's largest total through a CSS variable set once on the ladder, so a
-// new maximum restyles the bars without re-rendering every row. A size change flashes: a class set with the
-// change and removed by a timer FLASH_MS later, so a flash costs two small repaints and no animation frames. A
-// quiet book keeps its levels readable under a static "Quiet?" mark; a stale or resyncing one is covered by an
-// overlay.
+// The depth bars scale against the ladder's largest total, which comes through a context read by the bars alone,
+// so a new maximum (nearly every batch under load) re-renders the 30 bars, one inline transform each, and no
+// row; an inherited CSS variable on the ladder restyled every element under it instead. Rows and their cells
+// are layout roots (styles.css), so a changed size or total lays out its own cell only. A size change flashes:
+// a class set with the change and removed by a timer FLASH_MS later, so a flash costs two small repaints and no
+// animation frames. A quiet book keeps its levels readable under a static "Quiet?" mark; a stale or resyncing
+// one is covered by an overlay.
 // Alerts start here: right-click a level, or focus the ladder (one tab stop; ↑/↓ move a level cursor shown with
 // aria-activedescendant) and press A, or the menu key / Shift+F10 for the level's menu. The handlers sit on the
 // ladder body and read the level from the row's data attributes, so rows keep plain-value props and their memo.
 import {
+  createContext,
   memo,
+  useContext,
   useEffect,
   useId,
   useState,
@@ -46,6 +50,17 @@ function rowId(idPrefix: string, side: 'bid' | 'ask', price: number): string {
   return `${idPrefix}-${side}-${price}`
 }
 
+/** The ladder's largest running total (never 0): what every depth bar is scaled against. */
+const MaxCumulative = createContext(1)
+
+/** A level's depth bar: its running total as a share of the row's width (a transform: no layout, no repaint). */
+const DepthBar = memo(function DepthBar({ cumulative }: { cumulative: number }) {
+  const max = useContext(MaxCumulative)
+  // Rounded to a thousandth: a share that moves by less does not rewrite the style.
+  const share = Math.round((Math.min(Math.max(cumulative, 0), max) / max) * 1000) / 1000
+  return <div className="depth-bar" style={{ transform: `scaleX(${share})` }} />
+})
+
 const LadderRow = memo(function LadderRow({
   side,
   market,
@@ -81,7 +96,7 @@ const LadderRow = memo(function LadderRow({
       data-price={price}
       data-size={size}
     >
-      <div className="depth-bar" style={{ '--cum': cumulative } as CSSProperties} />
+      <DepthBar cumulative={cumulative} />
       <span className="c-price">{formatPrice(price)}</span>
       <span className={`c-size ${flash ? `flash-${flash.dir}` : ''}`}>{formatSize(size)}</span>
       <span className="c-total">{formatSize(cumulative)}</span>
@@ -112,8 +127,10 @@ export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; 
   const askCum = cumulate(asks)
   const bidCum = cumulate(bids)
   const maxCum = Math.max(askCum[askCum.length - 1] ?? 0, bidCum[bidCum.length - 1] ?? 0)
-  // Every depth bar is its total over this; never 0, so an empty ladder divides nothing by zero.
-  const ladderStyle = { '--max-cum': maxCum > 0 ? maxCum : 1 } as CSSProperties
+  // Every depth bar is its total over this; never 0, so an empty ladder divides nothing by zero. Also set on the
+  // ladder as --max-cum (registered non-inherited in the stylesheet: setting it restyles that one element).
+  const barMax = maxCum > 0 ? maxCum : 1
+  const ladderStyle = { '--max-cum': barMax } as CSSProperties
   const bestBid = bids[0]?.[0] ?? null
   const bestAsk = asks[0]?.[0] ?? null
   const spread = spreadOf(bestBid, bestAsk)
@@ -253,27 +270,29 @@ export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; 
             setCursor((c) => c ?? { side: 'bid', price: bestBid })
         }}
       >
-        <div className="ladder-side asks">{askRows}</div>
-        <div className="spread-row" data-testid="book-spread">
-          <span className="c-price" title="Mid">
-            {formatMid(mid)}
-          </span>
-          {state === 'quiet' ? (
-            <span
-              className="quiet-mark"
-              data-testid="book-quiet-mark"
-              title="No update for longer than this market usually goes without one: the book may be behind. Levels are still applied; the next update makes it live again."
-            >
-              Quiet?
+        <MaxCumulative value={barMax}>
+          <div className="ladder-side asks">{askRows}</div>
+          <div className="spread-row" data-testid="book-spread">
+            <span className="c-price" title="Mid">
+              {formatMid(mid)}
             </span>
-          ) : (
-            <span className="muted">mid</span>
-          )}
-          <span className="c-spread" title="Spread">
-            spread <b>{formatPrice(spread)}</b>
-          </span>
-        </div>
-        <div className="ladder-side bids">{bidRows}</div>
+            {state === 'quiet' ? (
+              <span
+                className="quiet-mark"
+                data-testid="book-quiet-mark"
+                title="No update for longer than this market usually goes without one: the book may be behind. Levels are still applied; the next update makes it live again."
+              >
+                Quiet?
+              </span>
+            ) : (
+              <span className="muted">mid</span>
+            )}
+            <span className="c-spread" title="Spread">
+              spread <b>{formatPrice(spread)}</b>
+            </span>
+          </div>
+          <div className="ladder-side bids">{bidRows}</div>
+        </MaxCumulative>
         {book && (state === 'stale' || state === 'resyncing') ? (
           <StaleOverlay
             book={book}

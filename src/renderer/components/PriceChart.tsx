@@ -1,5 +1,7 @@
 // Candles from the market's trades with lightweight-charts. Built once with setData when the chart opens (or
-// the tape is re-seeded), then one series.update per changed candle per batch.
+// the tape is re-seeded, at once), then one series.update per changed candle, at most CHART_INTERVAL_MS apart:
+// under a firehose the trades of several frames go in one update (candles a second or a minute wide look the
+// same), so the chart's canvases are not redrawn, repainted and composited every frame.
 import {
   CandlestickSeries,
   ColorType,
@@ -19,6 +21,7 @@ import {
   type Candle,
   type CandleInterval,
 } from '../lib/candles'
+import { CHART_INTERVAL_MS, throttle } from '../lib/throttle'
 import { NO_TRADES, useMonitor } from '../store/monitor'
 
 function cssVar(name: string, fallback: string): string {
@@ -145,9 +148,15 @@ export function PriceChart({ market }: { market: string }) {
     }
 
     rebuild(useMonitor.getState().trades[market] ?? NO_TRADES)
+    const appendLatest = throttle(
+      () => append(useMonitor.getState().trades[market] ?? NO_TRADES),
+      CHART_INTERVAL_MS,
+    )
     const unsubscribe = useMonitor.subscribe((s, prev) => {
-      if (s.tapeEpoch[market] !== prev.tapeEpoch[market]) rebuild(s.trades[market] ?? NO_TRADES)
-      else if (s.trades[market] !== prev.trades[market]) append(s.trades[market] ?? NO_TRADES)
+      if (s.tapeEpoch[market] !== prev.tapeEpoch[market]) {
+        appendLatest.cancel()
+        rebuild(s.trades[market] ?? NO_TRADES)
+      } else if (s.trades[market] !== prev.trades[market]) appendLatest.schedule()
     })
 
     const media = window.matchMedia('(prefers-color-scheme: dark)')
@@ -156,6 +165,7 @@ export function PriceChart({ market }: { market: string }) {
     return () => {
       media.removeEventListener('change', onTheme)
       unsubscribe()
+      appendLatest.cancel()
       chart.remove()
     }
   }, [market, interval])

@@ -13,7 +13,7 @@
 // Filters (side, minimum size) and the big-trade rule are per tape; the props give their starting values and
 // the callbacks report changes, so the pane that holds the tape can persist them.
 import { observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual'
-import { memo, useEffect, useMemo, useRef, useState, type UIEvent } from 'react'
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type UIEvent } from 'react'
 import type { TradeView } from '../../shared/model'
 import { csvFilename, downloadCsv, tradesCsv } from '../lib/csv'
 import { formatClock, formatPrice, formatSize } from '../lib/format'
@@ -52,6 +52,9 @@ const TOP_SLACK = TAPE_ROW_HEIGHT / 2
 const arrivals = new WeakMap<TradeView, number>()
 // The average size of the AVERAGE_WINDOW trades before each trade, fixed when the trade is first seen.
 const averages = new WeakMap<TradeView, number | null>()
+// The store's trade lists whose trades are in both maps already (the store makes a new list per change): a tape
+// re-rendered for a scroll, or a second tape on the market, does not walk the whole list again.
+const recorded = new WeakSet<readonly TradeView[]>()
 
 function noteArrivals(trades: readonly TradeView[], asNew: boolean): void {
   // New trades are at the end: those not known yet, back to the first known one, arrived now. Any other unknown
@@ -306,8 +309,11 @@ export function TradeTape({
   // brought by a re-seed (the epoch moved), are not new.
   const [opened, setOpened] = useState<{ epoch: number } | null>(null)
   if (opened === null || opened.epoch !== epoch) setOpened({ epoch })
-  noteArrivals(trades, opened !== null && opened.epoch === epoch)
-  recordAverages(trades, averages)
+  if (!recorded.has(trades)) {
+    noteArrivals(trades, opened !== null && opened.epoch === epoch)
+    recordAverages(trades, averages)
+    if (opened !== null) recorded.add(trades)
+  }
 
   // Away from the top: the tape the user was reading when they left it, held still (no row moves under them,
   // none is dropped when the store's cap pushes old trades out, no scroll anchoring per batch), and its newest
@@ -317,13 +323,16 @@ export function TradeTape({
   const rows = useMemo(() => tapeRows(listed, filters), [listed, filters])
 
   const scrollRef = useRef<HTMLDivElement | null>(null)
+  // The virtualizer recomputes every row's offset whenever the key function changes: one function per list of
+  // rows, not one per render (a render per scrolled range and per batch would re-measure all TAPE_CAP rows).
+  const getItemKey = useCallback((i: number) => rows[i]?.key ?? i, [rows])
 
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read during render on purpose
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => TAPE_ROW_HEIGHT,
-    getItemKey: (i) => rows[i]?.key ?? i,
+    getItemKey,
     overscan: OVERSCAN,
     observeElementRect: observeRect,
     // At the top new rows push the others down; away from it the list is held, so nothing needs anchoring.
