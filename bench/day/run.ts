@@ -24,8 +24,8 @@ const USAGE =
   'usage: npm run bench:day -- --minutes N [--clients 4] [--markets 20] [--renderer] [--no-fps] [--seed 7] [--warmup-minutes 5] [--force-gc]'
 /**
  * The warm-up (default 5 minutes; CPU and RSS flatness are judged after it): JIT, first snapshots, the engine's
- * bounded stores filling (at the demo load a tape reaches its 500 trades in about 3.3 minutes), and V8 settling
- * its young generation, which it resizes between 8 and 32 MB in the first minutes (heap_spaces_mb shows it).
+ * first stores filling, and V8 settling its young generation, which it resizes between 8 and 32 MB in the
+ * first minutes (heap_spaces_mb shows it). The tapes (2,000 trades per market) fill for about 13 minutes.
  * rss_drift_after_minute_1_mb keeps the first version's one-minute figure for comparison.
  */
 const DEFAULT_WARMUP_MINUTES = 5
