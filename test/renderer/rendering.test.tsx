@@ -92,7 +92,7 @@ describe('ladder rows', () => {
     for (const p of [0.51, 0.5, 0.49, 0.61, 0.62, 0.63]) expect(rendersOf(p)).toBe(1)
     formatPrice.mockClear()
     // The worst bid's size changes: its own row only (totals above it are unchanged). The ladder's largest
-    // total changes too, which moves every depth bar through a CSS variable, not through the rows.
+    // total changes too, which moves every depth bar through a context the bars alone read, not through the rows.
     const next = book(
       [
         [0.51, 100],
@@ -105,8 +105,12 @@ describe('ladder rows', () => {
     // (A changed size renders its row twice: the flash is derived from the previous size during render.)
     expect(rendersOf(0.49)).toBeGreaterThan(0)
     for (const p of [0.51, 0.5, 0.61, 0.62, 0.63]) expect(rendersOf(p)).toBe(0)
-    const body = container.querySelector<HTMLElement>('.ladder-body')
-    expect(body?.style.getPropertyValue('--max-cum')).toBe('195')
+    const bar = (p: number): string | undefined =>
+      container.querySelector<HTMLElement>(`.ladder-row[data-price="${p}"] .depth-bar`)?.style.transform
+    // Totals 100, 150 and 195 over the new largest, 195.
+    expect(bar(0.49)).toBe('scaleX(1)')
+    expect(bar(0.5)).toBe('scaleX(0.769)')
+    expect(bar(0.51)).toBe('scaleX(0.513)')
     // The same book again (a new object, equal levels): no row renders.
     formatPrice.mockClear()
     await act(async () =>

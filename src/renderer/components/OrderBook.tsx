@@ -17,7 +17,6 @@ import {
   useEffect,
   useId,
   useState,
-  type CSSProperties,
   type KeyboardEvent,
   type MouseEvent,
 } from 'react'
@@ -127,10 +126,8 @@ export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; 
   const askCum = cumulate(asks)
   const bidCum = cumulate(bids)
   const maxCum = Math.max(askCum[askCum.length - 1] ?? 0, bidCum[bidCum.length - 1] ?? 0)
-  // Every depth bar is its total over this; never 0, so an empty ladder divides nothing by zero. Also set on the
-  // ladder as --max-cum (registered non-inherited in the stylesheet: setting it restyles that one element).
+  // Every depth bar is its total over this; never 0, so an empty ladder divides nothing by zero.
   const barMax = maxCum > 0 ? maxCum : 1
-  const ladderStyle = { '--max-cum': barMax } as CSSProperties
   const bestBid = bids[0]?.[0] ?? null
   const bestAsk = asks[0]?.[0] ?? null
   const spread = spreadOf(bestBid, bestAsk)
@@ -255,7 +252,6 @@ export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; 
       </div>
       <div
         className="ladder-body"
-        style={ladderStyle}
         tabIndex={0}
         role="listbox"
         aria-label="Order book levels: arrow keys pick a level, A sets an alert at it, Shift+F10 opens its menu"
