@@ -67,6 +67,12 @@ function parseArgs(argv: string[]): Args {
   }
 }
 
+/** One scenario per file: with several scenarios, the scenario's name goes before the file's extension. */
+function perScenario(file: string | null, ext: string, kind: ScenarioKind, scenarios: number): string | null {
+  if (file === null || scenarios === 1) return file
+  return file.endsWith(ext) ? `${file.slice(0, -ext.length)}.${kind}${ext}` : `${file}.${kind}${ext}`
+}
+
 const progress = (line: string): void => {
   process.stderr.write(`ui-bench: ${line}\n`)
 }
@@ -121,19 +127,8 @@ async function main(): Promise<number> {
         seconds: args.seconds,
         warmupSeconds: WARMUP_SECONDS,
         rendererDir,
-        // One scenario per file: the scenario's name is added before the extension when several run.
-        cpuProfile:
-          args.cpuProfile === null
-            ? null
-            : args.scenarios.length === 1
-              ? args.cpuProfile
-              : args.cpuProfile.replace(/(\.cpuprofile)?$/, `.${kind}.cpuprofile`),
-        trace:
-          args.trace === null
-            ? null
-            : args.scenarios.length === 1
-              ? args.trace
-              : args.trace.replace(/(\.json)?$/, `.${kind}.json`),
+        cpuProfile: perScenario(args.cpuProfile, '.cpuprofile', kind, args.scenarios.length),
+        trace: perScenario(args.trace, '.json', kind, args.scenarios.length),
         logger,
         progress,
         onBrowser: (v) => {
