@@ -279,6 +279,13 @@ export const MONITOR_METHODS = [
  */
 export const WINDOW_BOOK_DEPTH = 15
 
+/**
+ * Trades per market the engine keeps on its tape, sends a window as history, and a window holds. One figure for
+ * all three: the engine keeps no trade a window could not show. The tape is also the trade-id dedupe window; a
+ * venue that resends recent trades on subscribe sends far fewer (Kraken's trade snapshot is its last 50).
+ */
+export const TAPE_TRADES = 500
+
 /** IPC channel names: one invoke channel per method plus one push channel. */
 export const IPC_PREFIX = 'monitor:'
 export const IPC_BATCH_CHANNEL = 'monitor:batch'

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { TAPE_TRADES } from '../../src/shared/ipc'
 import { IdWindow, RingBuffer, TapeStore, type TradeUpdate } from '../../src/main/services/tapes'
 import { UserFeed } from '../../src/main/services/user-feed'
 import { mulberry32 as prng } from '../../src/sim/rng'
@@ -144,6 +145,25 @@ describe('TapeStore dedupe window', () => {
     expect(replay.map((v) => v !== null)).toEqual([false, false, false, false, false, true, true])
     expect(replay[5]?.gapBefore).toBe(true)
     expect(tapes.history('a').map((t) => t.ts)).toEqual([...Array(12).keys()].map((i) => 1001 + i))
+  })
+
+  it('keeps what a window holds, and still drops a venue-sized replay of recent trades after a reconnect', () => {
+    const tapes = new TapeStore()
+    expect(tapes.capacityPerMarket).toBe(TAPE_TRADES)
+    const total = TAPE_TRADES * 3
+    for (let i = 1; i <= total; i++) tapes.push(trade('a', 0.5, { id: `t${i}`, ts: 1000 + i }), 1000 + i)
+    expect(tapes.history('a')).toHaveLength(TAPE_TRADES)
+    expect(tapes.history('a')[0]?.ts).toBe(1000 + total - TAPE_TRADES + 1)
+    // A resubscribe that resends recent trades (Kraken sends its last 50) is dropped whole; 200 leaves margin.
+    tapes.markGap()
+    let kept = 0
+    for (let i = total - 199; i <= total; i++)
+      if (tapes.push(trade('a', 0.5, { id: `t${i}`, ts: 1000 + i }), 9000) !== null) kept++
+    expect(kept).toBe(0)
+    expect(tapes.duplicates).toBe(200)
+    expect(tapes.push(trade('a', 0.5, { id: `t${total + 1}`, ts: 1000 + total + 1 }), 9000)?.gapBefore).toBe(
+      true,
+    )
   })
 
   it('falls back to an exact index while the tape is out of ts order, and leaves it once that has passed', () => {

@@ -9,6 +9,7 @@ import {
   type MethodArgs,
   type MethodResult,
   type MonitorMethod,
+  TAPE_TRADES,
 } from '../../shared/ipc'
 import { validateArgs } from '../../shared/ipc-validate'
 import type { AlertService } from './alerts'
@@ -30,7 +31,6 @@ import type { AttachOptions, InstallUpdateHandler, Logger, MonitorClient } from 
 import type { UserFeed } from './user-feed'
 import type { WorkspaceService } from './workspaces'
 
-const HISTORY_TRADES = 500
 /** installUpdate() where no shell registered an installer (browser host, dev and demo builds). */
 export const UPDATES_UNAVAILABLE =
   'Updates are not available here: only an installed desktop release updates itself.'
@@ -156,7 +156,7 @@ export class ClientHub {
         ok({
           book: d.books.bookView(market, state.depth),
           ticker: d.books.ticker(market),
-          trades: d.tapes.history(market, HISTORY_TRADES),
+          trades: d.tapes.history(market, TAPE_TRADES),
         }),
       ),
       getUserHistory: guard('getUserHistory', async () => ok(d.userFeed.history())),

@@ -1,4 +1,5 @@
 // Trade tapes: a bounded ring buffer of recent trades per market (DESIGN §4 "Memory is bounded").
+import { TAPE_TRADES } from '../../shared/ipc'
 import type { TradeView, Update } from '../../shared/model'
 
 export type TradeUpdate = Extract<Update, { kind: 'trade' }> & { market: string }
@@ -215,7 +216,7 @@ export class TapeStore {
   duplicates = 0
   rejected = 0
 
-  constructor(readonly capacityPerMarket = 2000) {
+  constructor(readonly capacityPerMarket = TAPE_TRADES) {
     if (!Number.isInteger(capacityPerMarket) || capacityPerMarket < 1) {
       throw new RangeError('capacityPerMarket must be a positive integer')
     }

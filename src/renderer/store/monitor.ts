@@ -3,7 +3,7 @@
 // Components select by market id, so a busy market re-renders only the components that show it.
 import { create } from 'zustand'
 import { ALERT_HISTORY_CAP, type AlertEvent, type AlertsView } from '../../shared/alerts'
-import type { ViewBatch } from '../../shared/ipc'
+import { TAPE_TRADES, type ViewBatch } from '../../shared/ipc'
 import type {
   BookView,
   InspectorFrame,
@@ -16,7 +16,8 @@ import type { WorkspaceView } from '../../shared/workspace'
 import { applyUserUpdates, emptyAccount, type AccountState } from '../../shared/account'
 import { appended, newestByMarket } from '../../shared/batch-merge'
 
-export const TAPE_CAP = 500
+/** What the engine keeps and sends as history (TAPE_TRADES); a window keeps no more. */
+export const TAPE_CAP = TAPE_TRADES
 export const USER_FEED_CAP = 500
 export const INSPECTOR_CAP = 300
 /** Toasts on screen at once; an older one makes room for a newer (it stays in the alert history). */
