@@ -5,14 +5,16 @@
 // defaults in a child process (bench/lib/sim-child.ts --demo), M of its listed markets watched by C clients
 // that ask for a window's book depth and whose sinks serialise every batch as the transports do (batchJson); optionally the browser host and headless Chromium with one
 // main window in its default workspace. One JSON line per minute on stdout, then a summary line; progress on stderr.
+import { spawnSync } from 'node:child_process'
 import { cpus, loadavg } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { batchJson } from '../../src/main/services/batch-json'
 import { createMemoryStore } from '../../src/main/services/credentials'
 import { createMonitor } from '../../src/main/services/monitor'
 import type { Logger, MonitorClient, MonitorEngine } from '../../src/main/services/types'
-import { ensureRendererBuilt } from '../../src/main/web/build'
 import { startWebHost, type WebHost } from '../../src/main/web/server'
 import { WINDOW_BOOK_DEPTH, type Interest, type ViewBatch } from '../../src/shared/ipc'
 import { CLOCK_TICKS, procInfo } from '../lib/proc'
@@ -194,6 +196,20 @@ function chromiumPct(a: ChromiumCpu, b: ChromiumCpu, ms: number): Record<string,
 }
 
 /** Resolves with true when a signal cut the run short. */
+/** In its own process (bench/lib/build-child.ts): a build in this one stays in the RSS this bench measures. */
+function buildRendererApart(): void {
+  const loader = pathToFileURL(require.resolve('tsx')).href
+  const r = spawnSync(
+    process.execPath,
+    ['--import', loader, join(__dirname, '..', 'lib', 'build-child.ts')],
+    {
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  )
+  if (r.error !== undefined) throw r.error
+  if (r.status !== 0) throw new Error(`the renderer build failed (exit ${String(r.status ?? r.signal)})`)
+}
+
 async function main(): Promise<boolean> {
   const args = parseArgs(process.argv.slice(2))
   const t00 = performance.now()
@@ -233,6 +249,10 @@ async function main(): Promise<boolean> {
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
 
+  if (args.renderer) {
+    log('renderer: building it if it is out of date, in a child process ...')
+    buildRendererApart()
+  }
   const loadStart = loadavg()[0] ?? 0
   log(`day: ${cpus().length} CPU cores, load average ${loadStart.toFixed(2)}; starting the simulator ...`)
   const sim = await spawnSimChild(args.seed, { demo: true })
@@ -304,8 +324,7 @@ async function main(): Promise<boolean> {
 
     let browser: BrowserChild | null = null
     if (args.renderer) {
-      log('renderer: building if needed, starting the browser host and Chromium ...')
-      await ensureRendererBuilt({ logger })
+      log('renderer: starting the browser host and Chromium ...')
       host = await startWebHost({ monitor: engine, logger })
       // The main window in its default workspace (events, watchlist, ladder, depth, chart, tape, account, alerts)
       // with the first market selected; `select` is read by the browser child, not by the app.
