@@ -195,21 +195,18 @@ function chromiumPct(a: ChromiumCpu, b: ChromiumCpu, ms: number): Record<string,
   return out
 }
 
-/** Resolves with true when a signal cut the run short. */
 /** In its own process (bench/lib/build-child.ts): a build in this one stays in the RSS this bench measures. */
 function buildRendererApart(): void {
   const loader = pathToFileURL(require.resolve('tsx')).href
-  const r = spawnSync(
-    process.execPath,
-    ['--import', loader, join(__dirname, '..', 'lib', 'build-child.ts')],
-    {
-      stdio: ['ignore', 'inherit', 'inherit'],
-    },
-  )
+  const script = join(__dirname, '..', 'lib', 'build-child.ts')
+  const r = spawnSync(process.execPath, ['--import', loader, script], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  })
   if (r.error !== undefined) throw r.error
   if (r.status !== 0) throw new Error(`the renderer build failed (exit ${String(r.status ?? r.signal)})`)
 }
 
+/** Resolves with true when a signal cut the run short. */
 async function main(): Promise<boolean> {
   const args = parseArgs(process.argv.slice(2))
   const t00 = performance.now()
