@@ -6,6 +6,8 @@ export type Level = [price: number, size: number]
 export type ChannelFilter = 'all' | 'orderbook' | 'trades'
 export type Side = 'buy' | 'sell'
 export type UserTopic = 'order' | 'fill' | 'position' | 'balance' | 'other'
+/** The two contracts of a binary market. */
+export type Outcome = 'yes' | 'no'
 export type ControlTopic = 'subscribed' | 'unsubscribed' | 'error' | 'heartbeat' | 'other'
 
 /** The decoder's output and the engine's internal model (DESIGN §3.2). */
@@ -20,6 +22,11 @@ export type Update =
       /** The sequence the book must be at before this delta (Binance `U - 1`, OKX `prevSeqId`). */
       prevSeq?: number
       relative?: true
+      /**
+       * A binary venue that keeps the NO contract's book apart (VoxFi): 'no' marks that book, in the NO
+       * contract's own prices. Absent: the market's (YES) book.
+       */
+      outcome?: 'no'
     }
   | {
       kind: 'trade'
@@ -30,8 +37,22 @@ export type Update =
       side: Side | null
       ts: number | null
       id?: string
+      /** Which contract of a binary market traded, where the venue says (VoxFi's YES/NO). */
+      outcome?: Outcome
     }
-  | { kind: 'ticker'; market: string | null; bid?: number; ask?: number; last?: number }
+  | {
+      kind: 'ticker'
+      market: string | null
+      bid?: number
+      ask?: number
+      last?: number
+      /** The venue's implied probability of YES, 0–1 (VoxFi's `chance`). */
+      chance?: number
+      /** Traded volume as the venue counts it. */
+      volume?: number
+      /** Resting liquidity as the venue counts it. */
+      liquidity?: number
+    }
   | { kind: 'user'; topic: UserTopic; market: string | null; data: unknown }
   | { kind: 'control'; topic: ControlTopic; error?: string; data: unknown }
   /** Market metadata (status, instrument definitions, funding, candles): never reaches books, tapes or the account. */
@@ -53,6 +74,18 @@ export interface EventSummary {
   id: string
   title: string
   markets: MarketSummary[]
+  /** Listing fields a trader filters and reads by, where the venue sends them (VoxFi's event object). */
+  category?: string
+  tags?: string[]
+  /** The venue's word for the event's state (`open`, `closed`, `resolved`, …), as sent. */
+  status?: string
+  /** The resolution rules, as text. */
+  rules?: string
+  slug?: string
+  /** ms since epoch. */
+  startsAt?: number
+  resolvesAt?: number
+  finishedAt?: number
   extra?: Record<string, string | number | boolean | null>
 }
 
@@ -83,6 +116,13 @@ export interface BookView {
   usualGapMs?: number
   /** While resyncing: how many times a fresh snapshot has been asked for in this episode. */
   resyncAttempt?: number
+  /**
+   * The NO contract's own book, where the venue keeps one apart (VoxFi), best first, in NO prices. A NO bid
+   * at q is a YES ask at 1 − q: the ladder folds these in, marked apart from the YES book's own levels.
+   */
+  no?: { bids: Level[]; asks: Level[]; depth: { bids: number; asks: number } }
+  /** Where the book came from: the venue's REST snapshot until the stream's first book replaces it. */
+  source?: 'rest' | 'stream'
 }
 
 export interface TradeView {
@@ -97,6 +137,8 @@ export interface TradeView {
   receivedAt: number
   /** True for the first trade after a disconnect: trades in between may be missing. */
   gapBefore?: true
+  /** Which contract traded, where the venue says. */
+  outcome?: Outcome
 }
 
 export interface TickerView {
@@ -111,6 +153,10 @@ export interface TickerView {
   /** The first trade price of the local day the engine saw for this market, and when; absent before one. */
   open?: number
   openAt?: number
+  /** The venue's own figures, where it sends them (VoxFi): chance of YES in 0–1, volume, liquidity. */
+  chance?: number
+  volume?: number
+  liquidity?: number
 }
 
 export interface UserUpdateView {
@@ -296,7 +342,8 @@ export interface UpdateStatus {
   message?: string
 }
 
-export type FrameClass = 'ok' | 'unknown' | 'malformed' | 'oversized'
+/** refused: not a frame received but a message of ours that the venue refused by closing (VoxFi's 4004). */
+export type FrameClass = 'ok' | 'unknown' | 'malformed' | 'oversized' | 'refused'
 
 export interface InspectorFrame {
   seq: number

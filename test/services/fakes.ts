@@ -60,6 +60,10 @@ export function fakeRest(events: EventSummary[] = []): FakeRest {
         fake.calls.push(key)
         return fake.answer(key)
       },
+      get: async (path) => ({
+        ok: false,
+        error: { code: 'not_found', status: 404, message: `no ${path} in this fake` },
+      }),
       verifyKey: async (key) => {
         fake.verifyCalls.push(key)
         return fake.verify(key)

@@ -25,6 +25,10 @@ interface TickerFields {
   stale: boolean
   /** Silent past the market's own rhythm. */
   quiet: boolean
+  /** The venue's own figures (VoxFi): chance of YES in 0–1, volume, liquidity; null until sent. */
+  chance: number | null
+  volume: number | null
+  liquidity: number | null
 }
 
 export class BookStore {
@@ -41,9 +45,14 @@ export class BookStore {
   ) {}
 
   /** Applies a snapshot or delta to its market's book (created on first use) and says what happened. */
-  apply(update: BookUpdate, now: number): BookOutcome {
+  apply(update: BookUpdate, now: number, source: 'rest' | 'stream' = 'stream'): BookOutcome {
     const book = this.getOrCreate(update.market)
-    if (update.snapshot) return book.applySnapshot(update.bids, update.asks, update.seq, now)
+    if (update.outcome === 'no') {
+      // The NO book rides in the same frame as the YES book, which decides the book's state.
+      book.applyNo(update.bids, update.asks, update.snapshot)
+      return 'side'
+    }
+    if (update.snapshot) return book.applySnapshot(update.bids, update.asks, update.seq, now, source)
     return book.applyLevels(
       update.bids,
       update.asks,
@@ -159,6 +168,9 @@ export class BookStore {
       fields.last = update.last
       this.dayOpens?.note(update.market, update.last, now)
     }
+    if (update.chance !== undefined && Number.isFinite(update.chance)) fields.chance = update.chance
+    if (update.volume !== undefined && Number.isFinite(update.volume)) fields.volume = update.volume
+    if (update.liquidity !== undefined && Number.isFinite(update.liquidity)) fields.liquidity = update.liquidity
     fields.updatedAt = now
     fields.stale = false
     fields.quiet = false
@@ -179,6 +191,11 @@ export class BookStore {
       last: fields?.last ?? null,
       updatedAt: maxOrNull(book?.updatedAt ?? null, fields?.updatedAt ?? null),
       state,
+    }
+    if (fields !== undefined) {
+      if (fields.chance !== null) view.chance = fields.chance
+      if (fields.volume !== null) view.volume = fields.volume
+      if (fields.liquidity !== null) view.liquidity = fields.liquidity
     }
     const gap = this.usualGap(market)
     if (gap !== null) view.usualGapMs = Math.round(gap)
@@ -202,7 +219,17 @@ export class BookStore {
   private fields(market: string): TickerFields {
     let fields = this.extra.get(market)
     if (fields === undefined) {
-      fields = { bid: null, ask: null, last: null, updatedAt: null, stale: false, quiet: false }
+      fields = {
+        bid: null,
+        ask: null,
+        last: null,
+        updatedAt: null,
+        stale: false,
+        quiet: false,
+        chance: null,
+        volume: null,
+        liquidity: null,
+      }
       this.extra.set(market, fields)
     }
     return fields

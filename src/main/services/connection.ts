@@ -16,6 +16,7 @@ import {
   type StreamState,
 } from './stream'
 import type { Logger } from './types'
+import { venueCloseOf } from './venue-close'
 
 export type StreamTuning = Partial<
   Omit<
@@ -253,6 +254,17 @@ export function describeClose(info: StreamCloseInfo): string {
     case 'error':
       return `Cannot reach the exchange stream: ${info.error ?? 'connection failed'}.`
     default:
-      return `The stream connection closed (code ${info.code}${info.reason ? `: ${info.reason}` : ''}).`
+      switch (venueCloseOf(info.code)) {
+        case 'unauthorized':
+          return 'The exchange closed the connection (4001 unauthorized: the API key was refused); reconnecting without the account.'
+        case 'invalid-params':
+          return `The exchange refused the connection's parameters (4002${info.reason ? `: ${info.reason}` : ''}); reconnecting.`
+        case 'server-error':
+          return 'The exchange had a server error (4003); reconnecting.'
+        case 'invalid-message':
+          return `The exchange refused a message of ours (4004${info.reason ? `: ${info.reason}` : ''}); reconnecting without it.`
+        case null:
+          return `The stream connection closed (code ${info.code}${info.reason ? `: ${info.reason}` : ''}).`
+      }
   }
 }

@@ -74,6 +74,39 @@ export class FrameRouter {
     if (frame) d.fanout.inspector(frame)
   }
 
+  /**
+   * A book read from the venue's REST (rest-books.ts), as it stood at `requestedAt`. Applied like a stream
+   * snapshot, but: never over a book the stream sent since the request went out, dated when it was asked for (so
+   * it is never shown newer than it is), and not heard by liveness (REST answering is not the market speaking).
+   * False when the stream's book was newer.
+   */
+  applyRest(market: string, updates: readonly Update[], requestedAt: number): boolean {
+    const d = this.d
+    if (!d.interests.routed(market)) return false
+    const current = d.books.get(market)
+    if (
+      current !== undefined &&
+      (current.state === 'live' || current.state === 'quiet') &&
+      (current.updatedAt ?? -Infinity) >= requestedAt
+    ) {
+      return false
+    }
+    for (const update of updates) {
+      if (update.kind === 'ticker' && hasMarket(update)) {
+        d.books.applyTicker(update, requestedAt)
+        d.fanout.tickerChanged(update.market)
+        continue
+      }
+      if (update.kind !== 'book' || update.market !== market || !update.snapshot) continue
+      const outcome = d.books.apply({ ...update, market }, requestedAt, 'rest')
+      if (outcome === 'crossed') d.resync.need(market, outcome)
+      else if (outcome === 'snapshot') d.resync.satisfied(market)
+    }
+    d.fanout.bookChanged(market)
+    d.alerts.onBook(market)
+    return true
+  }
+
   /** Applies one update; false when it could not be placed (counted as unknown, kept in the inspector). */
   private route(update: Update, receivedAt: number): boolean {
     const d = this.d

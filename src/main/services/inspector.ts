@@ -25,6 +25,11 @@ export interface Inspector {
   ): InspectorFrame | null
   /** A frame the socket refused for its size: there is no text, only what we know about it. */
   recordOversized(receivedAt: number, detail: string): InspectorFrame
+  /**
+   * A message we sent that the venue refused by closing the socket (VoxFi's 4004): `sent` is its text with every
+   * key already scrubbed. Not counted as a received frame.
+   */
+  recordRefused(sent: string, at: number, detail: string): InspectorFrame
   /** Whether ordinary frames are kept (some window has the inspector on). */
   setEnabled(enabled: boolean): void
   enabled(): boolean
@@ -91,6 +96,12 @@ export function createInspector(options: InspectorOptions = {}): Inspector {
       counters.frames += 1
       counters.oversized += 1
       const frame = build('', receivedAt, 'oversized', [], detail)
+      keep(frame)
+      return frame
+    },
+    recordRefused(sent, at, detail) {
+      seq += 1
+      const frame = build(sent, at, 'refused', [], detail)
       keep(frame)
       return frame
     },

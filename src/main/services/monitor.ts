@@ -29,6 +29,8 @@ import { RecordReplay, REPLAY_PROFILE_ID } from './record-replay'
 import { FeedRecorder } from './recorder'
 import { SecretRedactor } from './redact'
 import { createRegistry, type RegistryChange } from './registry'
+import { VenueCloses } from './venue-close'
+import { RestBooks } from './rest-books'
 import { ResyncTracker } from './resync'
 import { createSettingsStore } from './settings'
 import { StatusTracker } from './status'
@@ -214,7 +216,11 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
   })
   const registry = createRegistry({
     logger: log,
-    send: (message) => connection.send(message),
+    send: (message) => {
+      const sent = connection.send(message)
+      if (sent) closes.sent(message)
+      return sent
+    },
     isOpen: () => connection.isOpen(),
     getUserKey: () => keys.stored(connection.profile),
     onChange: onRegistryChange,
@@ -246,6 +252,15 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
       status.setError(error)
     },
   })
+  const closes = new VenueCloses({
+    setAuthError: (error) => registry.setAuthError(error),
+    refuse: (channel, ids) => registry.refuse(channel, ids),
+    incident: (kind, detail) => incidents.record(kind, detail),
+    refused: (frame) => fanout.inspector(frame),
+    recordRefused: (sent, at, detail) => inspector.recordRefused(sent, at, detail),
+    scrub: (text) => (secrets.active && secrets.contains(text) ? secrets.redact(text) : text),
+    now,
+  })
   const interests = new InterestIndex(registry, catalog)
   const bookChanged = (market: string): void => {
     fanout.bookChanged(market)
@@ -261,10 +276,24 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
     wantedBooks: () => interests.wantedBooks(),
     wantsBook: (market) => interests.wantsBook(market),
     resubscribe: (markets) => interests.resubscribe(markets),
+    fetchSnapshots: (markets) => restBooks.request(markets),
     streamOpen: () => connection.isOpen(),
     dataFlowing: () => status.lastMessageAt !== null && now() - status.lastMessageAt < DATA_FLOWING_MS,
     reconnect: () => connection.reconnectNow(),
     bookChanged,
+  })
+  const restBooks = new RestBooks({
+    rest: () => connection.rest,
+    key: () => keys.forListing(connection.profile),
+    wanted: () => {
+      const chosen = connection.profile.adapter ?? AUTO
+      const picked = venue.view().picked
+      return (chosen === AUTO || chosen === 'voxfi') && (picked === null || picked === 'voxfi')
+    },
+    wantsBook: (market) => interests.wantsBook(market),
+    apply: (market, updates, requestedAt) => router.applyRest(market, updates, requestedAt),
+    log,
+    now,
   })
   const stopLiveness = watchLiveness(liveness, {
     checkMs: liveConfig.marketCheckMs,
@@ -346,6 +375,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
       authError: () => registry.authError(),
       hooks: {
         reset: () => {
+          restBooks.reset()
           registry.disconnected()
           books.clear()
           tapes.clear()
@@ -360,6 +390,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
           recordReplay.interrupted()
         },
         opened: () => {
+          closes.opened()
           venue.connected()
           registry.connected()
           liveness.restartClocks(now())
@@ -369,6 +400,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
         dropped: (info) => {
           registry.disconnected()
           if (info.cause === 'closed') return
+          closes.closed(info)
           if (info.cause === 'oversized') {
             fanout.inspector(inspector.recordOversized(now(), info.error ?? 'frame too large'))
             incidents.badFrame(info.error ?? 'oversized frame')

@@ -6,7 +6,8 @@ export type BookUpdate = Extract<Update, { kind: 'book' }> & { market: string }
 export type TickerUpdate = Extract<Update, { kind: 'ticker' }> & { market: string }
 export type DeltaOutcome = 'applied' | 'gap' | 'crossed' | 'ignored'
 export type SnapshotOutcome = 'snapshot' | 'crossed'
-export type BookOutcome = DeltaOutcome | 'snapshot'
+/** 'side': the NO contract's book was set beside the YES book, whose own outcome decides the state. */
+export type BookOutcome = DeltaOutcome | 'snapshot' | 'side'
 
 export interface DeltaOptions {
   seq?: number
@@ -198,6 +199,13 @@ export class OrderBook {
   private cachedView: BookView | null = null
   private cachedDepth = -1
   private cachedVersion = -1
+  /**
+   * The NO contract's own book, on a venue that keeps it apart from the YES book (VoxFi). It arrives in the same
+   * frames as the YES book, so it shares the YES book's state; null until the venue sends one.
+   */
+  private no: { bids: BookSide; asks: BookSide } | null = null
+  /** A REST snapshot until the stream's own first book replaces it. */
+  private _source: 'rest' | 'stream' = 'stream'
   /** Levels dropped because price or size was not a usable number. */
   rejectedLevels = 0
 
@@ -228,8 +236,10 @@ export class OrderBook {
     asks: readonly Level[],
     seq: number | undefined,
     now: number,
+    source: 'rest' | 'stream' = 'stream',
   ): SnapshotOutcome {
     this.rejectedLevels += this.bids.reset(bids) + this.asks.reset(asks)
+    this._source = source
     this._seq = seq !== undefined && Number.isFinite(seq) ? seq : null
     this._updatedAt = now
     this.version++
@@ -288,6 +298,21 @@ export class OrderBook {
     return 'applied'
   }
 
+  /**
+   * The NO book, in NO prices: a snapshot replaces it, a delta sets levels. It neither makes the book live nor
+   * stale: the YES book in the same frame does, and a NO level cannot cross the YES book's own.
+   */
+  applyNo(bids: readonly Level[], asks: readonly Level[], snapshot: boolean): void {
+    if (this.no === null) this.no = { bids: new BookSide(true), asks: new BookSide(false) }
+    const no = this.no
+    if (snapshot) this.rejectedLevels += no.bids.reset(bids) + no.asks.reset(asks)
+    else {
+      for (const level of bids) if (!no.bids.set(level[0], level[1])) this.rejectedLevels++
+      for (const level of asks) if (!no.asks.set(level[0], level[1])) this.rejectedLevels++
+    }
+    this.version++
+  }
+
   /** Levels stay visible (as stale) until the next snapshot replaces them. */
   markStale(reason: string): void {
     this._state = 'stale'
@@ -321,6 +346,8 @@ export class OrderBook {
   clear(): void {
     this.bids.clear()
     this.asks.clear()
+    this.no = null
+    this._source = 'stream'
     this._state = 'empty'
     this._staleReason = null
     this._seq = null
@@ -350,6 +377,14 @@ export class OrderBook {
       updatedAt: this._updatedAt,
     }
     if (usualGapMs !== null) view.usualGapMs = Math.round(usualGapMs)
+    if (this._source === 'rest') view.source = 'rest'
+    if (this.no !== null) {
+      view.no = {
+        bids: this.no.bids.top(d),
+        asks: this.no.asks.top(d),
+        depth: { bids: this.no.bids.length, asks: this.no.asks.length },
+      }
+    }
     if (this._state === 'resyncing' && this._resyncAttempt > 0) view.resyncAttempt = this._resyncAttempt
     this.cachedView = view
     this.cachedDepth = d

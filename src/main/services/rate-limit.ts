@@ -88,9 +88,16 @@ function clampDelay(ms: number): number {
  * How long to hold requests back after a 429: Retry-After, else the announced reset, else a default.
  * Never negative, never more than MAX_RETRY_AFTER_MS.
  */
-export function blockDelayMs(headers: HeaderSource, info: RateLimitInfo | null, now: number): number {
+export function blockDelayMs(
+  headers: HeaderSource,
+  info: RateLimitInfo | null,
+  now: number,
+  /** A body's own wait in seconds (VoxFi's `retry_after`), used when no Retry-After header came. */
+  bodySeconds: number | null = null,
+): number {
   const retryAfter = parseRetryAfter(headers.get('retry-after'), now)
   if (retryAfter !== null) return retryAfter
+  if (bodySeconds !== null) return clampDelay(bodySeconds * 1000)
   if (info?.resetAt != null && info.resetAt > now) return clampDelay(info.resetAt - now)
   return DEFAULT_RETRY_AFTER_MS
 }

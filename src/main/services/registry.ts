@@ -61,6 +61,13 @@ export interface SubscriptionRegistry {
   handleServerError(code: string | undefined, message: string | null): boolean
   /** A server 'subscribed' / 'unsubscribed' ack (data as decoded). */
   handleAck(topic: 'subscribed' | 'unsubscribed', data: unknown): void
+  /**
+   * The venue refused a subscribe for these ids as invalid (VoxFi closes with 4004): they are not sent again
+   * until they stop being wanted and are asked for anew, so a bad id cannot make a reconnect loop.
+   */
+  refuse(channel: IdChannel, ids: readonly string[]): void
+  /** Ids set aside by refuse(), per channel. */
+  refused(channel: IdChannel): ReadonlySet<string>
   /** Sets the sticky auth error from elsewhere (REST 401/403 with the stored key). */
   setAuthError(error: ApiError): void
   authError(): ApiError | null
@@ -105,6 +112,7 @@ export function createRegistry(options: RegistryOptions): SubscriptionRegistry {
   let desiredUser = false
   // What the current connection has been sent (the server's view, as far as we know).
   const sent: Record<IdChannel, Map<string, ChannelFilter>> = { market: new Map(), event: new Map() }
+  const refusedIds: Record<IdChannel, Set<string>> = { market: new Set(), event: new Set() }
   let userSent = false
   let userPending = false
   let userNoKey = false
@@ -147,6 +155,10 @@ export function createRegistry(options: RegistryOptions): SubscriptionRegistry {
     }
     desiredMaps.market = next.market
     desiredMaps.event = next.event
+    // An id asked for anew after it was dropped gets another chance with the venue.
+    for (const channel of ['market', 'event'] as const) {
+      for (const id of change[channel].removed) refusedIds[channel].delete(id)
+    }
     desiredUser = user
     return change
   }
@@ -199,8 +211,9 @@ export function createRegistry(options: RegistryOptions): SubscriptionRegistry {
     const unsubscribe: string[] = []
     for (const id of have.keys()) if (!want.has(id)) unsubscribe.push(id)
     const byFilter = new Map<ChannelFilter, string[]>()
+    const refused = refusedIds[channel]
     for (const [id, f] of want) {
-      if (have.get(id) === f) continue
+      if (have.get(id) === f || refused.has(id)) continue
       const list = byFilter.get(f) ?? []
       list.push(id)
       byFilter.set(f, list)
@@ -368,6 +381,17 @@ export function createRegistry(options: RegistryOptions): SubscriptionRegistry {
       // Either ack means every answer about the old key has arrived (the venue answers in order).
       oldKeyErrorsUntil = 0
       if (topic === 'subscribed') outstandingUser.shift()
+    },
+    refuse(channel, ids) {
+      for (const id of ids) {
+        if (!desiredMaps[channel].has(id)) continue
+        refusedIds[channel].add(id)
+        sent[channel].delete(id)
+      }
+      log.warn('registry: subscriptions refused by the venue are set aside', { channel, ids: ids.length })
+    },
+    refused(channel) {
+      return refusedIds[channel]
     },
     setAuthError(error) {
       setAuth(error)

@@ -20,6 +20,11 @@ export interface RestClientOptions {
 
 export interface RestClient {
   listEvents(apiKey: string): Promise<Result<EventSummary[]>>
+  /**
+   * GET `path` below the base URL (`/data/markets/m1/orderbook`) with the key: the parsed JSON body. A 404 is
+   * `not_found`; the other failures are typed as for the listing, and a 429 holds back every request.
+   */
+  get(path: string, apiKey: string): Promise<Result<unknown>>
   /** One listing request: ok when the exchange accepts the key and answers with a listing. */
   verifyKey(apiKey: string): Promise<Result<void>>
   /** The latest rate-limit state: headers seen and any 429 block; null when nothing is known. */
@@ -140,11 +145,19 @@ function bodyErrorWord(body: unknown): string | null {
   return typeof e === 'string' ? e.trim().toLowerCase().replace(/[_-]/g, ' ') : null
 }
 
+/** VoxFi's 429 body says how long to wait as `retry_after` (seconds), beside the Retry-After header. */
+function retryAfterField(body: unknown): number | null {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null
+  const v = (body as Record<string, unknown>)['retry_after']
+  const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : NaN
+  return Number.isFinite(n) && n >= 0 ? n : null
+}
+
 export function createRestClient(options: RestClientOptions): RestClient {
   const base = validateBaseUrl(options.baseUrl)
   if (!base.ok) throw new TypeError(base.error.message)
+  const origin = base.value.origin
   const basePath = base.value.pathname.replace(/\/+$/, '')
-  const eventsUrl = new URL(`${basePath}${EVENTS_PATH}`, base.value.origin).toString()
   const host = base.value.host
   const timeoutMs =
     options.timeoutMs !== undefined && Number.isFinite(options.timeoutMs) && options.timeoutMs > 0
@@ -220,22 +233,23 @@ export function createRestClient(options: RestClientOptions): RestClient {
     }
   }
 
-  async function getEvents(apiKey: string): Promise<Result<EventSummary[]>> {
+  /**
+   * One GET of `path` (below the base URL) with the key: the parsed JSON body, or a typed error. Every request of
+   * the client goes through here, so a 429 from any endpoint holds back all of them until it has passed.
+   */
+  async function getJson(path: string, apiKey: string): Promise<Result<unknown>> {
     const problem = keyProblem(apiKey)
     if (problem) return { ok: false, error: problem }
     const started = now()
     if (blockedUntil !== null && blockedUntil > started) {
       const error = errors.rateLimited(blockedUntil - started)
-      log.warn('rest: request held back by rate limit', {
-        path: EVENTS_PATH,
-        retryAfterMs: error.retryAfterMs,
-      })
+      log.warn('rest: request held back by rate limit', { path, retryAfterMs: error.retryAfterMs })
       return { ok: false, error }
     }
-    const fail = (error: ApiError): Result<EventSummary[]> => {
+    const fail = (error: ApiError): Result<unknown> => {
       const safe = { ...error, message: scrub(error.message, apiKey) }
       log.warn('rest: request failed', {
-        path: EVENTS_PATH,
+        path,
         code: safe.code,
         status: safe.status ?? null,
         ms: now() - started,
@@ -247,7 +261,7 @@ export function createRestClient(options: RestClientOptions): RestClient {
     let res: Response
     let text: string
     try {
-      res = await fetchImpl(eventsUrl, {
+      res = await fetchImpl(new URL(`${basePath}${path}`, origin).toString(), {
         method: 'GET',
         headers: { 'X-Api-Key': apiKey, Accept: 'application/json' },
         // A redirect would carry X-Api-Key to wherever it points; make the user fix the URL instead.
@@ -274,7 +288,7 @@ export function createRestClient(options: RestClientOptions): RestClient {
     if (word === 'ip not allowed' || status === 403) return fail(errors.ipNotAllowed(status))
     if (status === 429) {
       const t = now()
-      const delay = blockDelayMs(res.headers, info, t)
+      const delay = blockDelayMs(res.headers, info, t, json ? retryAfterField(body) : null)
       blockedUntil = t + delay
       return fail(errors.rateLimited(delay, status))
     }
@@ -294,8 +308,11 @@ export function createRestClient(options: RestClientOptions): RestClient {
         ),
       )
     }
+    if (status === 404) {
+      return fail({ code: 'not_found', status, message: `The exchange has no ${path} (HTTP 404).` })
+    }
     if (status < 200 || status >= 300) {
-      return fail(errors.badResponse(`was HTTP ${status} for ${EVENTS_PATH}`, status))
+      return fail(errors.badResponse(`was HTTP ${status} for ${path}`, status))
     }
     if (!json) {
       const type = res.headers.get('content-type')
@@ -303,9 +320,23 @@ export function createRestClient(options: RestClientOptions): RestClient {
         errors.badResponse(`was not JSON${type ? ` (content type ${type.slice(0, 60)})` : ''}`, status),
       )
     }
-    const listing = decodeEventsListing(body)
+    log.info('rest: answered', { path, status, ms: now() - started })
+    return { ok: true, value: body }
+  }
+
+  async function getEvents(apiKey: string): Promise<Result<EventSummary[]>> {
+    const r = await getJson(EVENTS_PATH, apiKey)
+    if (!r.ok) {
+      // A venue without this path is not "missing": for the listing it is a wrong base URL.
+      if (r.error.code !== 'not_found') return r
+      return { ok: false, error: errors.badResponse(`was HTTP 404 for ${EVENTS_PATH}`, 404) }
+    }
+    const listing = decodeEventsListing(r.value)
     if (listing.events.length === 0 && listing.errors.length > 0) {
-      return fail(errors.badResponse(`was not an events listing: ${listing.errors[0]}`, status))
+      return {
+        ok: false,
+        error: errors.badResponse(`was not an events listing: ${listing.errors[0]}`, 200),
+      }
     }
     if (listing.errors.length > 0) {
       log.warn('rest: some listing items were skipped', {
@@ -314,17 +345,13 @@ export function createRestClient(options: RestClientOptions): RestClient {
         first: listing.errors[0]?.slice(0, 200),
       })
     }
-    log.info('rest: events listed', {
-      path: EVENTS_PATH,
-      status,
-      ms: now() - started,
-      events: listing.events.length,
-    })
+    log.info('rest: events listed', { path: EVENTS_PATH, events: listing.events.length })
     return { ok: true, value: listing.events }
   }
 
   return {
     listEvents: getEvents,
+    get: getJson,
     async verifyKey(apiKey) {
       const r = await getEvents(apiKey)
       return r.ok ? { ok: true, value: undefined } : r

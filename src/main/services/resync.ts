@@ -20,6 +20,12 @@ export interface ResyncDeps {
   wantsBook(market: string): boolean
   /** Ask the venue again for these markets (a fresh snapshot answers). */
   resubscribe(markets: readonly string[]): void
+  /**
+   * Ask the venue's REST for these markets' books, where it has them (VoxFi does not promise a book after a
+   * subscribe, so the first book, and every resync's, comes from REST). Called with every request for a
+   * snapshot, the first included.
+   */
+  fetchSnapshots?(markets: readonly string[]): void
   /** The socket is open (sends can go out). */
   streamOpen(): boolean
   /** The connection is delivering other data right now, so an unanswered market is this market's problem. */
@@ -67,6 +73,7 @@ export class ResyncTracker {
     this.request(market, episode, now())
     this.deps.log.info('resync: snapshot requested', { market, reason, attempt: episode.attempt })
     if (this.deps.streamOpen()) this.deps.resubscribe([market])
+    this.deps.fetchSnapshots?.([market])
   }
 
   /**
@@ -81,6 +88,7 @@ export class ResyncTracker {
     if (at - episode.requestedAt < 2 * this.deps.config.baseMs) return
     this.request(market, episode, at)
     this.deps.resubscribe([market])
+    this.deps.fetchSnapshots?.([market])
   }
 
   /** A snapshot arrived: the episode is over. */
@@ -108,6 +116,7 @@ export class ResyncTracker {
     }
     // Books that were live before the drop are stale now; their episodes start with the replay.
     this.reconcile(at)
+    if (this.episodes.size > 0) this.deps.fetchSnapshots?.([...this.episodes.keys()])
   }
 
   /** The attempt count of a market's episode, or null when its book needs nothing. */
@@ -176,11 +185,13 @@ export class ResyncTracker {
     if (due.length > 0) {
       this.deps.log.info('resync: snapshot overdue, resubscribing', { markets: due.length })
       this.deps.resubscribe(due)
+      this.deps.fetchSnapshots?.(due)
     }
   }
 
   /** Every wanted book without a valid snapshot gets an episode (its subscription counts as the first request). */
   private reconcile(at: number): void {
+    const started: string[] = []
     for (const market of this.deps.wantedBooks()) {
       if (this.episodes.has(market)) continue
       const book = this.deps.books.get(market)
@@ -190,11 +201,13 @@ export class ResyncTracker {
       episode.attempt = 1
       episode.requestedAt = at
       episode.nextAt = at + this.delay(1)
+      started.push(market)
       if (book !== undefined && state !== 'empty') {
         this.deps.books.markResyncing(market, 1)
         this.deps.bookChanged(market)
       }
     }
+    if (started.length > 0 && this.deps.streamOpen()) this.deps.fetchSnapshots?.(started)
   }
 
   private start(market: string, reason: string, at: number): Episode {

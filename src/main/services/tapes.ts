@@ -255,6 +255,7 @@ export class TapeStore {
       ts: ts !== null && Number.isFinite(ts) ? ts : receivedAt,
       receivedAt,
     }
+    if (trade.outcome !== undefined) view.outcome = trade.outcome
     if (tape.epoch !== this.epoch) {
       tape.epoch = this.epoch
       if (tape.trades.size > 0) view.gapBefore = true
