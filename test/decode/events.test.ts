@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { decodeEventsListing, NO_LIST_ERROR } from '../../src/shared/decode'
 
 describe('decodeEventsListing', () => {
-  it('reads our simulator shape: {events:[{id,title,markets:[{id,title}]}]} with scalar extras', () => {
+  it('reads our simulator shape: {events:[{id,title,markets:[{id,title}]}]} with typed fields and scalar extras', () => {
     const r = decodeEventsListing({
       events: [
         {
@@ -23,7 +23,8 @@ describe('decodeEventsListing', () => {
       {
         id: 'ev-1',
         title: 'Election',
-        extra: { category: 'politics', closesAt: '2030-01-01', volume: 12, live: true },
+        category: 'politics',
+        extra: { closesAt: '2030-01-01', volume: 12, live: true },
         markets: [{ id: 'm-1', title: 'Yes?', extra: { status: 'open' } }],
       },
     ])

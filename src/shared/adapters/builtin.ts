@@ -1,6 +1,7 @@
 // The adapters shipped in resources/adapters/, bundled with the code that reads them so a packaged build needs no
 // path to find them. They are data all the same: each is validated by the same schema a user's file meets.
 import sim from '../../../resources/adapters/sim.json'
+import voxfi from '../../../resources/adapters/voxfi.json'
 import kalshi from '../../../resources/adapters/kalshi.json'
 import polymarket from '../../../resources/adapters/polymarket.json'
 import betfair from '../../../resources/adapters/betfair.json'
@@ -24,9 +25,15 @@ import bitfinex from '../../../resources/adapters/bitfinex.json'
 import { compileAdapter, type CompiledAdapter } from './compile'
 import { parseAdapter, type AdapterSpec } from './schema'
 
-/** In auto-detection order: the simulator (our own venue) first, then the most specific fingerprints. */
+/**
+ * In auto-detection order: the simulator's reference dialect and our venue (VoxFi, which the simulator speaks by
+ * default) first, then the most specific fingerprints. The first two `detect`s exclude each other (a VoxFi ack
+ * carries `status`, a reference ack does not; VoxFi's data frames have `msg_type` and no `channel`), so their
+ * order decides nothing.
+ */
 const FILES: readonly unknown[] = [
   sim,
+  voxfi,
   kalshi,
   polymarket,
   betfair,

@@ -140,7 +140,7 @@ function emitCode(e: EmitSpec, i: number, ruleMarket: unknown): string | null {
       const u = { kind: 'book', market: ${market}, snapshot: snap, bids: lb, asks: la }
       const q = ${seq}
       if (q !== undefined && Number.isFinite(q)) u.seq = q
-      if (rel) u.relative = true
+      if (rel) u.relative = true${e.outcome === 'no' ? "\n      u.outcome = 'no'" : ''}
       out.push(u)
       return ${i}
     }`
@@ -151,6 +151,8 @@ function emitCode(e: EmitSpec, i: number, ruleMarket: unknown): string | null {
     const side = sideCode(e.side)
     const ts = tsCode(e.ts)
     const id = e.id === undefined ? 'undefined' : field(e.id)
+    // A trade's contract (a mapped text) is left to the compiled closure.
+    if (e.outcome !== undefined) return null
     if (price === null || size === null || side === null || ts === null || id === null) return null
     return `{
       const p = ${price}

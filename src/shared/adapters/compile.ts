@@ -2,7 +2,7 @@
 // every emit a builder. Decoding a frame then only calls closures; nothing is looked up by name per frame.
 // The builders never throw on what a venue sends: a value they cannot use makes that item `unknown`, with
 // the reason, and the rest of the frame is still read.
-import type { Level, Side as SideT, Update } from '../model'
+import type { Level, Outcome as OutcomeT, Side as SideT, Update } from '../model'
 import { idString, isObj, num, tsMs, validPairs } from '../decode/values'
 import { generateDecode, generateDetect } from './codegen'
 import { compilePath, type Getter } from './paths'
@@ -12,10 +12,12 @@ import type {
   LevelsSpec,
   MarketSpec,
   NumSpec,
+  OutcomeSpec,
   RuleSpec,
   SideSpec,
   TestSpec,
   TsSpec,
+  UserFieldSpec,
 } from './schema'
 
 /** What one connection has taught an adapter: channel ids from acks, prices of id-keyed levels. */
@@ -481,6 +483,67 @@ function compileSide(spec: SideSpec | undefined): SideFn {
   return firstOf(parts, null)
 }
 
+type OutcomeFn = (cur: unknown, s: Scope) => OutcomeT | null
+
+function compileOutcome(spec: OutcomeSpec): OutcomeFn {
+  const parts = (Array.isArray(spec) ? spec : [spec]).map((p): OutcomeFn => {
+    if (p.value !== undefined) {
+      const v = p.value
+      return () => v
+    }
+    const get = compilePath(p.path ?? '')
+    const map = new Map(Object.entries(p.map ?? {}))
+    return (cur, s) => {
+      const v = get(cur, s.up)
+      if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') return null
+      return map.get(String(v)) ?? null
+    }
+  })
+  return firstOf(parts, null)
+}
+
+/** Longest text a normalised user field keeps (an order type, a status, a contract's name). */
+const MAX_FIELD_TEXT = 200
+
+type FieldFn = (cur: unknown, s: Scope) => unknown
+
+/** A `user` emit's `fields` as one builder per field; each gives undefined when the item has nothing for it. */
+function compileFields(fields: Record<string, UserFieldSpec>): { name: string; f: FieldFn }[] {
+  return Object.entries(fields).map(([name, spec]): { name: string; f: FieldFn } => {
+    if ('num' in spec) {
+      const n = compileNum(spec.num)
+      return {
+        name,
+        f: (cur, s) => {
+          const v = n(cur, s)
+          return v !== undefined && Number.isFinite(v) ? v : undefined
+        },
+      }
+    }
+    if ('side' in spec) {
+      const side = compileSide(spec.side)
+      return { name, f: (cur, s) => side(cur, s) ?? undefined }
+    }
+    if ('text' in spec) {
+      const get = compilePath(spec.text)
+      const map = spec.map === undefined ? null : new Map(Object.entries(spec.map))
+      return {
+        name,
+        f: (cur, s) => {
+          const v = get(cur, s.up)
+          const t =
+            typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined
+          if (t === undefined) return undefined
+          if (map !== null) return map.get(t) ?? undefined
+          return t.length > MAX_FIELD_TEXT ? t.slice(0, MAX_FIELD_TEXT) : t
+        },
+      }
+    }
+    const v = spec.value
+    return { name, f: () => v }
+  })
+}
+
 type TsFn = (cur: unknown, s: Scope) => number | null
 
 function compileTs(spec: TsSpec | undefined): TsFn {
@@ -704,6 +767,7 @@ function compileBuilder(
       const relative = e.relative === true
       const seq = e.seq === undefined ? null : compileNum(e.seq)
       const prevSeq = e.prevSeq === undefined ? null : compileNum(e.prevSeq)
+      const outcome = e.outcome
       // Both sides as plain [p, s] lists (our simulator, many crypto venues): validated and used as they are.
       const plainBids = levels === null ? plainSide(e.bids) : null
       const plainAsks = plainBids !== null ? plainSide(e.asks) : null
@@ -739,6 +803,7 @@ function compileBuilder(
           if (n !== undefined && Number.isFinite(n)) u.prevSeq = n
         }
         if (rel) u.relative = true
+        if (outcome !== undefined) u.outcome = outcome
         return u
       }
     }
@@ -748,6 +813,7 @@ function compileBuilder(
       const side = compileSide(e.side)
       const ts = compileTs(e.ts)
       const id = e.id === undefined ? null : compilePath(e.id)
+      const outcome = e.outcome === undefined ? null : compileOutcome(e.outcome)
       return (cur, s, dflt) => {
         const p = price(cur, s)
         const z = size(cur, s)
@@ -765,11 +831,15 @@ function compileBuilder(
           const v = idString(id(cur, s.up))
           if (v !== undefined) u.id = v
         }
+        if (outcome !== null) {
+          const o = outcome(cur, s)
+          if (o !== null) u.outcome = o
+        }
         return u
       }
     }
     case 'ticker': {
-      const fields = (['bid', 'ask', 'last'] as const).flatMap((k) => {
+      const fields = (['bid', 'ask', 'last', 'chance', 'volume', 'liquidity'] as const).flatMap((k) => {
         const spec = e[k]
         return spec === undefined ? [] : [{ k, f: compileNum(spec) }]
       })
@@ -779,16 +849,29 @@ function compileBuilder(
         for (const { k, f } of fields) {
           const v = f(cur, s)
           if (v === undefined) continue
-          if (!Number.isFinite(v) || v < 0) return `a ticker whose ${k} is not a price`
+          if (!Number.isFinite(v) || v < 0) return `a ticker whose ${k} is not a usable number`
           u[k] = v
           any = true
         }
-        return any ? u : 'a ticker without bid, ask or last'
+        return any ? u : 'a ticker without bid, ask, last, chance, volume or liquidity'
       }
     }
     case 'user': {
       const topic = e.topic
-      return (cur, s, dflt) => ({ kind: 'user', topic, market: marketOf(cur, s, dflt), data: cur })
+      if (e.fields === undefined) {
+        return (cur, s, dflt) => ({ kind: 'user', topic, market: marketOf(cur, s, dflt), data: cur })
+      }
+      // The record in our units for the account pane, with the item as sent beside it.
+      const fields = compileFields(e.fields)
+      return (cur, s, dflt) => {
+        const data: Record<string, unknown> = {}
+        for (const { name, f } of fields) {
+          const v = f(cur, s)
+          if (v !== undefined) data[name] = v
+        }
+        data['raw'] = cur
+        return { kind: 'user', topic, market: marketOf(cur, s, dflt), data }
+      }
     }
     case 'info': {
       const topic = e.topic

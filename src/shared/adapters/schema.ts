@@ -220,9 +220,49 @@ const Common = {
   market: Market.optional(),
 }
 
+/** Which contract of a binary market a trade is in: a mapped value (VoxFi's `YES`/`NO`), or a constant. */
+const OutcomeValue = z.enum(['yes', 'no'])
+const OutcomeObject = z.strictObject({
+  path: Path.optional(),
+  /** The value's text to our outcome; anything else gives none. */
+  map: z.record(z.string(), z.union([OutcomeValue, z.null()])).optional(),
+  value: OutcomeValue.optional(),
+})
+export const Outcome = z.union([OutcomeObject, z.array(OutcomeObject).min(1).max(4)])
+export type OutcomeSpec = z.infer<typeof Outcome>
+
+/** Text at a path (strings as sent, numbers as JSON writes them), optionally mapped to other words. */
+const TextObject = z.strictObject({
+  text: Path,
+  /** The value's text to ours; a value the map does not name gives nothing. */
+  map: z.record(z.string(), z.union([z.string().max(200), z.null()])).optional(),
+})
+
+/**
+ * One field of a `user` emit's normalised record: a number (`num`), text (`text`, optionally mapped), a side
+ * (`side`), or a constant (`value`). Exactly one of them.
+ */
+export const UserField = z.union([
+  z.strictObject({ num: Num }),
+  TextObject,
+  z.strictObject({ side: Side }),
+  z.strictObject({ value: z.union([z.string().max(200), z.number(), z.boolean(), z.null()]) }),
+])
+export type UserFieldSpec = z.infer<typeof UserField>
+
+/** A field name of a normalised record: an identifier, never `raw` (the item as sent) nor an inherited key. */
+const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,39}$/
+const RESERVED_FIELDS = new Set(['raw', ...Object.getOwnPropertyNames(Object.prototype)])
+const FieldName = z
+  .string()
+  .regex(FIELD_NAME, 'a field name is letters, digits and _, at most 40')
+  .refine((n) => !RESERVED_FIELDS.has(n), 'raw and the names every object inherits are reserved')
+
 const BookEmit = z.strictObject({
   kind: z.literal('book'),
   ...Common,
+  /** The NO contract's own book, where a binary venue keeps it apart (VoxFi), in the NO contract's prices. */
+  outcome: z.literal('no').optional(),
   bids: Levels.optional(),
   asks: Levels.optional(),
   /** One list holding both sides; its `side` says which. */
@@ -245,6 +285,8 @@ const TradeEmit = z.strictObject({
   side: Side.optional(),
   ts: Ts.optional(),
   id: Path.optional(),
+  /** Which contract of a binary market traded (VoxFi's `contract_type`). */
+  outcome: Outcome.optional(),
 })
 
 const TickerEmit = z.strictObject({
@@ -253,12 +295,25 @@ const TickerEmit = z.strictObject({
   bid: Num.optional(),
   ask: Num.optional(),
   last: Num.optional(),
+  /** The venue's implied probability of YES, 0–1 after scaling. */
+  chance: Num.optional(),
+  /** Traded volume and resting liquidity, as the venue counts them. */
+  volume: Num.optional(),
+  liquidity: Num.optional(),
 })
 
 const UserEmit = z.strictObject({
   kind: z.literal('user'),
   ...Common,
   topic: z.enum(['order', 'fill', 'position', 'balance', 'other']),
+  /**
+   * The record in our units (`price` 0–1, `size`, `side`, ...), which the account pane reads. With it the update's
+   * `data` is these fields plus `raw` (the item as sent); without it `data` is the item as sent.
+   */
+  fields: z
+    .record(FieldName, UserField)
+    .refine((f) => Object.keys(f).length <= 32, 'at most 32 fields')
+    .optional(),
 })
 
 const ControlEmit = z.strictObject({

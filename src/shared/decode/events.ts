@@ -1,6 +1,8 @@
 // REST events listing -> EventSummary[]. The listing's shape is unspecified (trading-api.md §4.1), so the
 // list is looked for where venues put it and each item's id and title under the names venues use. Items
-// that cannot be used are skipped and reported, never thrown.
+// that cannot be used are skipped and reported, never thrown; a field of the wrong type is left out.
+// VoxFi (DESIGN §0): the event's `description` is its title, a market's `description` is often empty, and
+// ids are UUIDs, so a market without a title of its own is named after its event or its place in it.
 import type { EventSummary, MarketSummary } from '../model'
 import { has, idString, isObj, pick, type Obj } from './values'
 
@@ -11,7 +13,7 @@ export interface EventsListing {
 
 const LIST_KEYS = ['events', 'data', 'items', 'results'] as const
 const EVENT_ID_KEYS = ['id', 'event_id', 'eventId', 'ticker', 'event_ticker', 'slug'] as const
-const EVENT_TITLE_KEYS = ['title', 'name', 'question', 'slug'] as const
+const EVENT_TITLE_KEYS = ['title', 'name', 'question', 'description', 'slug'] as const
 const MARKET_ID_KEYS = [
   'id',
   'market_id',
@@ -22,9 +24,25 @@ const MARKET_ID_KEYS = [
   'conditionId',
   'asset_id',
 ] as const
-const MARKET_TITLE_KEYS = ['title', 'question', 'name', 'subtitle', 'yes_sub_title'] as const
+const MARKET_TITLE_KEYS = ['title', 'question', 'name', 'subtitle', 'yes_sub_title', 'description'] as const
+
+/** The typed listing fields of EventSummary and where venues send them, first found wins. */
+const CATEGORY_KEYS = ['category'] as const
+const TAGS_KEYS = ['tags'] as const
+const STATUS_KEYS = ['status', 'state'] as const
+const RULES_KEYS = ['rules', 'rules_primary'] as const
+const SLUG_KEYS = ['slug'] as const
+const STARTS_KEYS = ['starts_at', 'startsAt', 'start_date', 'startDate', 'start_time'] as const
+const RESOLVES_KEYS = ['resolves_at', 'resolvesAt', 'resolution_date', 'resolutionDate'] as const
+const FINISHED_KEYS = ['finished_at', 'finishedAt'] as const
+const SINGLE_MARKET_KEYS = ['is_single_market', 'isSingleMarket'] as const
 
 const MAX_STRING = 200
+const MAX_RULES = 4000
+const MAX_TAGS = 32
+const MAX_TAG = 100
+/** ms since epoch accepted as a date: after 1970, before the year 10000. */
+const MAX_TIME = 253_402_300_800_000
 const MAX_EXTRA_FIELDS = 32
 const MAX_ERRORS = 50
 
@@ -78,18 +96,114 @@ function extraOf(
   return n > 0 ? extra : undefined
 }
 
+/** Ids no one can read: UUIDs, long hex (0x… condition ids, Mongo ids), anything very long. */
+function opaqueId(id: string): boolean {
+  return (
+    /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id) ||
+    /^(0x)?[0-9a-f]{24,}$/i.test(id) ||
+    id.length > 64
+  )
+}
+
+/** Option names that say nothing about a market of a multi-market event. */
+const GENERIC_OPTIONS = new Set(['yes', 'no', 'sim', 'não', 'nao'])
+
+/**
+ * A market without a title of its own: its event's title when it is the event's only market; else its YES
+ * option's name when that says more than "Yes"; else, for an id no one can read, its place in the event
+ * ("Market 2"); else its id (a Kalshi ticker reads well enough).
+ */
+function fallbackMarketTitle(m: Obj, id: string, index: number, eventTitle: string | null): string {
+  if (eventTitle !== null) return eventTitle
+  const options = m['options']
+  if (Array.isArray(options)) {
+    const yes = options.find((o: unknown) => isObj(o) && o['option_type'] === 1) ?? options[0]
+    if (isObj(yes)) {
+      const name = firstKey(yes, ['description', 'name', 'title', 'label'], titleString)
+      if (name !== undefined && !GENERIC_OPTIONS.has(name.value.toLowerCase())) return name.value
+    }
+  }
+  return opaqueId(id) ? `Market ${index + 1}` : id
+}
+
+/** Text capped at `max`, or undefined for anything that is not non-empty text. */
+function textOf(v: unknown, max: number): string | undefined {
+  if (typeof v !== 'string') return undefined
+  const t = v.trim()
+  return t.length === 0 ? undefined : t.slice(0, max)
+}
+
+/** A list of tag names (strings, or objects naming one), capped; undefined when it is not a list. */
+function tagsOf(v: unknown): string[] | undefined {
+  if (!Array.isArray(v)) return undefined
+  const tags: string[] = []
+  for (const t of v) {
+    const name = isObj(t) ? textOf(pick(t, ['name', 'label', 'slug']), MAX_TAG) : textOf(t, MAX_TAG)
+    if (name !== undefined && !tags.includes(name)) tags.push(name)
+    if (tags.length >= MAX_TAGS) break
+  }
+  return tags
+}
+
+/** ms since epoch from an ISO date, or from seconds or ms since epoch (told apart by size). */
+function timeOf(v: unknown): number | undefined {
+  let ms: number | undefined
+  if (typeof v === 'number') ms = v < 1e11 ? v * 1000 : v
+  else if (typeof v === 'string' && v.trim() !== '' && v.length <= 64) {
+    const t = v.trim()
+    const n = Number(t)
+    ms = Number.isFinite(n) ? (n < 1e11 ? n * 1000 : n) : Date.parse(t)
+  }
+  return ms !== undefined && Number.isFinite(ms) && ms > 0 && ms < MAX_TIME ? Math.round(ms) : undefined
+}
+
+/** The typed listing fields (category, tags, status, ...) and the keys they came from. */
+function listingFields(item: Obj, used: Set<string>): Partial<EventSummary> {
+  const out: Partial<EventSummary> = {}
+  const take = <T>(keys: readonly string[], read: (v: unknown) => T | undefined): T | undefined => {
+    for (const k of keys) {
+      if (!has(item, k)) continue
+      const v = read(item[k])
+      if (v === undefined) continue
+      used.add(k)
+      return v
+    }
+    return undefined
+  }
+  const category = take(CATEGORY_KEYS, (v) => textOf(v, MAX_STRING))
+  if (category !== undefined) out.category = category
+  const tags = take(TAGS_KEYS, tagsOf)
+  if (tags !== undefined) out.tags = tags
+  const status = take(STATUS_KEYS, (v) => textOf(v, MAX_STRING))
+  if (status !== undefined) out.status = status
+  const rules = take(RULES_KEYS, (v) => textOf(v, MAX_RULES))
+  if (rules !== undefined) out.rules = rules
+  const slug = take(SLUG_KEYS, (v) => textOf(v, MAX_STRING))
+  if (slug !== undefined) out.slug = slug
+  const startsAt = take(STARTS_KEYS, timeOf)
+  if (startsAt !== undefined) out.startsAt = startsAt
+  const resolvesAt = take(RESOLVES_KEYS, timeOf)
+  if (resolvesAt !== undefined) out.resolvesAt = resolvesAt
+  const finishedAt = take(FINISHED_KEYS, timeOf)
+  if (finishedAt !== undefined) out.finishedAt = finishedAt
+  return out
+}
+
 function pushError(errors: string[], message: string): void {
   if (errors.length < MAX_ERRORS) errors.push(message)
   else if (errors.length === MAX_ERRORS) errors.push('further errors omitted')
 }
 
-function marketsOf(item: Obj, where: string, errors: string[]): MarketSummary[] {
+function marketsOf(item: Obj, where: string, errors: string[], eventTitle: string | null): MarketSummary[] {
   const raw = pick(item, ['markets'])
   if (raw === undefined) return []
   if (!Array.isArray(raw)) {
     pushError(errors, `${where}.markets is not a list`)
     return []
   }
+  const flag = pick(item, SINGLE_MARKET_KEYS)
+  // The event is its one market's question: VoxFi's `is_single_market`, or a list of one.
+  const single = flag === true || (flag !== false && raw.length === 1)
   const markets: MarketSummary[] = []
   const seen = new Set<string>()
   raw.forEach((m: unknown, j) => {
@@ -100,7 +214,10 @@ function marketsOf(item: Obj, where: string, errors: string[]): MarketSummary[] 
     if (seen.has(id.value)) return pushError(errors, `${at} repeats market id ${JSON.stringify(id.value)}`)
     seen.add(id.value)
     const title = firstKey(m, MARKET_TITLE_KEYS, titleString)
-    const summary: MarketSummary = { id: id.value, title: title?.value ?? id.value }
+    const summary: MarketSummary = {
+      id: id.value,
+      title: title?.value ?? fallbackMarketTitle(m, id.value, j, single ? eventTitle : null),
+    }
     const extra = extraOf(m, new Set([id.key, title?.key ?? id.key]))
     if (extra !== undefined) summary.extra = extra
     markets.push(summary)
@@ -122,12 +239,14 @@ export function decodeEventsListing(value: unknown): EventsListing {
     if (seen.has(id.value)) return pushError(errors, `${at} repeats event id ${JSON.stringify(id.value)}`)
     seen.add(id.value)
     const title = firstKey(item, EVENT_TITLE_KEYS, titleString)
+    const used = new Set([id.key, title?.key ?? id.key, 'markets'])
     const summary: EventSummary = {
       id: id.value,
       title: title?.value ?? id.value,
-      markets: marketsOf(item, at, errors),
+      markets: marketsOf(item, at, errors, title?.value ?? null),
+      ...listingFields(item, used),
     }
-    const extra = extraOf(item, new Set([id.key, title?.key ?? id.key, 'markets']))
+    const extra = extraOf(item, used)
     if (extra !== undefined) summary.extra = extra
     events.push(summary)
   })

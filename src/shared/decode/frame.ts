@@ -158,7 +158,8 @@ function decodeObject(o: Obj, ctx: Ctx, out: Update[]): void {
   if (
     hints.category === 'user' ||
     hints.words.some((w) => w.startsWith('user')) ||
-    (hints.category === 'trade' && isPolymarketUserTrade(o))
+    (hints.category === 'trade' && isPolymarketUserTrade(o)) ||
+    namesAnAccount(o)
   ) {
     out.push(userUpdate(o, hints.words))
     return
@@ -260,6 +261,15 @@ function errorCode(o: Obj): string {
 function isPolymarketUserTrade(o: Obj): boolean {
   // Not `taker_order_id`: Coinbase's public `match` carries that too.
   return Array.isArray(o['maker_orders']) || has(o, 'trade_owner') || has(o, 'owner')
+}
+
+/**
+ * A record that names the account it belongs to (VoxFi's user channel sends `user_id` with an execution's `side`,
+ * `price` and `quantity`, and no word saying what it is): the account's own data, never a public trade. Public
+ * frames name their traders under other keys (`taker_id`, `maker_id`), one level down.
+ */
+function namesAnAccount(o: Obj): boolean {
+  return idString(pick(o, ['user_id', 'userId'])) !== undefined
 }
 
 function userUpdate(o: Obj, words: string[]): Update {
