@@ -39,7 +39,8 @@ describe('ProfileService', () => {
     expect(s.profiles.active().id).toBe(DEMO_PROFILE_ID)
     const l = s.profiles.list()
     expect(l.activeId).toBe(DEMO_PROFILE_ID)
-    expect(l.profiles).toHaveLength(1)
+    // The demo, then VoxFi's built-in venues (listed before they are ever selected).
+    expect(l.profiles.map((p) => p.id)).toEqual([DEMO_PROFILE_ID, 'voxfi', 'voxfi-dev'])
     expect(l.profiles[0]?.baseUrl).toBe('http://runtime/v1')
   })
 

@@ -34,6 +34,8 @@ export interface FrameRouterDeps {
   incidents: IncidentLog
   fanout: Fanout
   alerts: Pick<AlertService, 'onBook' | 'onTicker' | 'onTrade' | 'onUser'>
+  /** Hears that the stream reported something of the account (VoxFi's executions: the REST account is read again). */
+  userHeard?: () => void
   /** Sees every frame's text after the key scrub, before decoding (the feed recorder, recorder.ts). */
   tap?: (text: string, receivedAt: number) => void
 }
@@ -107,6 +109,17 @@ export class FrameRouter {
     return true
   }
 
+  /** The account read from the venue's REST (account-rest.ts): the same path as the stream's account updates. */
+  applyAccount(updates: readonly Extract<Update, { kind: 'user' }>[], at: number): void {
+    for (const update of updates) this.applyUser(update, at)
+  }
+
+  private applyUser(update: Extract<Update, { kind: 'user' }>, at: number): void {
+    const view = this.d.userFeed.push(update, at)
+    this.d.fanout.user(view)
+    this.d.alerts.onUser(view)
+  }
+
   /** Applies one update; false when it could not be placed (counted as unknown, kept in the inspector). */
   private route(update: Update, receivedAt: number): boolean {
     const d = this.d
@@ -147,9 +160,8 @@ export class FrameRouter {
         return true
       }
       case 'user': {
-        const view = d.userFeed.push(update, receivedAt)
-        d.fanout.user(view)
-        d.alerts.onUser(view)
+        this.applyUser(update, receivedAt)
+        d.userHeard?.()
         return true
       }
       case 'control': {

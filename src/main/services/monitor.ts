@@ -30,6 +30,7 @@ import { FeedRecorder } from './recorder'
 import { SecretRedactor } from './redact'
 import { createRegistry, type RegistryChange } from './registry'
 import { VenueCloses } from './venue-close'
+import { AccountReader } from './account-rest'
 import { RestBooks } from './rest-books'
 import { ResyncTracker } from './resync'
 import { createSettingsStore } from './settings'
@@ -282,14 +283,24 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
     reconnect: () => connection.reconnectNow(),
     bookChanged,
   })
+  /** Whether the active venue may be VoxFi: its adapter chosen or picked, or auto before anything was picked. */
+  const maybeVoxfi = (): boolean => {
+    const chosen = connection.profile.adapter ?? AUTO
+    const picked = venue.view().picked
+    return (chosen === AUTO || chosen === 'voxfi') && (picked === null || picked === 'voxfi')
+  }
+  const accountRest = new AccountReader({
+    rest: () => connection.rest,
+    key: () => keys.stored(connection.profile).catch(() => null),
+    wanted: () => registry.wantsUser() && registry.authError() === null && maybeVoxfi(),
+    push: (updates, at) => router.applyAccount(updates, at),
+    log,
+    now,
+  })
   const restBooks = new RestBooks({
     rest: () => connection.rest,
     key: () => keys.forListing(connection.profile),
-    wanted: () => {
-      const chosen = connection.profile.adapter ?? AUTO
-      const picked = venue.view().picked
-      return (chosen === AUTO || chosen === 'voxfi') && (picked === null || picked === 'voxfi')
-    },
+    wanted: maybeVoxfi,
     wantsBook: (market) => interests.wantsBook(market),
     apply: (market, updates, requestedAt) => router.applyRest(market, updates, requestedAt),
     log,
@@ -356,6 +367,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
     decoder: venue,
     alerts,
     tap: (text, receivedAt) => recorder.frame(text, receivedAt),
+    userHeard: () => accountRest.executed(),
   })
   // Replayed frames take the same path to books, tapes and windows; alert rules and the recorder never see them.
   const replayRouter: FrameRouter = new FrameRouter({
@@ -376,6 +388,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
       hooks: {
         reset: () => {
           restBooks.reset()
+          accountRest.reset()
           registry.disconnected()
           books.clear()
           tapes.clear()
@@ -396,6 +409,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
           liveness.restartClocks(now())
           resync.connected()
           alerts.connected()
+          accountRest.refresh()
         },
         dropped: (info) => {
           registry.disconnected()
@@ -433,6 +447,8 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
     }),
     updateProfile: (id, patch) => profiles.update(id, patch),
     keyChanged: () => {
+      accountRest.reset()
+      accountRest.refresh()
       catalog.invalidate()
       status.lastError = null
       registry.keyChanged()
@@ -519,6 +535,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
         resync.forget(market)
       }
     }
+    if (change.user) accountRest.refresh()
     if (change.event.added.some((ev) => !catalog.knows(ev))) {
       // Windows watching an event need its markets; load the listing in the background.
       void catalog.list(false).then(() => clients.refreshMarkets())
@@ -531,6 +548,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
     connection.close()
     await recordReplay.close()
     alerts.close()
+    accountRest.close()
     await relay.close()
     stopLiveness()
     resync.close()

@@ -6,7 +6,7 @@ import { DEMO_PROFILE_ID, type Profile, type Result } from '../../shared/model'
 import type { ConnectionManager } from './connection'
 import type { CredentialStore } from './credentials'
 import { internal, invalid } from './errors'
-import { validateEndpoints, type SettingsStore } from './settings'
+import { isBuiltInProfile, validateEndpoints, voxfiProfiles, type SettingsStore } from './settings'
 import type { Logger } from './types'
 
 export function activeProfileOf(settings: SettingsStore): Profile {
@@ -31,9 +31,15 @@ export class ProfileService {
 
   list(): { profiles: Profile[]; activeId: string } {
     return {
-      profiles: this.settings.get().profiles.map((p) => this.connection.withRuntimeUrls(p)),
+      profiles: this.all().map((p) => this.connection.withRuntimeUrls(p)),
       activeId: this.connection.profile.id,
     }
+  }
+
+  /** The settings file's profiles, then the built-in VoxFi ones it does not hold yet. */
+  private all(): Profile[] {
+    const stored = this.settings.get().profiles
+    return [...stored, ...voxfiProfiles().filter((v) => !stored.some((p) => p.id === v.id))]
   }
 
   async update(id: string, patch: Partial<Profile>): Promise<Result<Profile>> {
@@ -50,6 +56,8 @@ export class ProfileService {
 
   async save(input: ProfileInput): Promise<Result<Profile>> {
     if (input.id === DEMO_PROFILE_ID) return fail(invalid('The demo profile cannot be edited.'))
+    if (input.id !== undefined && isBuiltInProfile(input.id))
+      return fail(invalid('A built-in VoxFi profile cannot be edited: add a profile of your own instead.'))
     const endpoints = validateEndpoints(input.baseUrl, input.wsUrl)
     if (!endpoints.ok) return fail(endpoints.error)
     const current = this.settings.get().profiles
@@ -87,9 +95,13 @@ export class ProfileService {
   }
 
   async select(id: string): Promise<Result<void>> {
-    const profile = this.settings.get().profiles.find((p) => p.id === id)
+    const profile = this.all().find((p) => p.id === id)
     if (!profile) return fail(invalid(`There is no profile "${id}".`))
-    const r = await this.settings.update((s) => ({ ...s, activeProfileId: id }))
+    const r = await this.settings.update((s) => ({
+      ...s,
+      profiles: s.profiles.some((p) => p.id === id) ? s.profiles : [...s.profiles, profile],
+      activeProfileId: id,
+    }))
     if (!r.ok) return fail(r.error)
     if (this.connection.profile.id !== id || !this.connection.hasStream())
       await this.connection.connect(profile)
@@ -98,9 +110,10 @@ export class ProfileService {
   }
 
   async delete(id: string): Promise<Result<void>> {
-    const profile = this.settings.get().profiles.find((p) => p.id === id)
+    const profile = this.all().find((p) => p.id === id)
     if (!profile) return fail(invalid(`There is no profile "${id}".`))
     if (profile.demo) return fail(invalid('The demo profile cannot be deleted.'))
+    if (isBuiltInProfile(id)) return fail(invalid('A built-in VoxFi profile cannot be deleted.'))
     const wasActive = this.connection.profile.id === id
     const r = await this.settings.update((s) => ({
       ...s,

@@ -72,6 +72,33 @@ export function demoProfile(): Profile {
   }
 }
 
+/**
+ * VoxFi's production and dev venues (docs/voxfi.md, "Base URLs"), built in beside the demo so that a trader only
+ * enters a key. They are listed whether or not the settings file has them, and written to it when first selected
+ * (its active profile must be one of its own). Their endpoints are the venue's and cannot be edited or deleted;
+ * a profile of one's own can point anywhere.
+ */
+export function voxfiProfiles(): Profile[] {
+  const venue = (id: string, name: string, api: string, ws: string): Profile => ({
+    id,
+    name,
+    baseUrl: `https://${api}/v1`,
+    wsUrl: `wss://${ws}`,
+    demo: false,
+    keyLabel: null,
+    keyExpiresAt: null,
+    adapter: 'voxfi',
+  })
+  return [
+    venue('voxfi', 'VoxFi', 'data-api.voxfi.com.br', 'data-ws.voxfi.com.br'),
+    venue('voxfi-dev', 'VoxFi (dev)', 'data-api-dev.voxfi.com.br', 'data-ws-dev.voxfi.com.br'),
+  ]
+}
+
+export function isBuiltInProfile(id: string): boolean {
+  return id === DEMO_PROFILE_ID || voxfiProfiles().some((p) => p.id === id)
+}
+
 export function defaultSettings(): Settings {
   return {
     version: 1,

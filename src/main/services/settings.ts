@@ -11,7 +11,14 @@ import { defaultSettings, parseSettings, repairSettings, type Settings } from '.
 import type { Logger } from './types'
 import { errorMessage } from './errors'
 
-export { defaultSettings, demoProfile, validateEndpoints, type Settings } from './settings-schema'
+export {
+  defaultSettings,
+  demoProfile,
+  isBuiltInProfile,
+  validateEndpoints,
+  voxfiProfiles,
+  type Settings,
+} from './settings-schema'
 
 export interface SettingsStoreOptions {
   /** The settings file; null keeps settings in memory only (demo, tests). */
