@@ -170,7 +170,8 @@ export class BookStore {
     }
     if (update.chance !== undefined && Number.isFinite(update.chance)) fields.chance = update.chance
     if (update.volume !== undefined && Number.isFinite(update.volume)) fields.volume = update.volume
-    if (update.liquidity !== undefined && Number.isFinite(update.liquidity)) fields.liquidity = update.liquidity
+    if (update.liquidity !== undefined && Number.isFinite(update.liquidity))
+      fields.liquidity = update.liquidity
     fields.updatedAt = now
     fields.stale = false
     fields.quiet = false
