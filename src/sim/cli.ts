@@ -1,22 +1,31 @@
-// `npm run --silent sim -- [--host H] [--port P] [--seed N] [--config FILE]` (DESIGN §3.1): one JSON line on
-// stdout once listening, logs on stderr, clean exit on SIGTERM/SIGINT, exit 2 on bad flags or config.
+// `npm run --silent sim -- [--host H] [--port P] [--seed N] [--config FILE] [--dialect voxfi|reference]`
+// (DESIGN §3.1): one JSON line on stdout once listening, logs on stderr, clean exit on SIGTERM/SIGINT, exit 2 on
+// bad flags or config. The CLI speaks VoxFi's dialect unless told otherwise.
 import { parseArgs } from 'node:util'
 import { ConfigError, loadConfigFile, type SimConfig } from './config'
-import { createSimulator, type Simulator } from './index'
+import { createSimulator, DIALECTS, type Dialect } from './index'
 
-const USAGE = 'usage: sim [--host H] [--port P] [--seed N] [--config FILE]'
+const USAGE = 'usage: sim [--host H] [--port P] [--seed N] [--config FILE] [--dialect voxfi|reference]'
 
 interface CliOptions {
   host: string
   port: number
   seed: number | undefined
   config: SimConfig | undefined
+  dialect: Dialect
 }
 
 class UsageError extends Error {}
 
 function parseCli(argv: string[]): CliOptions | 'help' {
-  let values: { host?: string; port?: string; seed?: string; config?: string; help?: boolean }
+  let values: {
+    host?: string
+    port?: string
+    seed?: string
+    config?: string
+    dialect?: string
+    help?: boolean
+  }
   try {
     values = parseArgs({
       args: argv,
@@ -25,6 +34,7 @@ function parseCli(argv: string[]): CliOptions | 'help' {
         port: { type: 'string' },
         seed: { type: 'string' },
         config: { type: 'string' },
+        dialect: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -50,8 +60,12 @@ function parseCli(argv: string[]): CliOptions | 'help' {
     }
     seed = Number(values.seed)
   }
+  const dialect = values.dialect ?? 'voxfi'
+  if (!(DIALECTS as readonly string[]).includes(dialect)) {
+    throw new UsageError(`--dialect must be "voxfi" or "reference", got ${JSON.stringify(dialect)}`)
+  }
   const config = values.config === undefined ? undefined : loadConfigFile(values.config)
-  return { host, port, seed, config }
+  return { host, port, seed, config, dialect: dialect as Dialect }
 }
 
 async function main(): Promise<void> {
@@ -69,9 +83,10 @@ async function main(): Promise<void> {
     process.stderr.write(`${USAGE}\n`)
     return
   }
-  let sim: Simulator
+  let sim: Awaited<ReturnType<typeof createSimulator>>
   try {
     sim = await createSimulator({
+      dialect: opts.dialect,
       host: opts.host,
       port: opts.port,
       seed: opts.seed,

@@ -1,8 +1,6 @@
 // Fault injection for tests and benchmarks (DESIGN §3.1): every way a venue misbehaves that the engine
-// must survive, on demand.
+// must survive, on demand, in both dialects (each dialect supplies its hub, gap, crossed and firehose).
 import type { DeltaOut } from './market'
-import type { StreamHub } from './stream'
-import type { Firehose } from './firehose'
 
 export interface SimulatorFaults {
   /** Terminate every WebSocket connection abruptly (no close frame). */
@@ -20,12 +18,22 @@ export interface SimulatorFaults {
   /** Start synthetic load on `markets` (default 100) ids `fh-0001`…; returns the ids to subscribe. */
   firehose(opts: { msgsPerSec: number; markets?: number }): string[]
   stopFirehose(): void
-  /** The next delta of `market` skips one seq number. False for an unknown market. */
+  /**
+   * Reference: the next delta of `market` skips one seq number. VoxFi (whole books, no seq): the next book frame
+   * of `market` is not sent, so its subscribers miss one book state. False for an unknown market.
+   */
   gap(market: string): boolean
-  /** Send one delta for `market` that crosses its book (a bid at the best ask). False for an unknown market. */
+  /**
+   * Send one book update for `market` that crosses its book (a bid at the best ask): a delta in the reference
+   * dialect, a whole update-orderbook with a crossed YES book in VoxFi. False for an unknown market.
+   */
   crossed(market: string): boolean
   /** Send a text frame verbatim to every connection. */
   sendRaw(text: string): void
+  /** Close every WebSocket connection with a close frame carrying `code` (1000 or 3000–4999) and `reason`. */
+  closeAll(code: number, reason?: string): void
+  /** VoxFi's 4003 "server error": `closeAll(4003, 'server error')`. */
+  serverError(): void
 }
 
 export interface FaultBook {
@@ -34,12 +42,24 @@ export interface FaultBook {
   crossedDelta(): DeltaOut
 }
 
+export interface FaultHub {
+  stalled: boolean
+  dropAll(): void
+  sendToAll(text: string): void
+  closeAll(code: number, reason: string): void
+}
+
 export interface FaultDeps {
-  hub: StreamHub
-  firehose: Firehose
-  findBook: (id: string) => FaultBook | undefined
+  hub: FaultHub
+  firehose: { start(msgsPerSec: number, markets: number): string[]; stop(): void }
+  gap: (market: string) => boolean
+  crossed: (market: string) => boolean
   refuseUntil: (epochMs: number) => void
   restart: () => Promise<void>
+  /** Invalid-JSON frames for sendMalformed (default: reference-looking ones). */
+  malformed?: readonly string[]
+  /** Start of the oversized frame, a JSON string value follows (default: a reference-looking notice). */
+  oversizedHead?: string
 }
 
 const MALFORMED = [
@@ -50,17 +70,30 @@ const MALFORMED = [
   '[1, 2,',
 ]
 
+const OVERSIZED_HEAD = '{"type":"notice","message":"oversized test frame","padding":"'
+
+/** Close codes a server may send: 1000, or the application ranges 3000–4999. */
+function validCloseCode(code: number): boolean {
+  return Number.isInteger(code) && (code === 1000 || (code >= 3000 && code <= 4999))
+}
+
 export function createFaults(d: FaultDeps): SimulatorFaults {
+  const malformed = d.malformed ?? MALFORMED
+  const closeAll = (code: number, reason = ''): void => {
+    if (!validCloseCode(code)) throw new RangeError(`close code must be 1000 or in [3000, 4999], got ${code}`)
+    if (Buffer.byteLength(reason) > 123) throw new RangeError('close reason must be at most 123 bytes')
+    d.hub.closeAll(code, reason)
+  }
   return {
     dropAll: () => d.hub.dropAll(),
     stall: (on) => {
       d.hub.stalled = on
     },
     sendMalformed: (count = 1) => {
-      for (let i = 0; i < count; i++) d.hub.sendToAll(MALFORMED[i % MALFORMED.length] as string)
+      for (let i = 0; i < count; i++) d.hub.sendToAll(malformed[i % malformed.length] as string)
     },
     sendOversized: (bytes = 2 * 1024 * 1024) => {
-      const head = '{"type":"notice","message":"oversized test frame","padding":"'
+      const head = d.oversizedHead ?? OVERSIZED_HEAD
       const pad = Math.max(0, Math.floor(bytes) - head.length - 2)
       d.hub.sendToAll(head + 'x'.repeat(pad) + '"}')
     },
@@ -74,19 +107,10 @@ export function createFaults(d: FaultDeps): SimulatorFaults {
       return d.firehose.start(msgsPerSec, markets)
     },
     stopFirehose: () => d.firehose.stop(),
-    gap: (market) => {
-      const b = d.findBook(market)
-      if (b === undefined) return false
-      b.skipSeq()
-      return true
-    },
-    crossed: (market) => {
-      const b = d.findBook(market)
-      if (b === undefined) return false
-      const delta = b.crossedDelta()
-      d.hub.publishBook(market, b.eventId, delta.seq, delta.bids, delta.asks, Date.now())
-      return true
-    },
+    gap: (market) => d.gap(market),
+    crossed: (market) => d.crossed(market),
     sendRaw: (text) => d.hub.sendToAll(text),
+    closeAll,
+    serverError: () => closeAll(4003, 'server error'),
   }
 }

@@ -1,16 +1,20 @@
-// The reference exchange, library form (DESIGN §3.1): REST and WebSocket on one port, seeded data, faults.
+// The exchange simulator, library form (DESIGN §3.1): REST and WebSocket on one port, seeded data, faults. Two
+// dialects over the same markets: `reference` (the spec's sequenced deltas, prices 0–1) and `voxfi` (VoxFi's
+// documented API: whole YES/NO books in ticks, close codes, heartbeat; see ./voxfi).
 import { createServer, type Server } from 'node:http'
 import type { Socket } from 'node:net'
 import { DemoAccount, type AccountMarket, type AccountPrint } from './account'
 import { buildCatalog, listingBody, type EventsListing } from './catalog'
 import { resolveConfig, type SimConfig, type SimKeyConfig } from './config'
-import { createFaults, type FaultBook, type SimulatorFaults } from './faults'
+import { createFaults, type FaultBook, type FaultDeps, type SimulatorFaults } from './faults'
 import { Firehose, isFirehoseId } from './firehose'
 import { KeyStore, type KeyPatch } from './keys'
-import { buildMarketBooks, type MarketBook } from './market'
+import { buildMarketBooks, type MarketBook, type StepOut } from './market'
 import { createRestHandler } from './rest'
 import { hexId, deriveSeed, mulberry32 } from './rng'
 import { StreamHub, type Subscription } from './stream'
+import { createVoxRuntime, VOXFI_MALFORMED, VOXFI_OVERSIZED_HEAD, type VoxfiListing } from './voxfi'
+import { startOfUtcDay } from './voxfi/listing'
 
 export type { SimConfig, SimKeyConfig, Permission } from './config'
 export { PERMISSIONS, parseConfig, loadConfigFile, ConfigError } from './config'
@@ -18,8 +22,18 @@ export type { SimulatorFaults } from './faults'
 export type { Subscription } from './stream'
 export type { EventsListing, ListingEvent, ListingMarket } from './catalog'
 export type { KeyPatch } from './keys'
+export type { VoxfiListing, VoxEvent, VoxMarket, VoxOption } from './voxfi'
+export { VOXFI_CLOSE } from './voxfi'
+
+export type Dialect = 'voxfi' | 'reference'
+export const DIALECTS: readonly Dialect[] = ['voxfi', 'reference']
 
 export interface SimulatorOptions {
+  /**
+   * Which API the simulator speaks (DESIGN §3.1). Default 'reference' for the library (the CLI defaults to
+   * 'voxfi'). Both dialects run the same deterministic markets and demo account for a seed.
+   */
+  dialect?: Dialect
   /** Default 127.0.0.1. */
   host?: string
   /** Default 0 (ephemeral). */
@@ -31,23 +45,34 @@ export interface SimulatorOptions {
   tickMs?: number
   /** Upper bound between demo-account changes in ms (default 2000; each gap is drawn from half of it to all). */
   accountMs?: number
-  /** Server ping interval in ms (default 15000); a connection that misses a pong is dropped at the next one. */
+  /**
+   * Server ping interval in ms. Reference: default 15000, a connection that misses a pong is dropped at the next
+   * ping. VoxFi: default 10000 (docs.voxfi.com.br/en/websockets/connection), see pongTimeoutMs.
+   */
   pingMs?: number
+  /** VoxFi only: a client that has not answered a ping this long after it was sent is dropped (default 20000). */
+  pongTimeoutMs?: number
+  /**
+   * VoxFi only: origin of the listing's dates (starts_at in the days before it, resolves_at in the days and weeks
+   * after). Default: UTC midnight of the day the simulator starts, so a seed gives the same listing all day.
+   */
+  voxfiEpochMs?: number
   /** Diagnostics (default: none). */
   log?: (line: string) => void
 }
 
-export interface Simulator {
+export interface Simulator<L = EventsListing> {
+  dialect: Dialect
   /** http://HOST:PORT/v1 */
   baseUrl: string
-  /** ws://HOST:PORT/ws */
+  /** Reference: ws://HOST:PORT/ws. VoxFi: ws://HOST:PORT (the root path, as data-ws.voxfi.com.br). */
   wsUrl: string
   /** Always valid, all permissions, any IP. */
   demoKey: string
   port: number
   close(): Promise<void>
-  /** The GET /v1/data/events body as it would be served now. */
-  listing(): EventsListing
+  /** The GET /v1/data/events body as it would be served now (VoxFi: a bare array of event objects). */
+  listing(): L
   subscriptions(): Subscription[]
   connections(): number
   faults: SimulatorFaults
@@ -78,7 +103,23 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   })
 }
 
-export async function createSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+export function createSimulator(
+  options: SimulatorOptions & { dialect: 'voxfi' },
+): Promise<Simulator<VoxfiListing>>
+export function createSimulator(
+  options?: SimulatorOptions & { dialect?: 'reference' },
+): Promise<Simulator<EventsListing>>
+/**
+ * With a `dialect` that is not a literal type the result is typed as the library default's (reference), which is
+ * what existing callers expect; check `sim.dialect` before reading `listing()` as a VoxFi body.
+ */
+export function createSimulator(options?: SimulatorOptions): Promise<Simulator<EventsListing>>
+export async function createSimulator(
+  options: SimulatorOptions = {},
+): Promise<Simulator<EventsListing> | Simulator<VoxfiListing>> {
+  const dialect = options.dialect ?? 'reference'
+  if (!DIALECTS.includes(dialect))
+    throw new RangeError(`dialect must be "voxfi" or "reference", got ${String(dialect)}`)
   const host = options.host ?? '127.0.0.1'
   const requestedPort = options.port ?? 0
   if (!Number.isInteger(requestedPort) || requestedPort < 0 || requestedPort > 65535) {
@@ -87,7 +128,9 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
   const seed = (options.seed ?? 1) >>> 0
   const tickMs = options.tickMs ?? 100
   if (!(tickMs >= 5 && tickMs <= 60_000)) throw new RangeError('tickMs must be in [5, 60000]')
-  const pingMs = options.pingMs ?? 15_000
+  const pingMs = options.pingMs ?? (dialect === 'voxfi' ? 10_000 : 15_000)
+  const pongTimeoutMs = options.pongTimeoutMs ?? 20_000
+  if (!(pingMs >= 5) || !(pongTimeoutMs >= 5)) throw new RangeError('pingMs and pongTimeoutMs must be >= 5')
   const accountMs = options.accountMs ?? 2000
   const log = options.log ?? (() => {})
   const cfg = resolveConfig(options.config)
@@ -128,7 +171,22 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
       if (b === undefined) return { lastPrice: null, bestBid: null, bestAsk: null }
       return { lastPrice: b.lastPrice, bestBid: b.bestBidTick() / 100, bestAsk: b.bestAskTick() / 100 }
     })
-  const rest = createRestHandler({ keys, rateLimit: cfg.rateLimit, listing, log })
+  const vox =
+    dialect === 'voxfi'
+      ? createVoxRuntime({
+          seed,
+          catalog,
+          books: bookList,
+          account,
+          keys,
+          rateLimit: cfg.rateLimit,
+          pingMs,
+          pongTimeoutMs,
+          epochMs: options.voxfiEpochMs ?? startOfUtcDay(Date.now()),
+          log,
+        })
+      : null
+  const rest = vox?.rest ?? createRestHandler({ keys, rateLimit: cfg.rateLimit, listing, log })
 
   let refuseUntil = 0
   let server: Server
@@ -152,7 +210,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
             `Content-Length: ${Buffer.byteLength(body)}\r\n${extra}\r\n${body}`,
         )
       }
-      if (path !== '/ws') {
+      if (path !== (vox === null ? '/ws' : '/')) {
         refuse('404 Not Found', '{"error":"not found"}')
         return
       }
@@ -165,7 +223,8 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
         )
         return
       }
-      theHub.accept(req, sock, head)
+      if (vox === null) theHub.accept(req, sock, head)
+      else vox.hub.accept(req, sock, head)
     })
     return s
   }
@@ -175,7 +234,27 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
 
   let step = 0
   let lastPing = Date.now()
+  const voxStep = (v: NonNullable<typeof vox>): void => {
+    step++
+    const ts = Date.now()
+    const prints: AccountPrint[] = []
+    const outs: StepOut[] = bookList.map((b) => {
+      const out = b.step(step)
+      if (out.trade !== null) prints.push({ market: b.id, ...out.trade })
+      return out
+    })
+    // After the books: the account's resting orders fill against this step's trades and quotes.
+    v.onStep(step, outs, account.step(step, ts, prints))
+  }
   const loop = setInterval(() => {
+    if (vox !== null) {
+      try {
+        voxStep(vox)
+      } catch (e) {
+        log(`sim: step failed: ${String(e)}`)
+      }
+      return
+    }
     try {
       step++
       const ts = Date.now()
@@ -202,6 +281,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
 
   const closeServer = async (): Promise<void> => {
     theHub.dropAll()
+    vox?.hub.dropAll()
     for (const s of sockets) s.destroy()
     sockets.clear()
     await new Promise<void>((resolve) => server.close(() => resolve()))
@@ -215,6 +295,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     restarting = (async () => {
       await closeServer()
       theHub.stalled = false
+      if (vox !== null) vox.hub.stalled = false
       refuseUntil = 0
       server = makeServer()
       await listen(server, port, host)
@@ -229,43 +310,79 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
 
   const findBook = (id: string): FaultBook | undefined =>
     books.get(id) ?? (isFirehoseId(id) ? fh.get(id) : undefined)
-  const faults = createFaults({
-    hub: theHub,
-    firehose: fh,
-    findBook,
+  const common: Pick<FaultDeps, 'refuseUntil' | 'restart'> = {
     refuseUntil: (t) => {
       refuseUntil = t
     },
     restart,
-  })
+  }
+  const faults = createFaults(
+    vox === null
+      ? {
+          ...common,
+          hub: theHub,
+          firehose: fh,
+          gap: (market) => {
+            const b = findBook(market)
+            if (b === undefined) return false
+            b.skipSeq()
+            return true
+          },
+          crossed: (market) => {
+            const b = findBook(market)
+            if (b === undefined) return false
+            const delta = b.crossedDelta()
+            theHub.publishBook(market, b.eventId, delta.seq, delta.bids, delta.asks, Date.now())
+            return true
+          },
+        }
+      : {
+          ...common,
+          hub: vox.hub,
+          firehose: vox.firehose,
+          gap: vox.gap,
+          crossed: vox.crossed,
+          malformed: VOXFI_MALFORMED,
+          oversizedHead: VOXFI_OVERSIZED_HEAD,
+        },
+  )
 
   const h = urlHost(host)
-  log(`sim: listening on ${h}:${port} (seed ${seed})`)
-  return {
+  log(`sim: listening on ${h}:${port} (seed ${seed}${vox === null ? '' : ', dialect voxfi'})`)
+  const base: Omit<Simulator, 'listing'> = {
+    dialect,
     baseUrl: `http://${h}:${port}/v1`,
-    wsUrl: `ws://${h}:${port}/ws`,
+    wsUrl: vox === null ? `ws://${h}:${port}/ws` : `ws://${h}:${port}`,
     demoKey,
     port,
-    listing,
-    subscriptions: () => theHub.subscriptions(),
-    connections: () => theHub.connections(),
+    subscriptions: () => (vox === null ? theHub.subscriptions() : vox.hub.subscriptions()),
+    connections: () => (vox === null ? theHub.connections() : vox.hub.connections()),
     faults,
     setKeyState: (value, patch) => {
       const changed = keys.update(value, patch)
-      if (changed) theHub.revalidateUsers()
+      if (changed) {
+        if (vox === null) theHub.revalidateUsers()
+        else vox.hub.revalidateUsers()
+      }
       return changed
     },
     addKey: (k) => keys.add(k),
     resetRateLimits: () => rest.limiter.reset(),
-    stats: () => ({ framesSent: theHub.framesSent, firehoseSent: fh.sent }),
+    stats: () =>
+      vox === null
+        ? { framesSent: theHub.framesSent, firehoseSent: fh.sent }
+        : { framesSent: vox.hub.framesSent, firehoseSent: vox.firehose.sent },
     close: async () => {
       if (closed) return
       closed = true
       clearInterval(loop)
       fh.stop()
+      vox?.firehose.stop()
       if (restarting !== null) await restarting.catch(() => {})
       theHub.close()
+      vox?.close()
       await closeServer()
     },
   }
+  return vox === null ? { ...base, listing } : { ...base, listing: vox.listing }
 }

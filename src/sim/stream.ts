@@ -322,6 +322,14 @@ export class StreamHub {
     }
   }
 
+  /** Fault: close every connection with a close frame carrying `code` and `reason`. */
+  closeAll(code: number, reason: string): void {
+    for (const c of [...this.conns]) {
+      this.detach(c)
+      if (c.ws.readyState === WebSocket.OPEN) c.ws.close(code, reason)
+    }
+  }
+
   dropAll(): void {
     for (const c of [...this.conns]) {
       c.ws.terminate()

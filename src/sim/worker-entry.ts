@@ -3,16 +3,16 @@
 // wsUrl, demoKey, port} or {type:'error', message}, {type:'log', line} when asked to, and on {type:'close'}
 // closes the simulator and posts {type:'closed'}.
 import { parentPort, workerData } from 'node:worker_threads'
-import { createSimulator, type Simulator, type SimulatorOptions } from './index'
+import { createSimulator, type Dialect, type Simulator, type SimulatorOptions } from './index'
 
 export type WorkerReply =
-  | { type: 'ready'; baseUrl: string; wsUrl: string; demoKey: string; port: number }
+  | { type: 'ready'; baseUrl: string; wsUrl: string; demoKey: string; port: number; dialect: Dialect }
   | { type: 'error'; message: string }
   | { type: 'log'; line: string }
   | { type: 'closed' }
 
 /** Test hook: faults injected from the parent thread (e2e tests of the demo app). */
-export type WorkerFault = 'drop' | 'stall' | 'unstall' | 'malformed' | 'restart'
+export type WorkerFault = 'drop' | 'stall' | 'unstall' | 'malformed' | 'restart' | 'server-error'
 
 export interface WorkerInput {
   options: Omit<SimulatorOptions, 'log'>
@@ -44,6 +44,7 @@ async function run(): Promise<void> {
       else if (msg.kind === 'unstall') sim.faults.stall(false)
       else if (msg.kind === 'malformed') sim.faults.sendMalformed(1)
       else if (msg.kind === 'restart') void sim.faults.restart()
+      else if (msg.kind === 'server-error') sim.faults.serverError()
       return
     }
     if (msg.type === 'close') {
@@ -53,7 +54,14 @@ async function run(): Promise<void> {
       })
     }
   })
-  post({ type: 'ready', baseUrl: sim.baseUrl, wsUrl: sim.wsUrl, demoKey: sim.demoKey, port: sim.port })
+  post({
+    type: 'ready',
+    baseUrl: sim.baseUrl,
+    wsUrl: sim.wsUrl,
+    demoKey: sim.demoKey,
+    port: sim.port,
+    dialect: sim.dialect,
+  })
 }
 
 void run()

@@ -4,12 +4,14 @@
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
-import type { SimulatorOptions } from './index'
+import type { Dialect, SimulatorOptions } from './index'
 import type { WorkerFault, WorkerInput, WorkerReply } from './worker-entry'
 
 export type { WorkerFault }
 
 export interface SimulatorWorker {
+  /** The dialect the simulator in the worker speaks (from the `dialect` option, else the library default). */
+  dialect: Dialect
   baseUrl: string
   wsUrl: string
   demoKey: string
@@ -18,6 +20,7 @@ export interface SimulatorWorker {
   close(): Promise<void>
 }
 
+/** Every simulator option crosses to the worker (`dialect` included) except `log`, which comes back as messages. */
 export type SimulatorWorkerOptions = SimulatorOptions & {
   /** Path to the worker script; default: worker-entry.ts beside this file. */
   entry?: string
@@ -67,6 +70,7 @@ export function startSimulatorWorker(options: SimulatorWorkerOptions = {}): Prom
       clearTimeout(timer)
       let closing: Promise<void> | null = null
       resolve({
+        dialect: m.dialect,
         baseUrl: m.baseUrl,
         wsUrl: m.wsUrl,
         demoKey: m.demoKey,

@@ -27,7 +27,7 @@ describe('demo mode', () => {
     const profiles = await client.listProfiles()
     expect(profiles.ok && profiles.value.activeId).toBe(DEMO_PROFILE_ID)
     const demo = profiles.ok ? profiles.value.profiles.find((p) => p.id === DEMO_PROFILE_ID) : undefined
-    expect(demo?.wsUrl).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/ws$/)
+    expect(demo?.wsUrl).toMatch(/^ws:\/\/127\.0\.0\.1:\d+$/)
     expect(demo?.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/)
 
     // The listing works before the user opts into the demo key (the engine uses it internally).

@@ -52,7 +52,7 @@ describe('DemoHost', () => {
     expect(a).not.toBeNull()
     expect(b).toBe(a)
     expect(h.current()).toBe(a)
-    expect(a?.wsUrl).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/ws$/)
+    expect(a?.wsUrl).toMatch(/^ws:\/\/127\.0\.0\.1:\d+$/)
     expect(await h.ensure()).toBe(a)
     expect(log.lines.filter((l) => l.includes('embedded simulator started'))).toHaveLength(1)
     expect(h.fault('malformed')).toBe(true)

@@ -87,7 +87,19 @@ describe('sim CLI', () => {
       cfg,
       JSON.stringify({ keys: [{ value: 'k-live', name: 'desk' }], events: 3, marketsPerEvent: 2 }),
     )
-    const r = run(['--seed', '4', '--config', cfg, '--host', '127.0.0.1', '--port', '0'])
+    // The reference dialect (VoxFi's has its own CLI test, voxfi-cli.test.ts).
+    const r = run([
+      '--dialect',
+      'reference',
+      '--seed',
+      '4',
+      '--config',
+      cfg,
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '0',
+    ])
     const line = await firstLine(r)
     const info = JSON.parse(line) as { baseUrl: string; wsUrl: string; demoKey: string }
     expect(Object.keys(info)).toEqual(['baseUrl', 'wsUrl', 'demoKey'])

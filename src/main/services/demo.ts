@@ -1,5 +1,6 @@
 // The embedded simulator behind the demo profile. It runs in a worker thread so that its market generator never
 // competes with the engine on the main event loop (a firehose there would delay our own socket's frames).
+import type { Dialect } from '../../sim/index'
 import { startSimulatorWorker, type WorkerFault } from '../../sim/worker'
 
 export type DemoFault = WorkerFault
@@ -16,6 +17,8 @@ export interface DemoSimulator {
 
 export interface DemoOptions {
   seed?: number
+  /** The simulator's dialect: VoxFi's (default), or the reference dialect for benches and sequence tests. */
+  dialect?: Dialect
   /** The worker script, for bundled builds (default: the simulator's worker-entry beside its source). */
   workerEntry?: string
 }
@@ -24,6 +27,7 @@ export async function startDemoSimulator(options: DemoOptions = {}): Promise<Dem
   const sim = await startSimulatorWorker({
     host: '127.0.0.1',
     port: 0,
+    dialect: options.dialect ?? 'voxfi',
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
     ...(options.workerEntry !== undefined ? { entry: options.workerEntry } : {}),
   })

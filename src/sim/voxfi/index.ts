@@ -1,0 +1,223 @@
+// The VoxFi dialect of the simulator (DESIGN §0, §3.1): the shared markets, books and demo account, spoken the
+// way docs.voxfi.com.br documents the venue. index.ts (the simulator) steps the shared state and hands each step
+// to this runtime; the reference dialect never touches anything here.
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { DemoAccount, UserUpdate } from '../account'
+import type { Catalog } from '../catalog'
+import type { KeyStore } from '../keys'
+import type { MarketBook, StepOut } from '../market'
+import type { RateLimiter } from '../rest'
+import { isFirehoseId } from '../firehose'
+import { AccountView } from './account'
+import { VoxMarketState } from './books'
+import {
+  crossedOrderbook,
+  lastTrade,
+  restOrderbook,
+  updateOrderbookFrame,
+  userFrame,
+  wsOrderbook,
+} from './frames'
+import { uuidFor } from './ids'
+import { buildVoxCatalog, voxListingBody, type VoxCatalog, type VoxfiListing } from './listing'
+import { createVoxRestHandler } from './rest'
+import { VoxHub } from './stream'
+import { VoxFirehose } from './firehose'
+
+export type { VoxfiListing, VoxEvent, VoxMarket, VoxOption } from './listing'
+export { CLOSE as VOXFI_CLOSE } from './stream'
+
+/** Invalid-JSON frames for sendMalformed, VoxFi-looking. */
+export const VOXFI_MALFORMED = [
+  '{"msg_type":"update-orderbook","event_id":',
+  'not json at all',
+  '{"msg_type":"new-trade","last_trade":{,}}',
+  "{'msg_type':'update'}",
+  '[1, 2,',
+]
+export const VOXFI_OVERSIZED_HEAD = '{"msg_type":"notice","message":"oversized test frame","padding":"'
+
+export interface VoxRuntimeDeps {
+  seed: number
+  catalog: Catalog
+  /** Every book, in the order the simulator steps them. */
+  books: readonly MarketBook[]
+  account: DemoAccount
+  keys: KeyStore
+  rateLimit: { requests: number; windowMs: number }
+  pingMs: number
+  pongTimeoutMs: number
+  /** Origin of the listing's dates. */
+  epochMs: number
+  log: (line: string) => void
+}
+
+export interface VoxRuntime {
+  hub: VoxHub
+  firehose: VoxFirehose
+  rest: { handle: (req: IncomingMessage, res: ServerResponse) => void; limiter: RateLimiter }
+  catalog: VoxCatalog
+  /** The demo account's user id on the user channel. */
+  userId: string
+  listing(): VoxfiListing
+  /** One simulation step: `outs[i]` is what `books[i]` returned, `user` what the account returned. */
+  onStep(stepNo: number, outs: readonly StepOut[], user: readonly UserUpdate[]): void
+  gap(market: string): boolean
+  crossed(market: string): boolean
+  close(): void
+}
+
+export function createVoxRuntime(d: VoxRuntimeDeps): VoxRuntime {
+  const vc = buildVoxCatalog(d.catalog, d.seed, d.epochMs)
+  const markets: VoxMarketState[] = d.books.map((b) => {
+    const info = vc.marketByInternal.get(b.id)
+    if (info === undefined) throw new Error(`voxfi: no listing entry for market ${b.id}`)
+    return new VoxMarketState(info.uuid, info.eventUuid, b, d.seed, info.index)
+  })
+  const byUuid = new Map(markets.map((m) => [m.uuid, m]))
+  const byInternal = new Map(markets.map((m) => [m.yes.id, m]))
+  // Other traders, for the taker and maker ids of public trades.
+  const users = Array.from({ length: 48 }, (_, i) => uuidFor(d.seed, 0x05e5, i))
+  const userId = uuidFor(d.seed, 0xde70, 0)
+  const gapPending = new Set<string>()
+
+  const hub = new VoxHub({
+    keys: d.keys,
+    pingMs: d.pingMs,
+    pongTimeoutMs: d.pongTimeoutMs,
+    maxBufferedBytes: 64 * 1024 * 1024,
+    userPermission: 'read_orders',
+  })
+  const firehose = new VoxFirehose(
+    (market, event, kind, text) => hub.publishRaw(market, event, kind, text),
+    (market, event) => hub.hasSubscribers(market, event),
+    users,
+  )
+
+  const eventOfMarket = (internal: string): string => vc.marketByInternal.get(internal)?.eventUuid ?? ''
+  const marketUuid = (internal: string): string => vc.marketByInternal.get(internal)?.uuid ?? internal
+  const view = new AccountView(
+    d.seed,
+    { market: marketUuid, eventOfMarket },
+    (internal) => byInternal.get(internal)?.marketPriceYes() ?? null,
+  )
+  // The account as it stands before the first step (its starting holdings and wallet).
+  view.apply(d.account.snapshot(Date.now()))
+
+  const inEvent =
+    (eventId: string | null) =>
+    (internal: string): boolean =>
+      eventId === null || eventOfMarket(internal) === eventId
+  const isMarket =
+    (marketId: string | null) =>
+    (internal: string): boolean =>
+      marketId === null || marketUuid(internal) === marketId
+
+  const listing = (): VoxfiListing =>
+    voxListingBody(vc, (uuid) => {
+      const m = byUuid.get(uuid)
+      return m === undefined ? { volume: 0, liquidity: 0 } : { volume: m.volume, liquidity: m.liquidity() }
+    })
+
+  const rest = createVoxRestHandler({
+    keys: d.keys,
+    rateLimit: d.rateLimit,
+    log: d.log,
+    data: {
+      listing,
+      orderbook: (id) => {
+        const m = byUuid.get(id)
+        if (m !== undefined) return restOrderbook(m.state())
+        const f = isFirehoseId(id) ? firehose.get(id) : undefined
+        return f === undefined ? undefined : restOrderbook(f.state())
+      },
+      hasMarket: (id) => byUuid.has(id),
+      hasEvent: (id) => vc.eventByUuid.has(id),
+      balance: () => view.balance(),
+      portfolio: (eventId) => view.portfolio(inEvent(eventId)),
+      openOrders: (eventId) => view.openOrders(inEvent(eventId)),
+      activity: (marketId, page, pageSize) => view.activity(isMarket(marketId), page, pageSize),
+      pnl: (marketId, eventId) => {
+        const p = view.pnl(marketId !== null ? isMarket(marketId) : inEvent(eventId))
+        return {
+          market_id: marketId,
+          event_id: marketId !== null ? (byUuid.get(marketId)?.eventUuid ?? null) : eventId,
+          realized_pnl: p.realized,
+          unrealized_pnl: p.unrealized,
+          total_pnl: p.realized + p.unrealized,
+        }
+      },
+    },
+  })
+
+  const onStep = (stepNo: number, outs: readonly StepOut[], user: readonly UserUpdate[]): void => {
+    markets.forEach((m, i) => {
+      const out = outs[i]
+      if (out === undefined) return
+      const r = m.step(stepNo, out)
+      if (!hub.hasSubscribers(m.uuid, m.eventUuid)) return
+      let bookChanged = r.bookChanged
+      if (bookChanged && gapPending.delete(m.uuid)) bookChanged = false
+      const trade = r.trade
+      if (!bookChanged && trade === null) return
+      hub.publishMarket(
+        m.uuid,
+        m.eventUuid,
+        bookChanged ? () => JSON.stringify(wsOrderbook(m.state())) : null,
+        trade !== null ? () => JSON.stringify(lastTrade(trade, m.salt, users)) : null,
+      )
+    })
+    view.apply(user)
+    const frames: string[] = []
+    for (const u of user) {
+      if (u.type !== 'fill') continue
+      frames.push(
+        userFrame({
+          userId,
+          eventId: eventOfMarket(u.market),
+          marketId: marketUuid(u.market),
+          side: u.side === 'buy' ? 'BUY' : 'SELL',
+          contract: 'YES',
+          price: Math.round(u.price * 100),
+          quantity: u.size,
+          fee: Math.round(u.fee * 100),
+          liquidity: u.liquidity,
+        }),
+      )
+    }
+    hub.publishUser(frames)
+  }
+
+  return {
+    hub,
+    firehose,
+    rest,
+    catalog: vc,
+    userId,
+    listing,
+    onStep,
+    gap: (id) => {
+      if (byUuid.has(id)) {
+        gapPending.add(id)
+        return true
+      }
+      const f = isFirehoseId(id) ? firehose.get(id) : undefined
+      if (f === undefined) return false
+      f.skipBook = true
+      return true
+    },
+    crossed: (id) => {
+      const m = byUuid.get(id)
+      if (m !== undefined) {
+        const text = updateOrderbookFrame(m.eventUuid, m.uuid, JSON.stringify(crossedOrderbook(m.state())))
+        hub.publishRaw(m.uuid, m.eventUuid, 'orderbook', text)
+        return true
+      }
+      return isFirehoseId(id) && firehose.crossed(id)
+    },
+    close: () => {
+      firehose.stop()
+      hub.close()
+    },
+  }
+}

@@ -1,0 +1,224 @@
+// VoxFi's REST API under /v1 (docs.voxfi.com.br/en/authentication, /en/api/*, /playground/data/*): X-Api-Key on
+// every request, the same key rules and per-key fixed-window rate limit as the reference dialect (keys.ts,
+// RateLimiter), and VoxFi's error bodies (/en/api/errors): 401 {"error":"unauthorized"}, 403 {"error":"ip not
+// allowed"}, 429 {"error":"rate limit exceeded","retry_after":N} with Retry-After: N.
+// The docs name the account reads ("Get User Balance and Totals", "Get Portfolio", "List User Orders", "Get User
+// Activity", "Get User P&L") without their paths; these are the ones the app reads (src/main/services/
+// account-rest.ts ACCOUNT_PATHS): /data/wallet/balance, /data/wallet/portfolio, /data/orders, /data/activity,
+// and /data/pnl.
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Permission } from '../config'
+import type { KeyStore } from '../keys'
+import { RateLimiter } from '../rest'
+
+export interface VoxRestData {
+  listing(): unknown
+  /** undefined for an unknown market id. */
+  orderbook(marketId: string): unknown
+  hasMarket(marketId: string): boolean
+  hasEvent(eventId: string): boolean
+  balance(): unknown
+  portfolio(eventId: string | null): unknown
+  openOrders(eventId: string | null): unknown
+  activity(marketId: string | null, page: number, pageSize: number): unknown
+  pnl(marketId: string | null, eventId: string | null): unknown
+}
+
+export interface VoxRestOptions {
+  keys: KeyStore
+  rateLimit: { requests: number; windowMs: number }
+  data: VoxRestData
+  log: (line: string) => void
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: Record<string, unknown>,
+  ) {
+    super(String(body.error))
+  }
+}
+
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string | number> = {},
+): void {
+  const text = JSON.stringify(body)
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-store',
+    ...headers,
+  })
+  res.end(text)
+}
+
+const DEFAULT_PAGE_SIZE = 20
+const MAX_PAGE_SIZE = 100
+
+/** A positive integer query parameter, or `fallback` when absent; 400 otherwise. */
+function intParam(q: URLSearchParams, name: string, fallback: number, max: number): number {
+  const raw = q.get(name)
+  if (raw === null) return fallback
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1 || Number(raw) > max) {
+    throw new HttpError(400, { error: `invalid ${name}: expected an integer from 1 to ${max}` })
+  }
+  return Number(raw)
+}
+
+function idParam(q: URLSearchParams, name: string): string | null {
+  const raw = q.get(name)
+  if (raw === null) return null
+  if (raw.trim() === '') throw new HttpError(400, { error: `invalid ${name}: must not be empty` })
+  return raw
+}
+
+interface Route {
+  permission: Permission | null
+  run: (q: URLSearchParams) => unknown
+}
+
+export function createVoxRestHandler(opts: VoxRestOptions): {
+  handle: (req: IncomingMessage, res: ServerResponse) => void
+  limiter: RateLimiter
+} {
+  const limiter = new RateLimiter(opts.rateLimit)
+  const d = opts.data
+  const checkMarket = (id: string | null): void => {
+    if (id !== null && !d.hasMarket(id)) throw new HttpError(404, { error: 'market not found' })
+  }
+  const checkEvent = (id: string | null): void => {
+    if (id !== null && !d.hasEvent(id)) throw new HttpError(404, { error: 'event not found' })
+  }
+  const route = (path: string): Route | undefined => {
+    if (path === '/v1/data/events') return { permission: null, run: () => d.listing() }
+    const ob = /^\/v1\/data\/markets\/([^/]+)\/orderbook$/.exec(path)
+    if (ob !== null) {
+      let id: string
+      try {
+        id = decodeURIComponent(ob[1] as string)
+      } catch {
+        id = ob[1] as string
+      }
+      return {
+        permission: null,
+        run: () => {
+          const body = d.orderbook(id)
+          if (body === undefined) throw new HttpError(404, { error: 'market not found' })
+          return body
+        },
+      }
+    }
+    switch (path) {
+      case '/v1/data/wallet/balance':
+        return { permission: 'read_wallet', run: () => d.balance() }
+      case '/v1/data/wallet/portfolio':
+        return {
+          permission: 'read_positions',
+          run: (q) => {
+            const eventId = idParam(q, 'eventId')
+            checkEvent(eventId)
+            return d.portfolio(eventId)
+          },
+        }
+      case '/v1/data/orders':
+        return {
+          permission: 'read_orders',
+          run: (q) => {
+            const eventId = idParam(q, 'eventId')
+            checkEvent(eventId)
+            return d.openOrders(eventId)
+          },
+        }
+      case '/v1/data/activity':
+        return {
+          permission: 'read_orders',
+          run: (q) => {
+            const marketId = idParam(q, 'marketId')
+            const page = intParam(q, 'page', 1, 1_000_000)
+            const pageSize = intParam(q, 'pageSize', DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
+            checkMarket(marketId)
+            return d.activity(marketId, page, pageSize)
+          },
+        }
+      case '/v1/data/pnl':
+        return {
+          permission: 'read_positions',
+          run: (q) => {
+            const marketId = idParam(q, 'marketId')
+            const eventId = idParam(q, 'eventId')
+            if (marketId !== null && eventId !== null) {
+              throw new HttpError(400, { error: 'invalid params: give marketId or eventId, not both' })
+            }
+            checkMarket(marketId)
+            checkEvent(eventId)
+            return d.pnl(marketId, eventId)
+          },
+        }
+      default:
+        return undefined
+    }
+  }
+
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    try {
+      const url = new URL(req.url ?? '/', 'http://sim.invalid')
+      const path = url.pathname.replace(/\/+$/, '')
+      const r = route(path)
+      if (r === undefined) {
+        sendJson(res, 404, { error: 'not found' })
+        return
+      }
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        sendJson(res, 405, { error: 'method not allowed' }, { Allow: 'GET' })
+        return
+      }
+      const header = req.headers['x-api-key']
+      const key = Array.isArray(header) ? header[0] : header
+      const check = opts.keys.check(key, req.socket.remoteAddress)
+      if (!check.ok) {
+        sendJson(res, check.error === 'unauthorized' ? 401 : 403, { error: check.error })
+        return
+      }
+      const now = Date.now()
+      const rl = limiter.take(check.key.value, now)
+      const limit = opts.rateLimit.requests
+      const rlHeaders: Record<string, string | number> =
+        rl.remaining <= limit * 0.2
+          ? {
+              'X-RateLimit-Limit': limit,
+              'X-RateLimit-Remaining': rl.remaining,
+              'X-RateLimit-Reset': Math.ceil(rl.resetAt / 1000),
+            }
+          : {}
+      if (!rl.allowed) {
+        const retryAfter = Math.max(1, Math.ceil((rl.resetAt - now) / 1000))
+        sendJson(
+          res,
+          429,
+          { error: 'rate limit exceeded', retry_after: retryAfter },
+          { ...rlHeaders, 'Retry-After': retryAfter },
+        )
+        return
+      }
+      if (r.permission !== null && !check.key.permissions.includes(r.permission)) {
+        sendJson(res, 403, { error: 'permission denied' }, rlHeaders)
+        return
+      }
+      try {
+        sendJson(res, 200, r.run(url.searchParams), rlHeaders)
+      } catch (e) {
+        if (!(e instanceof HttpError)) throw e
+        sendJson(res, e.status, e.body, rlHeaders)
+      }
+    } catch (e) {
+      opts.log(`sim: internal error serving ${req.method ?? '?'} ${req.url ?? '?'}: ${String(e)}`)
+      if (!res.headersSent) sendJson(res, 500, { error: 'internal server error', error_code: '-1' })
+      else res.destroy()
+    }
+  }
+  return { handle, limiter }
+}

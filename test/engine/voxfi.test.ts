@@ -1,0 +1,175 @@
+// The engine against the simulator in VoxFi's dialect, over real loopback sockets (docs/voxfi.md): the first book
+// from REST, both books, trades with their outcome, the account from REST in reais with executions never on the
+// public tape, every close code, the heartbeat, and 429.
+import { afterEach, describe, expect, it } from 'vitest'
+import { createSimulator, type SimConfig, type Simulator } from '../../src/sim/index'
+import type { BookView, TradeView } from '../../src/shared/model'
+import { startHarness, type Harness } from './harness'
+import { waitFor } from './helpers'
+
+const harnesses: Harness[] = []
+afterEach(async () => {
+  while (harnesses.length > 0) await harnesses.pop()?.close()
+})
+
+async function voxfi(config?: SimConfig, extra: { pingMs?: number; pongTimeoutMs?: number } = {}) {
+  const sim = await createSimulator({
+    dialect: 'voxfi',
+    seed: 7,
+    tickMs: 50,
+    ...extra,
+    ...(config ? { config } : {}),
+  })
+  // The harness only points the engine at the simulator's URLs; its listing type is the reference dialect's.
+  const h = await startHarness({ sim: sim as unknown as Simulator })
+  harnesses.push({ ...h, close: async () => (await h.close(), await sim.close()) })
+  const events = sim.listing()
+  const multi = events.find((e) => e.markets.length > 1) ?? events[0]
+  const single = events.find((e) => e.markets.length === 1) ?? events[1]
+  if (!multi || !single) throw new Error('the simulator lists too few events')
+  return { sim, h, market: multi.markets[0]?.id as string, single, events }
+}
+
+const allTrades = (h: { batches: { trades?: TradeView[] }[] }): TradeView[] =>
+  h.batches.flatMap((b) => b.trades ?? [])
+
+describe('the engine on VoxFi', () => {
+  it('reads the listing: titles from description, categories, tags and resolvesAt', async () => {
+    const { sim, h, single } = await voxfi()
+    const { client } = h.attach('events')
+    // VoxFi's REST wants X-Api-Key on every request, the listing included.
+    expect((await client.listEvents()).ok).toBe(false)
+    expect((await client.setApiKey({ key: sim.demoKey })).ok).toBe(true)
+    const r = await client.listEvents()
+    expect(r.ok).toBe(true)
+    if (!r.ok) return
+    const ev = r.value.find((e) => e.id === single.id)
+    expect(ev?.title).toBe(single.description)
+    expect(ev?.category).toBe(single.category)
+    expect(ev?.tags).toEqual(single.tags)
+    expect(ev?.resolvesAt).toBe(Date.parse(single.resolves_at as string))
+    // A single-market event's market has an empty description: it takes the event's title, never its id.
+    expect(ev?.markets[0]?.title).toBe(single.description)
+  })
+
+  it('takes the first book from REST while the stream is silent, then the stream replaces it; both books and the ticker', async () => {
+    const { sim, h, market } = await voxfi()
+    sim.faults.stall(true)
+    const { client, rec } = h.attach('book')
+    expect((await client.setApiKey({ key: sim.demoKey })).ok).toBe(true)
+    await client.setBookDepth(15)
+    await client.setInterests([{ channel: 'market', id: market, filter: 'all' }])
+    await waitFor(() => rec.latestBook(market)?.state === 'live', 'a live book from REST')
+    const fromRest = rec.latestBook(market) as BookView
+    expect(fromRest.source).toBe('rest')
+    expect(fromRest.bids.length + fromRest.asks.length).toBeGreaterThan(0)
+    expect(fromRest.no).toBeDefined()
+    for (const [p] of [...fromRest.bids, ...fromRest.asks, ...(fromRest.no?.bids ?? [])]) {
+      expect(p).toBeGreaterThan(0)
+      expect(p).toBeLessThan(1)
+    }
+    sim.faults.stall(false)
+    await waitFor(() => {
+      const b = rec.latestBook(market)
+      return b !== undefined && b.state === 'live' && b.source === undefined
+    }, 'the stream replacing the REST book')
+    const ticker = rec.batches
+      .flatMap((b) => b.tickers ?? [])
+      .find((t) => t.market === market && t.chance !== undefined)
+    expect(ticker?.chance).toBeGreaterThan(0)
+    expect(ticker?.chance).toBeLessThan(1)
+    await waitFor(() => allTrades(rec).some((t) => t.market === market), 'a trade')
+    const t = allTrades(rec).find((x) => x.market === market) as TradeView
+    expect(['yes', 'no']).toContain(t.outcome)
+    expect(t.price).toBeLessThan(1)
+  })
+
+  it("reads the account from REST in reais, and the account's executions never reach the public tape", async () => {
+    const { sim, h, events } = await voxfi()
+    const { client, rec } = h.attach('account')
+    const markets = events.flatMap((e) => e.markets.map((m) => m.id))
+    await client.setInterests([
+      { channel: 'user' },
+      ...markets.map((id) => ({ channel: 'market' as const, id, filter: 'all' as const })),
+    ])
+    expect((await client.setApiKey({ key: sim.demoKey })).ok).toBe(true)
+    const user = () => rec.batches.flatMap((b) => b.user ?? [])
+    await waitFor(() => user().some((u) => u.topic === 'balance'), 'the balance from REST')
+    const balance = user().find((u) => u.topic === 'balance')?.data as Record<string, unknown>
+    expect(balance.currency).toBe('BRL')
+    expect(typeof balance.total).toBe('number')
+    await waitFor(() => user().some((u) => u.topic === 'fill'), 'an execution on the user channel', 20_000)
+    const fill = user().find((u) => u.topic === 'fill')?.data as Record<string, unknown>
+    expect(fill.price).toBeGreaterThan(0)
+    expect(fill.price).toBeLessThan(1)
+    // Every public trade is in 0–1: no account execution was read as a trade in ticks.
+    for (const t of allTrades(rec)) expect(t.price).toBeLessThan(1)
+  })
+
+  it('4001: the key state is lasting, market data keeps flowing, and the key is not resent', async () => {
+    const { sim, h, market } = await voxfi()
+    const { client, rec } = h.attach('auth')
+    await client.setInterests([{ channel: 'market', id: market, filter: 'all' }, { channel: 'user' }])
+    expect((await client.setApiKey({ key: sim.demoKey })).ok).toBe(true)
+    await waitFor(() => sim.subscriptions().some((s) => s.user), 'the user subscription')
+    sim.setKeyState(sim.demoKey, { revoked: true })
+    await waitFor(() => rec.status()?.authError?.code === 'unauthorized', 'the key state')
+    expect(rec.status()?.authError?.message).toMatch(/expired|disabled|allowed IPs/)
+    const reconnects = rec.status()?.reconnects ?? 0
+    const mark = rec.mark()
+    await waitFor(() => rec.marketData(market, mark), 'market data after the 4001')
+    await new Promise((r) => setTimeout(r, 1500))
+    expect(sim.subscriptions().some((s) => s.user)).toBe(false)
+    expect(rec.status()?.reconnects ?? 0).toBeLessThanOrEqual(reconnects + 1)
+    expect(rec.status()?.state).toBe('auth-error')
+  })
+
+  it('4004 goes to the inspector and the incident log without a retry loop; 4003 reconnects and resubscribes', async () => {
+    const { sim, h, market } = await voxfi()
+    const { client, rec } = h.attach('codes')
+    await client.setInspector(true)
+    await client.setInterests([{ channel: 'market', id: market, filter: 'all' }])
+    await waitFor(() => rec.latestBook(market)?.state === 'live', 'a live book')
+    sim.faults.closeAll(4004, 'invalid channel')
+    await waitFor(
+      () => rec.batches.some((b) => (b.inspector ?? []).some((f) => f.classification === 'refused')),
+      'the refused message in the inspector',
+    )
+    const incidents = rec.status()?.incidents ?? []
+    expect(incidents.some((i) => /4004/.test(i.detail))).toBe(true)
+    const before = rec.status()?.reconnects ?? 0
+    await new Promise((r) => setTimeout(r, 1500))
+    expect((rec.status()?.reconnects ?? 0) - before).toBeLessThanOrEqual(1)
+
+    const mark = rec.mark()
+    sim.faults.serverError()
+    await waitFor(
+      () => (rec.status()?.reconnects ?? 0) > before + 1 || rec.sawState('reconnecting', mark),
+      'the 4003 reconnect',
+    )
+    await waitFor(() => sim.subscriptions().length > 0, 'a new connection')
+  })
+
+  it('answers the server pings: no heartbeat close while the venue pings every 300 ms', async () => {
+    const { h, market } = await voxfi(undefined, { pingMs: 300, pongTimeoutMs: 600 })
+    const { client, rec } = h.attach('heartbeat')
+    await client.setInterests([{ channel: 'market', id: market, filter: 'all' }])
+    await waitFor(() => rec.latestBook(market)?.state === 'live', 'a live book')
+    const before = rec.status()?.reconnects ?? 0
+    await new Promise((r) => setTimeout(r, 3000))
+    expect(rec.status()?.reconnects ?? 0).toBe(before)
+  })
+
+  it('honours 429 and retry_after: requests are held back and the status says until when', async () => {
+    const { sim, h, events } = await voxfi({ rateLimit: { requests: 3, windowMs: 60_000 } })
+    const { client, rec } = h.attach('limits')
+    expect((await client.setApiKey({ key: sim.demoKey })).ok).toBe(true)
+    const markets = events.flatMap((e) => e.markets.map((m) => m.id)).slice(0, 8)
+    await client.setInterests(
+      markets.map((id) => ({ channel: 'market' as const, id, filter: 'all' as const })),
+    )
+    await waitFor(() => (rec.status()?.rateLimit?.blockedUntil ?? 0) > Date.now(), 'the rate-limit block')
+    const until = rec.status()?.rateLimit?.blockedUntil ?? 0
+    expect(until - Date.now()).toBeGreaterThan(30_000)
+  })
+})
