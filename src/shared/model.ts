@@ -37,7 +37,11 @@ export type Update =
       side: Side | null
       ts: number | null
       id?: string
-      /** Which contract of a binary market traded, where the venue says (VoxFi's YES/NO). */
+      /**
+       * Which contract of a binary market traded, where the venue says (VoxFi's YES/NO). Price and side are
+       * always in the market's YES terms, so that one tape, chart and last price hold every print: a NO
+       * contract bought at q is a YES sell at 1 − q.
+       */
       outcome?: Outcome
     }
   | {
@@ -137,7 +141,7 @@ export interface TradeView {
   receivedAt: number
   /** True for the first trade after a disconnect: trades in between may be missing. */
   gapBefore?: true
-  /** Which contract traded, where the venue says. */
+  /** Which contract traded, where the venue says; price and side are in YES terms (see Update 'trade'). */
   outcome?: Outcome
 }
 

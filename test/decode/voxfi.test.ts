@@ -185,12 +185,12 @@ describe('VoxFi documented frames', () => {
     ])
   })
 
-  it('a NO trade and a SELL taker; a canceled trade is not a print', () => {
+  it('a NO trade is read in YES terms (1 − price, the taker on the other side), marked NO; a canceled one is not a print', () => {
     const frame = (last_trade: Record<string, unknown>): string =>
       JSON.stringify({ msg_type: 'new-trade', event_id: 'e', market_id: 'm', last_trade })
     const no = { canceled: false, qty_contracts: 4, avg_price: 63, side: 'SELL', contract_type: 'NO' }
     expect(decode('auto', frame(no)).updates).toEqual([
-      { kind: 'trade', market: 'm', price: 0.63, size: 4, side: 'sell', ts: null, outcome: 'no' },
+      { kind: 'trade', market: 'm', price: 0.37, size: 4, side: 'buy', ts: null, outcome: 'no' },
     ])
     const canceled = decode('voxfi', frame({ ...no, canceled: true }))
     expect(canceled.updates.map((u) => u.kind)).toEqual(['info'])

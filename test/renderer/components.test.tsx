@@ -63,8 +63,9 @@ describe('order book', () => {
     expect(bids[0]?.classList.contains('best')).toBe(true)
     // Fixed row count per side: placeholders fill the rest, so the ladder does not move.
     expect(q('.ladder-row').length).toBe(10)
-    expect(byTestId('book-spread')[0]?.textContent).toContain('0.57')
-    expect(byTestId('book-spread')[0]?.textContent).toContain('0.02')
+    // Prices read in cents by default (the price preference, store/prefs.ts): mid 0.57, spread 0.02.
+    expect(byTestId('book-spread')[0]?.textContent).toContain('57.0¢')
+    expect(byTestId('book-spread')[0]?.textContent).toContain('2¢')
   })
 
   it('flashes a level whose size changed', async () => {
@@ -118,7 +119,7 @@ describe('order book', () => {
     expect(byTestId('book-stale-overlay')).toHaveLength(0)
     expect(byTestId('resync-button')).toHaveLength(0)
     expect(byTestId('book-bid-row').map((r) => r.dataset.price)).toEqual(['0.56', '0.55'])
-    expect(byTestId('book-spread')[0]?.textContent).toContain('0.02')
+    expect(byTestId('book-spread')[0]?.textContent).toContain('2¢')
     // The next update makes it live again, and the mark goes.
     await act(async () => api.push({ books: [book()] }))
     expect(byTestId('orderbook')[0]?.dataset.state).toBe('live')

@@ -1,6 +1,10 @@
 // The account from the user channel: balances, positions, open orders, fills, and the raw feed (which also
 // shows updates whose shape we could not interpret). Rows are memoised on the account's row objects, which an
 // update replaces only for what it changed, so an update re-renders its own rows, not every table.
+// Money in reais (balances whose currency is BRL: the engine has converted VoxFi's centavos) reads "R$ 1,234.56".
+// Fills show the contract (YES/NO) and the fee where their update says (lib/fills.ts). Order and fill prices follow
+// the price preference (¢ or probability); a position's average and mark stay in probability (R$ per contract),
+// the terms its P&L is worked out in ((mark − avg) × size).
 import { memo, useEffect, useId, useMemo, useState } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import type { UserUpdateView } from '../../shared/model'
@@ -9,11 +13,22 @@ import { refreshStatus, useApi, useInterests, useNow } from '../hooks/context'
 import { expiryState, explainError } from '../lib/errors'
 import { prefill } from '../lib/alerts'
 import { csvFilename, downloadCsv, fillsCsv } from '../lib/csv'
-import { formatAmount, formatClock, formatMid, formatPrice, formatSize } from '../lib/format'
+import {
+  formatAmount,
+  formatClock,
+  formatMid,
+  formatMoney,
+  formatPrice,
+  formatSize,
+  hasMoneySymbol,
+  type PriceUnit,
+} from '../lib/format'
+import type { FillInfo } from '../lib/fills'
 import { markOf, positionPnl, priceInputsIn, totalPnl, type Known, type Mark } from '../lib/pnl'
 import { openAlertForm } from '../store/alerts-ui'
 import { useMarketTitles } from '../store/events'
 import { useMonitor } from '../store/monitor'
+import { usePriceUnit } from '../store/prefs'
 import { activeProfile, useProfiles } from '../store/profiles'
 
 const FEED_ROWS = 120
@@ -62,10 +77,12 @@ function MarketCell({ id, title }: { id: string | null; title: string | undefine
 
 const BalanceCard = memo(function BalanceCard({ b }: { b: BalanceRow }) {
   return (
-    <div className="balance-card" data-testid="balance">
+    <div className="balance-card" data-testid="balance" data-currency={b.currency}>
       <label>{b.currency}</label>
-      <b className="num">{formatAmount(b.total ?? b.available)}</b>
-      <span className="muted num">available {formatAmount(b.available)}</span>
+      <b className="num" data-testid="balance-total">
+        {formatMoney(b.total ?? b.available, b.currency)}
+      </b>
+      <span className="muted num">available {formatMoney(b.available, b.currency)}</span>
     </div>
   )
 })
@@ -201,12 +218,20 @@ function PositionsTotal({ positions }: { positions: readonly PositionRow[] }) {
   )
 }
 
-const OrderLine = memo(function OrderLine({ o, title }: { o: OrderRow; title: string | undefined }) {
+const OrderLine = memo(function OrderLine({
+  o,
+  title,
+  unit,
+}: {
+  o: OrderRow
+  title: string | undefined
+  unit: PriceUnit
+}) {
   return (
     <tr data-market={o.market ?? undefined} title={`Order ${o.id}`}>
       <MarketCell id={o.market} title={title} />
       <td className={o.side === 'buy' ? 'bid-text' : o.side === 'sell' ? 'ask-text' : ''}>{o.side ?? '—'}</td>
-      <td className="num">{formatPrice(o.price)}</td>
+      <td className="num">{formatPrice(o.price, unit)}</td>
       <td className="num">
         {formatSize(o.filled ?? 0)}/{formatSize(o.size)}
       </td>
@@ -229,14 +254,67 @@ const OrderLine = memo(function OrderLine({ o, title }: { o: OrderRow; title: st
   )
 })
 
-const FillLine = memo(function FillLine({ f, title }: { f: FillRow; title: string | undefined }) {
+/** A fill's contract and fee: from the row itself should the account ever carry them, else from its update. */
+function fillExtras(f: FillRow, info: FillInfo | undefined): FillInfo {
+  const row = f as FillRow & Partial<Record<'outcome' | 'fee', unknown>>
+  const outcome = row.outcome === 'yes' || row.outcome === 'no' ? row.outcome : info?.outcome
+  const fee = typeof row.fee === 'number' && Number.isFinite(row.fee) ? row.fee : info?.fee
+  const out: FillInfo = {}
+  if (outcome !== undefined) out.outcome = outcome
+  if (fee !== undefined) out.fee = fee
+  if (info?.currency !== undefined) out.currency = info.currency
+  return out
+}
+
+const FillLine = memo(function FillLine({
+  f,
+  title,
+  unit,
+  info,
+  showOutcome,
+  showFee,
+  currency,
+}: {
+  f: FillRow
+  title: string | undefined
+  unit: PriceUnit
+  info: FillInfo | undefined
+  showOutcome: boolean
+  showFee: boolean
+  /** The account's currency (its one balance's), for a fee whose record names none. */
+  currency: string | null
+}) {
+  const extra = fillExtras(f, info)
+  const feeCurrency = extra.currency ?? currency
   return (
-    <tr>
+    <tr data-testid="fill-row" data-outcome={extra.outcome?.toUpperCase()} data-fee={extra.fee}>
       <td className="num">{formatClock(f.ts)}</td>
       <MarketCell id={f.market} title={title} />
       <td className={f.side === 'buy' ? 'bid-text' : f.side === 'sell' ? 'ask-text' : ''}>{f.side ?? '—'}</td>
-      <td className="num">{formatPrice(f.price)}</td>
+      {showOutcome ? (
+        <td data-testid="fill-outcome">
+          {extra.outcome ? (
+            <span className={`outcome-mark outcome-${extra.outcome}`}>{extra.outcome.toUpperCase()}</span>
+          ) : (
+            '—'
+          )}
+        </td>
+      ) : null}
+      <td className="num">{formatPrice(f.price, unit)}</td>
       <td className="num">{formatSize(f.size)}</td>
+      {showFee ? (
+        <td
+          className="num"
+          data-testid="fill-fee"
+          title={
+            extra.fee === undefined
+              ? 'No fee in this fill’s update'
+              : `Fee ${formatMoney(extra.fee, feeCurrency)}${feeCurrency && !hasMoneySymbol(feeCurrency) ? ` ${feeCurrency}` : ''}`
+          }
+        >
+          {extra.fee === undefined ? '—' : formatMoney(extra.fee, feeCurrency)}
+        </td>
+      ) : null}
     </tr>
   )
 })
@@ -324,7 +402,9 @@ export function AccountPane({ onOpenKeySettings }: { onOpenKeySettings(): void }
   const authError = useMonitor((s) => s.status?.authError ?? null)
   const keychainError = useMonitor((s) => s.status?.credentialsError ?? null)
   const account = useMonitor((s) => s.account)
+  const fillInfo = useMonitor((s) => s.fillInfo)
   const user = useMonitor((s) => s.user)
+  const unit = usePriceUnit()
   useInterests('account', hasKey ? [{ channel: 'user' }] : [])
 
   useEffect(() => {
@@ -343,6 +423,13 @@ export function AccountPane({ onOpenKeySettings }: { onOpenKeySettings(): void }
   const orders = useMemo(() => Object.values(account.orders).reverse(), [account.orders])
   const positions = useMemo(() => Object.values(account.positions), [account.positions])
   const balances = useMemo(() => Object.values(account.balances), [account.balances])
+  const fills = account.fills.slice(0, 30)
+  const fillsExtra = fills.map((f) => fillExtras(f, fillInfo[f.key]))
+  const showOutcome = fillsExtra.some((x) => x.outcome !== undefined)
+  const showFee = fillsExtra.some((x) => x.fee !== undefined)
+  // A fee's currency when its record names none: the account's, when it has one currency only.
+  const currencies = new Set(balances.map((b) => b.currency))
+  const accountCurrency = currencies.size === 1 ? ([...currencies][0] as string) : null
   const feed = useMemo(() => {
     const rows: UserUpdateView[] = []
     for (let i = user.length - 1; i >= 0 && rows.length < FEED_ROWS; i--) rows.push(user[i] as UserUpdateView)
@@ -475,7 +562,9 @@ export function AccountPane({ onOpenKeySettings }: { onOpenKeySettings(): void }
                   </td>
                 </tr>
               ) : (
-                orders.slice(0, 50).map((o) => <OrderLine key={o.id} o={o} title={title(o.market)} />)
+                orders
+                  .slice(0, 50)
+                  .map((o) => <OrderLine key={o.id} o={o} title={title(o.market)} unit={unit} />)
               )}
             </tbody>
           </table>
@@ -501,16 +590,20 @@ export function AccountPane({ onOpenKeySettings }: { onOpenKeySettings(): void }
               <col style={{ width: 66 }} />
               <col />
               <col style={{ width: 36 }} />
+              {showOutcome ? <col style={{ width: 38 }} /> : null}
               <col style={{ width: 44 }} />
               <col style={{ width: 52 }} />
+              {showFee ? <col style={{ width: 64 }} /> : null}
             </colgroup>
             <thead>
               <tr>
                 <th>Time</th>
                 <th>Market</th>
                 <th>Side</th>
+                {showOutcome ? <th title="The contract filled: YES or NO">Out.</th> : null}
                 <th className="num">Price</th>
                 <th className="num">Size</th>
+                {showFee ? <th className="num">Fee</th> : null}
               </tr>
             </thead>
             <tbody>
@@ -521,7 +614,18 @@ export function AccountPane({ onOpenKeySettings }: { onOpenKeySettings(): void }
                   </td>
                 </tr>
               ) : (
-                account.fills.slice(0, 30).map((f) => <FillLine key={f.key} f={f} title={title(f.market)} />)
+                fills.map((f) => (
+                  <FillLine
+                    key={f.key}
+                    f={f}
+                    title={title(f.market)}
+                    unit={unit}
+                    info={fillInfo[f.key]}
+                    showOutcome={showOutcome}
+                    showFee={showFee}
+                    currency={accountCurrency}
+                  />
+                ))
               )}
             </tbody>
           </table>

@@ -6,13 +6,18 @@
 // change of state (stale, resyncing, live again) shows at once. The hover crosshair and its readout are
 // DOM elements moved with a transform, so pointing never redraws the canvas. A stale or resyncing book gets the
 // ladder's overlay (StaleOverlay.tsx); a quiet one a static "Quiet?" mark.
+// Where the venue keeps the NO contract's book apart (VoxFi), the chart is the YES book with the NO book folded in
+// as the ladder folds it (lib/ladder.ts: a NO bid at q adds to the YES asks at 1 − q), sizes summed per price: the
+// depth a trader can deal at, whichever book holds it. The ladder's NO-book toggle does not change the chart.
 import { useEffect, useMemo, useRef, useState, type PointerEvent } from 'react'
 import { cumulativeAt, depthModel, niceTicks, type DepthModel, type DepthPoint } from '../lib/depth'
-import { formatMid, formatPrice, formatSize } from '../lib/format'
+import { formatMid, formatPrice, formatSize, type PriceUnit } from '../lib/format'
+import { foldedLevels } from '../lib/ladder'
 import { CHART_INTERVAL_MS, useThrottled } from '../lib/throttle'
 import type { BookView } from '../../shared/model'
 import { StaleOverlay } from './StaleOverlay'
 import { useMonitor, type MonitorState } from '../store/monitor'
+import { usePriceUnit } from '../store/prefs'
 
 const selectBook = (s: MonitorState, market: string): BookView | undefined => s.books[market]
 /** What the overlay and the badge say: shown at once, not at the chart's pace. */
@@ -66,7 +71,13 @@ const PAD_TOP = 20
 const AXIS_BOTTOM = 18
 const LABEL_FONT = 10
 
-function draw(canvas: HTMLCanvasElement, size: Size, model: DepthModel | null, c: Colours): Plot | null {
+function draw(
+  canvas: HTMLCanvasElement,
+  size: Size,
+  model: DepthModel | null,
+  c: Colours,
+  unit: PriceUnit,
+): Plot | null {
   const w = Math.round(size.width * size.dpr)
   const h = Math.round(size.height * size.dpr)
   if (canvas.width !== w) canvas.width = w
@@ -121,7 +132,7 @@ function draw(canvas: HTMLCanvasElement, size: Size, model: DepthModel | null, c
     ctx.lineTo(xx, bottom + 4)
     ctx.stroke()
     // A label that would run off the canvas is left out (its tick stays).
-    const label = formatPrice(t)
+    const label = formatPrice(t, unit)
     const half = ctx.measureText(label).width / 2
     if (xx - half >= 0 && xx + half <= size.width) ctx.fillText(label, xx, bottom + 5)
   }
@@ -175,7 +186,7 @@ function draw(canvas: HTMLCanvasElement, size: Size, model: DepthModel | null, c
     ctx.lineTo(xm, bottom)
     ctx.stroke()
     ctx.setLineDash([])
-    const label = `mid ${formatMid(model.mid)} · spread ${formatPrice(model.spread)}`
+    const label = `mid ${formatMid(model.mid, unit)} · spread ${formatPrice(model.spread, unit)}`
     const lw = ctx.measureText(label).width
     const lx = Math.min(Math.max(xm, left + lw / 2), right - lw / 2)
     ctx.fillStyle = c.fg
@@ -198,7 +209,13 @@ interface Hover {
 export function DepthChart({ market }: { market: string }) {
   const book = useThrottled(useMonitor, market, selectBook, CHART_INTERVAL_MS, stateChanged)
   const state = book?.state ?? 'empty'
-  const model = useMemo(() => (book ? depthModel(book.bids, book.asks) : null), [book])
+  const unit = usePriceUnit()
+  const folded = book?.no !== undefined
+  const model = useMemo(() => {
+    if (!book) return null
+    const { bids, asks } = foldedLevels(book)
+    return depthModel(bids, asks)
+  }, [book])
   const box = useRef<HTMLDivElement | null>(null)
   const canvas = useRef<HTMLCanvasElement | null>(null)
   const [size, setSize] = useState<Size | null>(null)
@@ -254,24 +271,26 @@ export function DepthChart({ market }: { market: string }) {
   }, [])
 
   // One draw per animation frame at most, of the newest book and size.
-  const pending = useRef<{ frame: number; model: DepthModel | null; size: Size | null }>({
+  const pending = useRef<{ frame: number; model: DepthModel | null; size: Size | null; unit: PriceUnit }>({
     frame: 0,
     model: null,
     size: null,
+    unit: 'probability',
   })
   useEffect(() => {
     const p = pending.current
     p.model = model
     p.size = size
+    p.unit = unit
     if (p.frame !== 0) return
     p.frame = requestAnimationFrame(() => {
       p.frame = 0
       const el = canvas.current
       if (!el || !p.size) return
       colours.current ??= readColours()
-      plot.current = draw(el, p.size, p.model, colours.current)
+      plot.current = draw(el, p.size, p.model, colours.current, p.unit)
     })
-  }, [model, size, theme])
+  }, [model, size, theme, unit])
   useEffect(() => {
     const p = pending.current
     return () => {
@@ -306,7 +325,7 @@ export function DepthChart({ market }: { market: string }) {
 
   const empty = !model
   const describe = model
-    ? `Market depth: ${model.bids.length} bid and ${model.asks.length} ask levels, mid ${formatMid(model.mid)}`
+    ? `Market depth: ${model.bids.length} bid and ${model.asks.length} ask levels${folded ? ' (with those implied from the NO book)' : ''}, mid ${formatMid(model.mid, unit)}`
     : 'Market depth: no book yet'
   return (
     <div
@@ -315,6 +334,7 @@ export function DepthChart({ market }: { market: string }) {
       data-market={market}
       data-state={state}
       data-levels={model?.levels ?? 0}
+      data-folded={folded ? 'true' : undefined}
     >
       <div
         className="depth-box"
@@ -331,7 +351,7 @@ export function DepthChart({ market }: { market: string }) {
               data-testid="depth-readout"
               style={{ transform: `translate(${hover.x}px, ${Math.max(hover.y, 24)}px)` }}
             >
-              <b>{formatPrice(hover.price)}</b>
+              <b>{formatMid(hover.price, unit)}</b>
               {hover.side === null ? (
                 <span className="muted">in the spread</span>
               ) : (

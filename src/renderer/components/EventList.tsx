@@ -1,17 +1,30 @@
-// The events list: instant search over event and market titles, sorting, virtualised rows, expandable events
-// with live quotes, keyboard navigation (arrows or j/k, Enter, Shift+Enter). A market row's context menu (right
-// click, the menu key or Shift+F10) and the A key set an alert on that market.
+// The events list: instant search over event and market titles, category and tag filters (where the venue sends
+// them; they combine with the search), sorting, virtualised rows, expandable events with live quotes, keyboard
+// navigation (arrows or j/k, Enter, Shift+Enter). An event row reads its category, status and time left to
+// resolution under its title (EventMeta: one shared minute clock for every countdown). A market row's context
+// menu (right click, the menu key or Shift+F10) and the A key set an alert on that market.
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { memo, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react'
 import type { EventSummary, MarketSummary } from '../../shared/model'
 import { useApi, useInterests } from '../hooks/context'
-import { EVENT_SORTS, searchEvents, sortEvents, type EventSort } from '../lib/events'
-import { formatPrice } from '../lib/format'
+import {
+  EVENT_SORTS,
+  eventFacets,
+  filterEvents,
+  NO_EVENT_FILTERS,
+  searchEvents,
+  sortEvents,
+  type EventFilters,
+  type EventSort,
+} from '../lib/events'
+import { formatChance, formatPrice } from '../lib/format'
 import { openMarketAlert } from '../store/alerts-ui'
 import { useMonitor } from '../store/monitor'
+import { usePriceUnit } from '../store/prefs'
 import { WatchToggle } from '../workspace/WatchToggle'
 import { toggleWatch } from '../workspace/watchlists'
 import { ContextMenu, isMenuKey, menuPointFor, type MenuAt } from './ContextMenu'
+import { EventMeta } from './EventMeta'
 
 type Row =
   | { kind: 'event'; key: string; event: EventSummary; expanded: boolean; shown: number }
@@ -22,14 +35,20 @@ const MARKET_ROW_H = 26
 
 const MarketQuote = memo(function MarketQuote({ market }: { market: string }) {
   const t = useMonitor((s) => s.tickers[market])
+  const unit = usePriceUnit()
   // Stale and resyncing quotes are greyed out; a quiet one is only subdued (its prices are still applied).
   const mark =
     t?.state === 'stale' || t?.state === 'resyncing' ? 'stale-text' : t?.state === 'quiet' ? 'quiet-text' : ''
   return (
     <>
-      <span className={`c-num bid-text ${mark}`}>{formatPrice(t?.bestBid)}</span>
-      <span className={`c-num ask-text ${mark}`}>{formatPrice(t?.bestAsk)}</span>
-      <span className={`c-num ${mark}`}>{formatPrice(t?.last)}</span>
+      <span className={`c-num bid-text ${mark}`}>{formatPrice(t?.bestBid, unit)}</span>
+      <span className={`c-num ask-text ${mark}`}>{formatPrice(t?.bestAsk, unit)}</span>
+      <span
+        className={`c-num ${mark}`}
+        title={t?.chance !== undefined ? `Chance of YES ${formatChance(t.chance)}` : undefined}
+      >
+        {formatPrice(t?.last, unit)}
+      </span>
     </>
   )
 })
@@ -54,6 +73,7 @@ export function EventList({
 }: EventListProps) {
   const api = useApi()
   const [query, setQuery] = useState('')
+  const [filters, setFilters] = useState<EventFilters>(NO_EVENT_FILTERS)
   const [sort, setSort] = useState<EventSort>('listing')
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set())
   const [cursorKey, setCursorKey] = useState<string | null>(null)
@@ -65,13 +85,26 @@ export function EventList({
   if (reveal && reveal !== revealed) {
     setRevealed(reveal)
     setQuery('')
+    setFilters(NO_EVENT_FILTERS)
     if (!expanded.has(reveal.event)) setExpanded(new Set(expanded).add(reveal.event))
     setCursorKey(`e:${reveal.event}`)
   }
 
+  const facets = useMemo(() => eventFacets(events), [events])
+  // A chosen category or tag the listing no longer has filters nothing out (and its select shows "All").
+  const shownFilters = useMemo<EventFilters>(
+    () => ({
+      category: facets.categories.some((c) => c.value === filters.category) ? filters.category : null,
+      tag: facets.tags.some((t) => t.value === filters.tag) ? filters.tag : null,
+    }),
+    [facets, filters],
+  )
+  const filtering = shownFilters.category !== null || shownFilters.tag !== null
+  const filtered = useMemo(() => filterEvents(events, shownFilters), [events, shownFilters])
+
   const rows = useMemo<Row[]>(() => {
     const out: Row[] = []
-    for (const m of sortEvents(searchEvents(events, query), sort)) {
+    for (const m of sortEvents(searchEvents(filtered, query), sort)) {
       const open = expanded.has(m.event.id) || (query.trim() !== '' && m.viaMarkets)
       const markets = expanded.has(m.event.id) ? m.event.markets : m.markets
       out.push({
@@ -86,7 +119,7 @@ export function EventList({
           out.push({ kind: 'market', key: `m:${m.event.id}:${market.id}`, event: m.event, market })
     }
     return out
-  }, [events, query, sort, expanded])
+  }, [filtered, query, sort, expanded])
 
   useInterests(
     'event-list',
@@ -210,9 +243,58 @@ export function EventList({
           ))}
         </select>
       </div>
+      {facets.categories.length > 0 || facets.tags.length > 0 ? (
+        <div className="list-filters" data-testid="event-filters">
+          {facets.categories.length > 0 ? (
+            <select
+              className={shownFilters.category !== null ? 'on' : ''}
+              value={shownFilters.category ?? ''}
+              onChange={(e) =>
+                setFilters({ ...filters, category: e.target.value === '' ? null : e.target.value })
+              }
+              aria-label="Show events of a category"
+              data-testid="event-category-filter"
+            >
+              <option value="">All categories</option>
+              {facets.categories.map((c) => (
+                <option key={c.value} value={c.value}>
+                  {c.value} ({c.count})
+                </option>
+              ))}
+            </select>
+          ) : null}
+          {facets.tags.length > 0 ? (
+            <select
+              className={shownFilters.tag !== null ? 'on' : ''}
+              value={shownFilters.tag ?? ''}
+              onChange={(e) => setFilters({ ...filters, tag: e.target.value === '' ? null : e.target.value })}
+              aria-label="Show events with a tag"
+              data-testid="event-tag-filter"
+            >
+              <option value="">All tags</option>
+              {facets.tags.map((t) => (
+                <option key={t.value} value={t.value}>
+                  {t.value} ({t.count})
+                </option>
+              ))}
+            </select>
+          ) : null}
+          {filtering ? (
+            <button
+              type="button"
+              className="link-btn"
+              data-testid="event-filters-clear"
+              title="Show every category and tag"
+              onClick={() => setFilters(NO_EVENT_FILTERS)}
+            >
+              Clear
+            </button>
+          ) : null}
+        </div>
+      ) : null}
       <div className="list-head">
         <span className="c-title">
-          {query
+          {query || filtering
             ? `${rows.filter((r) => r.kind === 'event').length} of ${events.length} events`
             : `${events.length} events · ${totalMarkets} markets`}
         </span>
@@ -230,7 +312,13 @@ export function EventList({
         aria-activedescendant={rows[cursor] ? `row-${rows[cursor].key}` : undefined}
         onKeyDown={(e) => onKeyDown(e, false)}
       >
-        {rows.length === 0 ? <div className="empty-note">No event or market matches “{query}”.</div> : null}
+        {rows.length === 0 ? (
+          <div className="empty-note">
+            {filtering && !query
+              ? 'No event of the chosen category or tag.'
+              : `No event or market${filtering ? ' of the chosen category or tag' : ''} matches “${query}”.`}
+          </div>
+        ) : null}
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((v) => {
             const row = rows[v.index]
@@ -257,7 +345,10 @@ export function EventList({
                   title={row.event.title}
                 >
                   <span className="chevron">{row.expanded ? '▾' : '▸'}</span>
-                  <span className="c-title ellipsis">{row.event.title}</span>
+                  <span className="c-title event-title">
+                    <span className="ellipsis">{row.event.title}</span>
+                    <EventMeta event={row.event} />
+                  </span>
                   <span className="count" title="Markets">
                     {row.shown !== row.event.markets.length ? `${row.shown}/` : ''}
                     {row.event.markets.length}

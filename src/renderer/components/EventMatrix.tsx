@@ -1,13 +1,17 @@
 // Every market of one event in a matrix, with the sum of mids (informational overround). Each row selects its
 // own market's ticker and is memoised with stable props, so a quote change re-renders that row (and the sum).
-import { memo, useCallback } from 'react'
+// Above it, the event's category, status, time left and tags where the venue sends them, and its rules.
+import { memo, useCallback, useState } from 'react'
 import type { BookState, EventSummary, MarketSummary } from '../../shared/model'
 import { useApi, useInterests } from '../hooks/context'
 import { openMarketAlert } from '../store/alerts-ui'
-import { formatMid, formatPrice, formatSigned, midOf, spreadOf } from '../lib/format'
+import { formatChance, formatMid, formatPrice, formatSigned, midOf, spreadOf } from '../lib/format'
 import { exclusivityOf, OVERROUND_WARN, overround } from '../lib/overround'
 import { useMonitor } from '../store/monitor'
+import { usePriceUnit } from '../store/prefs'
+import { EventMeta } from './EventMeta'
 import { FreshnessBadge } from './FreshnessBadge'
+import { RulesDialog } from './RulesDialog'
 import { useShallow } from 'zustand/react/shallow'
 
 /** Stale and resyncing rows are greyed out; a quiet one is only subdued (its prices are still applied). */
@@ -25,6 +29,7 @@ const MatrixRow = memo(function MatrixRow({
   onOpen(id: string): void
 }) {
   const t = useMonitor((s) => s.tickers[market.id])
+  const unit = usePriceUnit()
   const bid = t?.bestBid ?? null
   const ask = t?.bestAsk ?? null
   return (
@@ -36,15 +41,18 @@ const MatrixRow = memo(function MatrixRow({
       onDoubleClick={() => onOpen(market.id)}
       className={t ? rowClass(t.state) : ''}
     >
-      <td className="ellipsis" title={`${market.title} (${market.id})`}>
+      <td
+        className="ellipsis"
+        title={`${market.title} (${market.id})${t?.chance !== undefined ? ` · chance of YES ${formatChance(t.chance)}` : ''}`}
+      >
         {market.title}
         <span className="muted mono"> {market.id}</span>
       </td>
-      <td className="num bid-text">{formatPrice(bid)}</td>
-      <td className="num ask-text">{formatPrice(ask)}</td>
-      <td className="num">{formatPrice(t?.last)}</td>
-      <td className="num">{formatPrice(spreadOf(bid, ask))}</td>
-      <td className="num">{formatMid(midOf(bid, ask))}</td>
+      <td className="num bid-text">{formatPrice(bid, unit)}</td>
+      <td className="num ask-text">{formatPrice(ask, unit)}</td>
+      <td className="num">{formatPrice(t?.last, unit)}</td>
+      <td className="num">{formatPrice(spreadOf(bid, ask), unit)}</td>
+      <td className="num">{formatMid(midOf(bid, ask), unit)}</td>
       <td>
         <FreshnessBadge
           state={t?.state ?? null}
@@ -109,8 +117,37 @@ export function EventMatrix({ event }: { event: EventSummary }) {
   const api = useApi()
   useInterests(`event-matrix:${event.id}`, [{ channel: 'event', id: event.id, filter: 'all' }])
   const open = useCallback((market: string) => void api.openWindow({ kind: 'market', market }), [api])
+  const [rulesOpen, setRulesOpen] = useState(false)
+  const tags = event.tags ?? []
+  const described =
+    event.category !== undefined ||
+    event.status !== undefined ||
+    event.resolvesAt !== undefined ||
+    event.rules !== undefined ||
+    tags.length > 0
   return (
     <div className="event-matrix">
+      {described ? (
+        <div className="event-info" data-testid="event-info">
+          <EventMeta event={event} />
+          {tags.map((t) => (
+            <span key={t} className="chip">
+              {t}
+            </span>
+          ))}
+          <span className="spacer" />
+          <button
+            type="button"
+            className="btn ghost"
+            data-testid="matrix-rules-button"
+            aria-haspopup="dialog"
+            title={`The event's resolution rules${event.rules ? '' : ' (the venue sent none)'}`}
+            onClick={() => setRulesOpen(true)}
+          >
+            Rules
+          </button>
+        </div>
+      ) : null}
       <table className="grid-table matrix" data-testid="event-matrix" data-event={event.id}>
         <colgroup>
           <col />
@@ -141,6 +178,7 @@ export function EventMatrix({ event }: { event: EventSummary }) {
         </tbody>
       </table>
       <Overround event={event} />
+      {rulesOpen ? <RulesDialog event={event} onClose={() => setRulesOpen(false)} /> : null}
     </div>
   )
 }

@@ -106,7 +106,7 @@ export function Inspector({ onClose }: { onClose(): void }) {
         ) : null}
         <span className="spacer" />
         <div className="seg" role="group" aria-label="Filter frames">
-          {(['all', 'ok', 'unknown', 'malformed', 'oversized'] as const).map((f) => (
+          {(['all', 'ok', 'unknown', 'malformed', 'oversized', 'refused'] as const).map((f) => (
             <button
               key={f}
               className={f === filter ? 'on' : ''}

@@ -1,17 +1,22 @@
-// One market's ladder pane: a header with the quote, freshness and the market's actions, then the order book.
-// The depth chart, chart and tape are panes of their own (src/renderer/workspace/panes.tsx).
+// One market's ladder pane: a header with the quote (and the venue's chance, volume and liquidity where it sends
+// them), the event's category, status and time left, freshness and the market's actions (the event's rules one
+// click away), then the order book. The depth chart, chart and tape are panes of their own (workspace/panes.tsx).
 import { useState, type KeyboardEvent, type MouseEvent } from 'react'
 import { useApi } from '../hooks/context'
 import { quoteDraft } from '../lib/alerts'
 import { findMarket } from '../lib/events'
-import { formatPrice } from '../lib/format'
+import { formatChance, formatCompact, formatPrice } from '../lib/format'
+import { ladderSides } from '../lib/ladder'
 import { formatSubject, quoteOf } from '../lib/quote'
 import { openAlertForm, openMarketAlert } from '../store/alerts-ui'
 import { useEvents } from '../store/events'
 import { NO_TRADES, useMonitor } from '../store/monitor'
+import { usePriceUnit } from '../store/prefs'
 import { ContextMenu, isMenuKey, menuPointFor, type MenuAt } from './ContextMenu'
+import { EventMeta } from './EventMeta'
 import { FreshnessBadge } from './FreshnessBadge'
 import { OrderBook } from './OrderBook'
+import { RulesDialog } from './RulesDialog'
 import { useMarketFeed } from '../workspace/market-feed'
 import { WatchToggle } from '../workspace/WatchToggle'
 
@@ -22,27 +27,36 @@ function Quote({ market }: { market: string }) {
     const t = s.trades[market] ?? NO_TRADES
     return t[t.length - 1]
   })
+  const unit = usePriceUnit()
   const values = quoteOf(book, ticker, lastTrade?.price)
   const { bid, ask, last } = values
+  // The quote is the YES book's own (what alerts watch); a better level implied from the NO book is named.
+  const best = book?.no ? ladderSides(book, 'yes', 1) : null
+  const impliedNote = (side: 'bid' | 'ask') => {
+    const l = side === 'bid' ? best?.bids[0] : best?.asks[0]
+    return l?.implied
+      ? `The YES book's own best ${side}; the ladder's best is ${formatPrice(l.price, unit)}, implied from the NO book`
+      : undefined
+  }
   const [menu, setMenu] = useState<MenuAt | null>(null)
   const openMenu = (point: { x: number; y: number }) =>
     setMenu({
       ...point,
       items: (['last', 'bid', 'ask', 'mid', 'spread'] as const).map((subject) => ({
-        label: `Alert on ${subject === 'last' ? 'the last price' : subject}${values[subject] === null ? '' : ` (${formatSubject(subject, values[subject])})`}…`,
+        label: `Alert on ${subject === 'last' ? 'the last price' : subject}${values[subject] === null ? '' : ` (${formatSubject(subject, values[subject], unit)})`}…`,
         testId: `menu-alert-${subject}`,
         onSelect: () => openAlertForm(quoteDraft(market, subject, values[subject])),
       })),
     })
   return (
     <div className="quote" data-testid="market-quote">
-      <span className="quote-cell">
+      <span className="quote-cell" title={impliedNote('bid')}>
         <label>Bid</label>
-        <b className="bid-text">{formatPrice(bid)}</b>
+        <b className="bid-text">{formatPrice(bid, unit)}</b>
       </span>
-      <span className="quote-cell">
+      <span className="quote-cell" title={impliedNote('ask')}>
         <label>Ask</label>
-        <b className="ask-text">{formatPrice(ask)}</b>
+        <b className="ask-text">{formatPrice(ask, unit)}</b>
       </span>
       <button
         type="button"
@@ -62,14 +76,45 @@ function Quote({ market }: { market: string }) {
       >
         <span className="q-label">Last</span>
         <b className={lastTrade?.side === 'buy' ? 'bid-text' : lastTrade?.side === 'sell' ? 'ask-text' : ''}>
-          {formatPrice(last)}
+          {formatPrice(last, unit)}
         </b>
       </button>
       {menu ? <ContextMenu menu={menu} label="Quote alerts" onClose={() => setMenu(null)} /> : null}
       <span className="quote-cell">
         <label>Spread</label>
-        <b>{formatPrice(values.spread)}</b>
+        <b>{formatPrice(values.spread, unit)}</b>
       </span>
+      {ticker?.chance !== undefined ? (
+        <span
+          className="quote-cell"
+          data-testid="quote-chance"
+          data-chance={ticker.chance}
+          title="The venue's chance of YES"
+        >
+          <label>Chance</label>
+          <b>{formatChance(ticker.chance)}</b>
+        </span>
+      ) : null}
+      {ticker?.volume !== undefined ? (
+        <span
+          className="quote-cell"
+          data-testid="quote-volume"
+          title={`Traded volume, as the venue counts it: ${ticker.volume.toLocaleString('en-US')}`}
+        >
+          <label>Vol</label>
+          <b className="quote-small">{formatCompact(ticker.volume)}</b>
+        </span>
+      ) : null}
+      {ticker?.liquidity !== undefined ? (
+        <span
+          className="quote-cell"
+          data-testid="quote-liquidity"
+          title={`Resting liquidity, as the venue counts it: ${ticker.liquidity.toLocaleString('en-US')}`}
+        >
+          <label>Liq</label>
+          <b className="quote-small">{formatCompact(ticker.liquidity)}</b>
+        </span>
+      ) : null}
       <span className="freshness-slot">
         <FreshnessBadge
           state={book?.state ?? ticker?.state ?? null}
@@ -97,6 +142,7 @@ export function MarketPane({
   const events = useEvents((s) => s.events)
   const found = findMarket(events, market)
   const [openError, setOpenError] = useState<string | null>(null)
+  const [rulesOpen, setRulesOpen] = useState(false)
 
   return (
     <section className="market-pane" data-testid="market-pane" data-market={market}>
@@ -106,12 +152,25 @@ export function MarketPane({
           <h2 title={found?.market.title ?? market}>{found?.market.title ?? market}</h2>
           <span className="muted ellipsis">
             {found ? found.event.title : 'Market'} · <span className="mono">{market}</span>
+            {found ? <EventMeta event={found.event} /> : null}
             {loading ? ' · loading history…' : null}
             {error ? <span className="error-text"> · history unavailable: {error.message}</span> : null}
           </span>
         </div>
         <Quote market={market} />
         <div className="market-actions">
+          {found ? (
+            <button
+              type="button"
+              className="btn ghost"
+              title={`The event's resolution rules${found.event.rules ? '' : ' (the venue sent none)'}`}
+              data-testid="rules-button"
+              aria-haspopup="dialog"
+              onClick={() => setRulesOpen(true)}
+            >
+              Rules
+            </button>
+          ) : null}
           <button
             className="btn ghost"
             title="New alert for this market (Alt+A lists your alerts)"
@@ -150,6 +209,7 @@ export function MarketPane({
       <div className="book-col">
         <OrderBook market={market} />
       </div>
+      {rulesOpen && found ? <RulesDialog event={found.event} onClose={() => setRulesOpen(false)} /> : null}
     </section>
   )
 }

@@ -10,6 +10,10 @@
 // Alerts start here: right-click a level, or focus the ladder (one tab stop; ↑/↓ move a level cursor shown with
 // aria-activedescendant) and press A, or the menu key / Shift+F10 for the level's menu. The handlers sit on the
 // ladder body and read the level from the row's data attributes, so rows keep plain-value props and their memo.
+// Where the venue keeps the NO contract's book apart (VoxFi, BookView.no), the YES ladder folds the NO book's
+// levels in as implied ones (lib/ladder.ts: a NO bid at q is a YES ask at 1 − q), marked apart and carrying
+// data-outcome="NO"; a toggle in the ladder's bar shows the NO book alone, in its own prices. Without a NO book
+// the ladder is the book's own levels, as on every other venue.
 import {
   createContext,
   memo,
@@ -20,12 +24,13 @@ import {
   type KeyboardEvent,
   type MouseEvent,
 } from 'react'
-import type { Level } from '../../shared/model'
 import { ladderDraft } from '../lib/alerts'
-import { formatMid, formatPrice, formatSize, midOf, spreadOf } from '../lib/format'
+import { formatMid, formatPrice, formatSize, midOf, spreadOf, type PriceUnit } from '../lib/format'
+import { ladderSides, yesTermsOfNo, type LadderLevel, type LadderSides, type LadderView } from '../lib/ladder'
 import { openAlertForm, openAlertManager } from '../store/alerts-ui'
 import { StaleOverlay } from './StaleOverlay'
 import { useMonitor } from '../store/monitor'
+import { usePriceUnit } from '../store/prefs'
 import { ContextMenu, isMenuKey, menuPointFor, type MenuAt } from './ContextMenu'
 
 export const LADDER_LEVELS = 15
@@ -43,11 +48,30 @@ interface RowProps {
   cursor: boolean
   /** Unique per ladder, for the row's element id (aria-activedescendant). */
   idPrefix: string
+  unit: PriceUnit
+  /** The book the level comes from: the NO book's rows carry data-outcome="NO". */
+  outcome: 'yes' | 'no'
+  /** Folded in from the NO book (shown at 1 − its NO price, marked apart). */
+  implied: boolean
+  /** For an implied row, the NO book's own price. */
+  noPrice: number | undefined
 }
 
-function rowId(idPrefix: string, side: 'bid' | 'ask', price: number): string {
-  return `${idPrefix}-${side}-${price}`
+/** A level the ladder points at: its side and price as shown, and whether it is an implied one. */
+interface LevelRef {
+  side: 'bid' | 'ask'
+  price: number
+  implied: boolean
 }
+
+const sameLevel = (a: LevelRef, b: LevelRef) =>
+  a.side === b.side && a.price === b.price && a.implied === b.implied
+
+function rowId(idPrefix: string, level: LevelRef): string {
+  return `${idPrefix}-${level.side}-${level.implied ? 'i' : ''}${level.price}`
+}
+
+const NO_SIDES: LadderSides = { bids: [], asks: [] }
 
 /** The ladder's largest running total (never 0): what every depth bar is scaled against. */
 const MaxCumulative = createContext(1)
@@ -69,6 +93,10 @@ const LadderRow = memo(function LadderRow({
   best,
   cursor,
   idPrefix,
+  unit,
+  outcome,
+  implied,
+  noPrice,
 }: RowProps) {
   const [prevSize, setPrevSize] = useState(size)
   const [flash, setFlash] = useState<{ n: number; dir: 'up' | 'down' } | null>(null)
@@ -83,20 +111,29 @@ const LadderRow = memo(function LadderRow({
     const id = setTimeout(() => setFlash(null), FLASH_MS)
     return () => clearTimeout(id)
   }, [flash])
+  const priceText = formatPrice(price, unit)
   return (
     <div
-      id={rowId(idPrefix, side, price)}
+      id={rowId(idPrefix, { side, price, implied })}
       role="option"
       aria-selected={cursor}
-      className={`ladder-row ${side} ${best ? 'best' : ''} ${cursor ? 'cursor' : ''}`}
+      className={`ladder-row ${side} ${best ? 'best' : ''} ${cursor ? 'cursor' : ''}${implied ? ' implied' : ''}`}
       data-testid={side === 'bid' ? 'book-bid-row' : 'book-ask-row'}
       data-market={market}
       data-side={side}
       data-price={price}
       data-size={size}
+      data-outcome={outcome === 'no' ? 'NO' : undefined}
+      data-implied={implied ? 'true' : undefined}
+      data-no-price={implied ? noPrice : undefined}
+      title={
+        implied && noPrice !== undefined
+          ? `Implied from the NO book: a NO ${side === 'ask' ? 'bid' : 'ask'} at ${formatPrice(noPrice, unit)} is a YES ${side} at ${priceText}`
+          : undefined
+      }
     >
       <DepthBar cumulative={cumulative} />
-      <span className="c-price">{formatPrice(price)}</span>
+      <span className="c-price">{priceText}</span>
       <span className={`c-size ${flash ? `flash-${flash.dir}` : ''}`}>{formatSize(size)}</span>
       <span className="c-total">{formatSize(cumulative)}</span>
     </div>
@@ -113,49 +150,119 @@ function PlaceholderRow({ side }: { side: 'bid' | 'ask' }) {
   )
 }
 
-function cumulate(levels: readonly Level[]): number[] {
+function cumulate(levels: readonly LadderLevel[]): number[] {
   let total = 0
-  return levels.map(([, s]) => (total += s))
+  return levels.map((l) => (total += l.size))
+}
+
+/** The ladder's bar where the venue keeps a NO book: what the marks mean, and the YES / NO book toggle. */
+function OutcomeBar({ view, onToggle }: { view: LadderView; onToggle(): void }) {
+  return (
+    <div className="ladder-bar" data-testid="book-outcome-bar" data-view={view}>
+      {view === 'yes' ? (
+        <span
+          className="ladder-legend"
+          data-testid="book-implied-legend"
+          title="Rows marked ◇ are implied from the NO book: a NO bid at q is a YES ask at 1 − q, a NO ask at q a YES bid at 1 − q, for the same size. They sit beside the YES book's own levels (own first at an equal price)."
+        >
+          <span className="implied-mark" aria-hidden="true">
+            ◇
+          </span>{' '}
+          implied from the NO book
+        </span>
+      ) : (
+        <span
+          className="ladder-legend"
+          data-testid="book-implied-legend"
+          title="The NO contract's own book, in NO prices (a NO price q is a YES price of 1 − q)."
+        >
+          NO book · NO prices
+        </span>
+      )}
+      <button
+        type="button"
+        className={`btn ghost outcome-toggle${view === 'no' ? ' on' : ''}`}
+        data-testid="book-outcome-toggle"
+        aria-pressed={view === 'no'}
+        title={
+          view === 'no'
+            ? 'Showing the NO book alone: press for the YES ladder with implied NO levels'
+            : 'Show the NO book alone, in its own prices'
+        }
+        onClick={onToggle}
+      >
+        NO book
+      </button>
+    </div>
+  )
 }
 
 export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; levels?: number }) {
   const book = useMonitor((s) => s.books[market])
+  const unit = usePriceUnit()
+  const [view, setView] = useState<LadderView>('yes')
+  const hasNo = book?.no !== undefined
+  // Without a NO book there is nothing to toggle: the YES ladder (the book's own levels), whatever was chosen.
+  const showing: LadderView = hasNo ? view : 'yes'
+  const sides = book ? ladderSides(book, showing, levels) : NO_SIDES
   const state = book?.state ?? 'empty'
-  const asks = book ? book.asks.slice(0, levels) : []
-  const bids = book ? book.bids.slice(0, levels) : []
+  const asks = sides.asks
+  const bids = sides.bids
   const askCum = cumulate(asks)
   const bidCum = cumulate(bids)
   const maxCum = Math.max(askCum[askCum.length - 1] ?? 0, bidCum[bidCum.length - 1] ?? 0)
   // Every depth bar is its total over this; never 0, so an empty ladder divides nothing by zero.
   const barMax = maxCum > 0 ? maxCum : 1
-  const bestBid = bids[0]?.[0] ?? null
-  const bestAsk = asks[0]?.[0] ?? null
+  // With implied levels, the best of either: the best price a trader can deal at, whichever book holds it.
+  const bestBid = bids[0]?.price ?? null
+  const bestAsk = asks[0]?.price ?? null
   const spread = spreadOf(bestBid, bestAsk)
   const mid = midOf(bestBid, bestAsk)
   const idPrefix = useId()
-  const [cursor, setCursor] = useState<{ side: 'bid' | 'ask'; price: number } | null>(null)
+  const [cursor, setCursor] = useState<LevelRef | null>(null)
   const [menu, setMenu] = useState<MenuAt | null>(null)
 
   // The levels top to bottom as shown: asks from the worst shown to the best, then bids from the best down.
-  const shown: Array<{ side: 'bid' | 'ask'; price: number }> = []
-  for (let i = asks.length - 1; i >= 0; i--) shown.push({ side: 'ask', price: (asks[i] as Level)[0] })
-  for (const [price] of bids) shown.push({ side: 'bid', price })
-  const at = cursor ? shown.findIndex((l) => l.side === cursor.side && l.price === cursor.price) : -1
+  const shown: LevelRef[] = []
+  for (let i = asks.length - 1; i >= 0; i--) {
+    const l = asks[i] as LadderLevel
+    shown.push({ side: 'ask', price: l.price, implied: l.implied })
+  }
+  for (const l of bids) shown.push({ side: 'bid', price: l.price, implied: l.implied })
+  const at = cursor ? shown.findIndex((l) => sameLevel(l, cursor)) : -1
   const active = at >= 0 ? cursor : null
 
-  const alertAt = (side: 'bid' | 'ask', price: number) => openAlertForm(ladderDraft(market, side, price, mid))
-  const menuFor = (side: 'bid' | 'ask', price: number, point: { x: number; y: number }) => {
+  /**
+   * Alerts watch the YES book: a level of the NO view is offered in YES terms (a NO bid at q as the YES ask at
+   * 1 − q), with the mid of the YES ladder.
+   */
+  const alertTerms = (level: LevelRef) => {
+    if (showing === 'yes') return { side: level.side, price: level.price, mid, note: '' }
+    const yes = yesTermsOfNo(level.side, level.price)
+    const yesSides = book ? ladderSides(book, 'yes', 1) : NO_SIDES
+    return {
+      ...yes,
+      mid: midOf(yesSides.bids[0]?.price, yesSides.asks[0]?.price),
+      note: ` (NO ${level.side} ${formatPrice(level.price, unit)})`,
+    }
+  }
+  const alertAt = (level: LevelRef) => {
+    const t = alertTerms(level)
+    openAlertForm(ladderDraft(market, t.side, t.price, t.mid))
+  }
+  const menuFor = (level: LevelRef, point: { x: number; y: number }) => {
+    const { side, price, mid, note } = alertTerms(level)
     const draft = ladderDraft(market, side, price, mid)
     setMenu({
       ...point,
       items: [
         {
-          label: `Alert when ${side} ${draft.op === 'crosses-above' ? 'crosses above' : 'crosses below'} ${formatPrice(price)}…`,
+          label: `Alert when ${side} ${draft.op === 'crosses-above' ? 'crosses above' : 'crosses below'} ${formatPrice(price, unit)}${note}…`,
           testId: 'menu-alert-level',
           onSelect: () => openAlertForm(draft),
         },
         {
-          label: `Alert when mid ${mid !== null && price < mid ? 'crosses below' : 'crosses above'} ${formatPrice(price)}…`,
+          label: `Alert when mid ${mid !== null && price < mid ? 'crosses below' : 'crosses above'} ${formatPrice(price, unit)}${note}…`,
           testId: 'menu-alert-mid',
           onSelect: () =>
             openAlertForm({
@@ -168,12 +275,12 @@ export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; 
       ],
     })
   }
-  const levelOf = (target: EventTarget | null): { side: 'bid' | 'ask'; price: number } | null => {
+  const levelOf = (target: EventTarget | null): LevelRef | null => {
     const el = (target as HTMLElement | null)?.closest?.<HTMLElement>('.ladder-row[data-price]')
     if (!el) return null
     const price = Number(el.dataset.price)
     const side = el.dataset.side === 'ask' ? 'ask' : 'bid'
-    return Number.isFinite(price) ? { side, price } : null
+    return Number.isFinite(price) ? { side, price, implied: el.dataset.implied === 'true' } : null
   }
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
@@ -184,49 +291,48 @@ export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; 
       const next = shown[Math.max(0, Math.min(shown.length - 1, from + (e.key === 'ArrowDown' ? 1 : -1)))]
       if (next) {
         setCursor(next)
-        document
-          .getElementById(rowId(idPrefix, next.side, next.price))
-          ?.scrollIntoView?.({ block: 'nearest' })
+        document.getElementById(rowId(idPrefix, next))?.scrollIntoView?.({ block: 'nearest' })
       }
     } else if (e.key === 'Escape' && active) {
       setCursor(null)
     } else if ((e.key === 'a' || e.key === 'A') && !e.altKey && !e.ctrlKey && !e.metaKey && active) {
       e.preventDefault()
-      alertAt(active.side, active.price)
+      alertAt(active)
     } else if (isMenuKey(e) && active) {
       e.preventDefault()
-      menuFor(
-        active.side,
-        active.price,
-        menuPointFor(document.getElementById(rowId(idPrefix, active.side, active.price))),
-      )
+      menuFor(active, menuPointFor(document.getElementById(rowId(idPrefix, active))))
     }
   }
   const onContextMenu = (e: MouseEvent<HTMLDivElement>) => {
     const level = levelOf(e.target)
     if (!level) return
     e.preventDefault()
-    setCursor({ side: level.side, price: level.price })
-    menuFor(level.side, level.price, { x: e.clientX, y: e.clientY })
+    setCursor(level)
+    menuFor(level, { x: e.clientX, y: e.clientY })
   }
   const onMouseDown = (e: MouseEvent<HTMLDivElement>) => {
     const level = levelOf(e.target)
-    if (level) setCursor({ side: level.side, price: level.price })
+    if (level) setCursor(level)
   }
 
   const row = (side: 'ask' | 'bid', i: number) => {
     const level = (side === 'ask' ? asks : bids)[i]
     return level ? (
       <LadderRow
-        key={level[0]}
+        // The book's own level and an implied one can share a price: two rows, two keys.
+        key={`${level.implied ? 'i' : level.outcome === 'no' ? 'n' : ''}${level.price}`}
         side={side}
         market={market}
-        price={level[0]}
-        size={level[1]}
+        price={level.price}
+        size={level.size}
         cumulative={(side === 'ask' ? askCum : bidCum)[i] ?? 0}
         best={i === 0}
-        cursor={active !== null && active.side === side && active.price === level[0]}
+        cursor={active !== null && sameLevel(active, { side, price: level.price, implied: level.implied })}
         idPrefix={idPrefix}
+        unit={unit}
+        outcome={level.outcome}
+        implied={level.implied}
+        noPrice={level.noPrice}
       />
     ) : (
       <PlaceholderRow key={`p${i}`} side={side} />
@@ -240,13 +346,23 @@ export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; 
 
   return (
     <div
-      className={`orderbook state-${state}`}
+      className={`orderbook state-${state}${hasNo ? ` view-${showing}` : ''}`}
       data-testid="orderbook"
       data-market={market}
       data-state={state}
+      data-view={hasNo ? showing : undefined}
     >
+      {hasNo ? (
+        <OutcomeBar
+          view={showing}
+          onToggle={() => {
+            setView(showing === 'no' ? 'yes' : 'no')
+            setCursor(null)
+          }}
+        />
+      ) : null}
       <div className="ladder-head">
-        <span className="c-price">Price</span>
+        <span className="c-price">{showing === 'no' ? 'NO price' : 'Price'}</span>
         <span className="c-size">Size</span>
         <span className="c-total">Total</span>
       </div>
@@ -255,22 +371,30 @@ export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; 
         tabIndex={0}
         role="listbox"
         aria-label="Order book levels: arrow keys pick a level, A sets an alert at it, Shift+F10 opens its menu"
-        aria-activedescendant={active ? rowId(idPrefix, active.side, active.price) : undefined}
+        aria-activedescendant={active ? rowId(idPrefix, active) : undefined}
         data-testid="ladder-levels"
         onKeyDown={onKeyDown}
         onContextMenu={onContextMenu}
         onMouseDown={onMouseDown}
         onFocus={(e) => {
           // Entering the ladder from the keyboard puts the cursor on the best bid, so A works at once.
-          if (e.target === e.currentTarget && bestBid !== null)
-            setCursor((c) => c ?? { side: 'bid', price: bestBid })
+          const best = bids[0]
+          if (e.target === e.currentTarget && best)
+            setCursor((c) => c ?? { side: 'bid', price: best.price, implied: best.implied })
         }}
       >
         <MaxCumulative value={barMax}>
           <div className="ladder-side asks">{askRows}</div>
           <div className="spread-row" data-testid="book-spread">
-            <span className="c-price" title="Mid">
-              {formatMid(mid)}
+            <span
+              className="c-price"
+              title={
+                hasNo && showing === 'yes'
+                  ? 'Mid, of the best levels including those implied from the NO book'
+                  : 'Mid'
+              }
+            >
+              {formatMid(mid, unit)}
             </span>
             {state === 'quiet' ? (
               <span
@@ -284,7 +408,7 @@ export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; 
               <span className="muted">mid</span>
             )}
             <span className="c-spread" title="Spread">
-              spread <b>{formatPrice(spread)}</b>
+              spread <b>{formatPrice(spread, unit)}</b>
             </span>
           </div>
           <div className="ladder-side bids">{bidRows}</div>
@@ -304,7 +428,15 @@ export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; 
       </div>
       {menu ? <ContextMenu menu={menu} label="Price level" onClose={() => setMenu(null)} /> : null}
       <div className="ladder-foot muted">
-        <span>{book ? `${book.depth.bids} bid / ${book.depth.asks} ask levels` : '\u00a0'}</span>
+        <span>
+          {!book
+            ? '\u00a0'
+            : book.no === undefined
+              ? `${book.depth.bids} bid / ${book.depth.asks} ask levels`
+              : showing === 'no'
+                ? `NO ${book.no.depth.bids} bid / ${book.no.depth.asks} ask levels`
+                : `${book.depth.bids} bid / ${book.depth.asks} ask · NO ${book.no.depth.bids}/${book.no.depth.asks}`}
+        </span>
         {book?.seq !== null && book?.seq !== undefined ? (
           // Remounted on every new seq: its first paint is the moment this book version reached the screen
           // (Element Timing, read by the UI benchmark). It is the footer's flex item itself, so Chromium credits

@@ -1,7 +1,8 @@
 // Candles from the market's trades with lightweight-charts. Built once with setData when the chart opens (or
 // the tape is re-seeded, at once), then one series.update per changed candle, at most CHART_INTERVAL_MS apart:
 // under a firehose the trades of several frames go in one update (candles a second or a minute wide look the
-// same), so the chart's canvases are not redrawn, repainted and composited every frame.
+// same), so the chart's canvases are not redrawn, repainted and composited every frame. The price axis reads in
+// the trader's unit (¢ or probability), switched without rebuilding the chart.
 import {
   CandlestickSeries,
   ColorType,
@@ -21,8 +22,10 @@ import {
   type Candle,
   type CandleInterval,
 } from '../lib/candles'
+import type { PriceUnit } from '../lib/format'
 import { CHART_INTERVAL_MS, throttle } from '../lib/throttle'
 import { NO_TRADES, useMonitor } from '../store/monitor'
+import { usePrefs, usePriceUnit } from '../store/prefs'
 
 function cssVar(name: string, fallback: string): string {
   const v = getComputedStyle(document.documentElement).getPropertyValue(name).trim()
@@ -46,6 +49,11 @@ function themeOptions() {
   }
 }
 
+/** An axis or crosshair price: "12¢" / "12.5¢", or "0.12" (a price beyond ±1 is a plain number either way). */
+export function axisPrice(p: number, unit: PriceUnit): string {
+  return unit === 'cents' && Math.abs(p) <= 1 ? `${Number((p * 100).toFixed(1))}¢` : p.toFixed(2)
+}
+
 function pad2(n: number): string {
   return String(n).padStart(2, '0')
 }
@@ -61,6 +69,8 @@ export function PriceChart({ market }: { market: string }) {
   const container = useRef<HTMLDivElement | null>(null)
   const [interval, setIntervalChoice] = useState<CandleInterval>('1m')
   const hasTrades = useMonitor((s) => (s.trades[market] ?? NO_TRADES).length > 0)
+  const unit = usePriceUnit()
+  const chartRef = useRef<IChartApi | null>(null)
 
   useEffect(() => {
     const el = container.current
@@ -73,7 +83,7 @@ export function PriceChart({ market }: { market: string }) {
       ...themeOptions(),
       localization: {
         timeFormatter: (t: Time) => localTime(t, true),
-        priceFormatter: (p: number) => p.toFixed(2),
+        priceFormatter: (p: number) => axisPrice(p, usePrefs.getState().priceUnit),
       },
       timeScale: {
         ...themeOptions().timeScale,
@@ -162,13 +172,20 @@ export function PriceChart({ market }: { market: string }) {
     const media = window.matchMedia('(prefers-color-scheme: dark)')
     const onTheme = () => chart.applyOptions(themeOptions())
     media.addEventListener('change', onTheme)
+    chartRef.current = chart
     return () => {
+      chartRef.current = null
       media.removeEventListener('change', onTheme)
       unsubscribe()
       appendLatest.cancel()
       chart.remove()
     }
   }, [market, interval])
+
+  // A new unit: the axis and crosshair labels are drawn again (the formatter reads the unit when called).
+  useEffect(() => {
+    chartRef.current?.applyOptions({ localization: { priceFormatter: (p: number) => axisPrice(p, unit) } })
+  }, [unit])
 
   return (
     <div className="chart-pane">

@@ -1,6 +1,7 @@
-// Connection state, reconnects, age of the last message, rate-limit quota and the incident log. Every age and
-// countdown here is its own small component on the shared second clock (hooks/clock), so a tick re-renders a
-// few characters, not the bar, and only while that value is shown and changing.
+// Connection state, reconnects, age of the last message, rate-limit quota, the incident log, and how prices read
+// (¢ or probability). Every age and countdown here is its own small component on the shared second clock
+// (hooks/clock), so a tick re-renders a few characters, not the bar, and only while that value is shown and
+// changing.
 import { memo, useMemo, useState } from 'react'
 import type { Incident, StreamStatus } from '../../shared/model'
 import { useAgeNow, useCountdownNow } from '../hooks/clock'
@@ -8,6 +9,7 @@ import { useApi } from '../hooks/context'
 import { formatAge, formatClock, formatCountdown, formatDuration } from '../lib/format'
 import { toggleAlertManager, useAlertUi } from '../store/alerts-ui'
 import { useMonitor } from '../store/monitor'
+import { PriceUnitToggle } from './PriceUnitToggle'
 
 /**
  * The engine reports lastMessageAt with its status about once a second, so an age under this is noise: it reads
@@ -284,6 +286,7 @@ export function StatusBar({ onOpenInspector }: { onOpenInspector?: () => void })
           ) : null}
         </span>
       ) : null}
+      <PriceUnitToggle />
       {onOpenInspector ? (
         <button className="link-btn" onClick={onOpenInspector} data-testid="open-inspector">
           Inspector

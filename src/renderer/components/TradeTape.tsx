@@ -12,11 +12,13 @@
 // counts them and goes back to the live tape at the top.
 // Filters (side, minimum size) and the big-trade rule are per tape; the props give their starting values and
 // the callbacks report changes, so the pane that holds the tape can persist them.
+// Where the venue says which contract traded (VoxFi's YES/NO), the price cell leads with a small YES / NO mark;
+// the price itself is in YES terms for both, as the engine keeps every print (model.ts, Update 'trade').
 import { observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual'
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type UIEvent } from 'react'
 import type { TradeView } from '../../shared/model'
 import { csvFilename, downloadCsv, tradesCsv } from '../lib/csv'
-import { formatClock, formatPrice, formatSize } from '../lib/format'
+import { formatClock, formatPrice, formatSize, type PriceUnit } from '../lib/format'
 import {
   countNewer,
   describeRule,
@@ -33,6 +35,7 @@ import {
   type TapeRow,
 } from '../lib/tape'
 import { NO_TRADES, TAPE_CAP, useMonitor } from '../store/monitor'
+import { usePriceUnit } from '../store/prefs'
 
 export type { BigTradeRule, TapeFilters } from '../lib/tape'
 
@@ -74,7 +77,15 @@ function noteArrivals(trades: readonly TradeView[], asNew: boolean): void {
   }
 }
 
-const TradeRow = memo(function TradeRow({ trade, big }: { trade: TradeView; big: boolean }) {
+const TradeRow = memo(function TradeRow({
+  trade,
+  big,
+  unit,
+}: {
+  trade: TradeView
+  big: boolean
+  unit: PriceUnit
+}) {
   const side = trade.side ?? 'none'
   // Lit only if it arrived less than FRESH_MS ago: a row remounted by scrolling keeps its state.
   const [left] = useState(() => FRESH_MS - (performance.now() - (arrivals.get(trade) ?? 0)))
@@ -94,10 +105,24 @@ const TradeRow = memo(function TradeRow({ trade, big }: { trade: TradeView; big:
       data-side={side}
       data-key={trade.key}
       data-big={big ? 'true' : undefined}
+      data-outcome={trade.outcome === undefined ? undefined : trade.outcome === 'no' ? 'NO' : 'YES'}
     >
       <span className="c-time">{formatClock(trade.ts)}</span>
       <span className="c-price" elementtiming={`trade:${trade.key}`}>
-        {formatPrice(trade.price)}
+        {trade.outcome !== undefined ? (
+          <span
+            className={`outcome-mark outcome-${trade.outcome}`}
+            data-testid="trade-outcome"
+            title={
+              trade.outcome === 'no'
+                ? `A NO contract traded at ${formatPrice(1 - trade.price, unit)}: shown, like every print, in YES terms`
+                : 'The YES contract traded'
+            }
+          >
+            {trade.outcome === 'no' ? 'NO' : 'YES'}
+          </span>
+        ) : null}
+        {formatPrice(trade.price, unit)}
       </span>
       <span className="c-size">{formatSize(trade.size)}</span>
       <span className="c-side">{trade.side === 'buy' ? 'Buy' : trade.side === 'sell' ? 'Sell' : '—'}</span>
@@ -294,6 +319,7 @@ export function TradeTape({
 }: TradeTapeProps) {
   const trades = useMonitor((s) => s.trades[market] ?? NO_TRADES)
   const epoch = useMonitor((s) => s.tapeEpoch[market] ?? 0)
+  const unit = usePriceUnit()
 
   // Filters and rule: the tape's own state, started from the props and following a prop that changes value.
   const [filters, setFilters] = useFollowedProp(normaliseFilters(filtersProp), sameFilters)
@@ -438,7 +464,12 @@ export function TradeTape({
           <div className="tape-rows" style={{ transform: `translateY(${first?.start ?? 0}px)` }}>
             {shown.map((r) =>
               r.kind === 'trade' ? (
-                <TradeRow key={r.key} trade={r.trade} big={isBig(r.trade, averages.get(r.trade), rule)} />
+                <TradeRow
+                  key={r.key}
+                  trade={r.trade}
+                  big={isBig(r.trade, averages.get(r.trade), rule)}
+                  unit={unit}
+                />
               ) : (
                 <GapRow key={r.key} />
               ),

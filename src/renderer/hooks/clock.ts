@@ -1,47 +1,68 @@
 // Clocks for ages and countdowns on screen. One shared clock ticks on the wall clock's whole seconds, and only
 // while some component shows a value that changes with it (an age past its threshold, a running countdown);
 // every such value on the page then changes in the same tick, so they cost one render pass and one frame a
-// second together, and nothing at all once none is shown.
+// second together, and nothing at all once none is shown. A second shared clock ticks on whole minutes for
+// countdowns hours or days long (an event's time to resolution), so a list of them costs one pass a minute.
 import { useEffect, useState, useSyncExternalStore } from 'react'
 
-const TICK_MS = 1_000
-
-let now = Date.now()
-let timer: ReturnType<typeof setTimeout> | null = null
-const listeners = new Set<() => void>()
-
-function arm(): void {
-  timer = setTimeout(tick, TICK_MS - (Date.now() % TICK_MS))
+interface SharedClock {
+  subscribe(listener: () => void): () => void
+  read(): number
+  subscribers(): number
 }
 
-function tick(): void {
-  now = Date.now()
-  for (const listener of [...listeners]) listener()
-  if (listeners.size > 0) arm()
-  else timer = null
-}
-
-function subscribe(listener: () => void): () => void {
-  // A value that starts being shown starts from the current time, not from the last tick (nor from whenever
-  // the clock went to sleep): React reads the time again right after subscribing.
-  now = Date.now()
-  if (listeners.size === 0) arm()
-  listeners.add(listener)
-  return () => {
-    listeners.delete(listener)
-    if (listeners.size === 0 && timer !== null) {
-      clearTimeout(timer)
-      timer = null
-    }
+/** A clock that ticks on the wall clock's whole periods while anything listens, and sleeps otherwise. */
+function sharedClock(periodMs: number): SharedClock {
+  let now = Date.now()
+  let timer: ReturnType<typeof setTimeout> | null = null
+  const listeners = new Set<() => void>()
+  const arm = (): void => {
+    timer = setTimeout(tick, periodMs - (Date.now() % periodMs))
+  }
+  const tick = (): void => {
+    now = Date.now()
+    for (const listener of [...listeners]) listener()
+    if (listeners.size > 0) arm()
+    else timer = null
+  }
+  return {
+    subscribe(listener) {
+      // A value that starts being shown starts from the current time, not from the last tick (nor from whenever
+      // the clock went to sleep): React reads the time again right after subscribing.
+      now = Date.now()
+      if (listeners.size === 0) arm()
+      listeners.add(listener)
+      return () => {
+        listeners.delete(listener)
+        if (listeners.size === 0 && timer !== null) {
+          clearTimeout(timer)
+          timer = null
+        }
+      }
+    },
+    read: () => now,
+    subscribers: () => listeners.size,
   }
 }
 
+const seconds = sharedClock(1_000)
+/** Countdowns to moments hours or days ahead (an event's resolution) change once a minute, not once a second. */
+const minutes = sharedClock(60_000)
+
 const asleep = () => () => {}
-const read = () => now
+const subscribeSeconds = seconds.subscribe
+const readSeconds = seconds.read
+const subscribeMinutes = minutes.subscribe
+const readMinutes = minutes.read
 
 /** How many components keep the shared clock ticking (tests). */
 export function clockSubscribers(): number {
-  return listeners.size
+  return seconds.subscribers()
+}
+
+/** How many components keep the shared minute clock ticking (tests). */
+export function minuteClockSubscribers(): number {
+  return minutes.subscribers()
 }
 
 /**
@@ -49,7 +70,24 @@ export function clockSubscribers(): number {
  * read (it may be old): compare it only with moments that were checked against it.
  */
 export function useSecondClock(active: boolean): number {
-  return useSyncExternalStore(active ? subscribe : asleep, read, read)
+  return useSyncExternalStore(active ? subscribeSeconds : asleep, readSeconds, readSeconds)
+}
+
+/**
+ * The shared minute clock's time, ticking on each whole minute while `active` (one tick for every countdown on
+ * the page). Inactive, it is whatever the clock last read: compare it only with moments checked against it.
+ */
+export function useMinuteClock(active: boolean): number {
+  return useSyncExternalStore(active ? subscribeMinutes : asleep, readMinutes, readMinutes)
+}
+
+/**
+ * The time to show a countdown to `until` in minutes (formatTimeLeft): the shared minute clock while it runs,
+ * nothing once it is over or while `until` is null.
+ */
+export function useMinuteCountdownNow(until: number | null): number {
+  const clock = useMinuteClock(false)
+  return useMinuteClock(until !== null && clock < until)
 }
 
 /**

@@ -2,9 +2,27 @@
 
 const DASH = '—'
 
-/** Prices on this venue are probabilities: two decimals (0.53); a finer tick keeps its extra digits. */
-export function formatPrice(price: number | null | undefined): string {
+/**
+ * How a price in 0–1 is shown: `cents` of R$1 per contract ("40¢", as VoxFi's own UI), or as a `probability`
+ * ("0.40"). The trader's choice (store/prefs.ts); the functions here default to `probability`, so a caller that
+ * passes no unit (CSV, tests) keeps the plain number.
+ */
+export type PriceUnit = 'cents' | 'probability'
+
+/** A number of cents without trailing zeros: 40 → "40", 53.5 → "53.5"; a finer tick keeps up to 2 decimals. */
+function centsText(cents: number): string {
+  const text = (Math.round(cents * 100) / 100).toFixed(2).replace(/\.?0+$/, '')
+  return text === '-0' ? '0' : text
+}
+
+/**
+ * A price in the trader's unit. In cents only a value within ±1 (a probability, or a spread or change of one) is
+ * shown as "40¢"; anything larger is a plain number whatever the unit (a venue whose prices are not
+ * probabilities). Probabilities: two decimals (0.53); a finer tick keeps its extra digits.
+ */
+export function formatPrice(price: number | null | undefined, unit: PriceUnit = 'probability'): string {
   if (price === null || price === undefined || !Number.isFinite(price)) return DASH
+  if (unit === 'cents' && Math.abs(price) <= 1) return `${centsText(price * 100)}¢`
   if (price > 0 && price < 1) {
     const cents = price * 100
     // A sub-cent tick (0.535) would otherwise be rounded away and two levels would read the same.
@@ -29,6 +47,63 @@ export function formatSize(size: number | null | undefined): string {
 export function formatAmount(amount: number | null | undefined): string {
   if (amount === null || amount === undefined || !Number.isFinite(amount)) return DASH
   return amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
+}
+
+/** A price change in the trader's unit: +0.02 / -0.01, or +2¢ / -1¢; no sign when it rounds to nothing. */
+export function formatPriceChange(value: number | null | undefined, unit: PriceUnit = 'probability'): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return DASH
+  if (unit !== 'cents' || Math.abs(value) > 1) return formatSigned(value)
+  const text = centsText(Math.abs(value) * 100)
+  if (Number(text) === 0) return '0¢'
+  return `${value > 0 ? '+' : '-'}${text}¢`
+}
+
+/** The venue's chance of YES (0–1) as a whole percent: "40%", "<1%" and ">99%" near the ends. */
+export function formatChance(chance: number | null | undefined): string {
+  if (chance === null || chance === undefined || !Number.isFinite(chance)) return DASH
+  if (chance > 0 && chance < 0.005) return '<1%'
+  if (chance < 1 && chance > 0.995) return '>99%'
+  return `${Math.round(chance * 100)}%`
+}
+
+const compactFormat = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 })
+
+/** Large counts in a few characters (volume, liquidity): 9,800 stays grouped, then 29.5K, 1.2M. */
+export function formatCompact(n: number | null | undefined): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return DASH
+  return Math.abs(n) < 10_000 ? sizeFormat.format(n) : compactFormat.format(n)
+}
+
+/** Currencies shown with their symbol (Intl's), e.g. VoxFi's reais; any other keeps its code beside the amount. */
+const SYMBOL_CURRENCIES: ReadonlySet<string> = new Set(['BRL'])
+const moneyFormats = new Map<string, Intl.NumberFormat>()
+
+/**
+ * A money amount in its currency: "R$ 1,234.56" for BRL (the symbol, a no-break space, two decimals, grouped);
+ * other currencies (which may be crypto, with more decimals than two) as formatAmount.
+ */
+export function formatMoney(amount: number | null | undefined, currency: string | null | undefined): string {
+  if (amount === null || amount === undefined || !Number.isFinite(amount)) return DASH
+  const code = currency?.toUpperCase() ?? ''
+  if (!SYMBOL_CURRENCIES.has(code)) return formatAmount(amount)
+  let format = moneyFormats.get(code)
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', { style: 'currency', currency: code, currencyDisplay: 'symbol' })
+    moneyFormats.set(code, format)
+  }
+  let out = ''
+  const parts = format.formatToParts(amount)
+  parts.forEach((p, i) => {
+    out += p.value
+    // "R$1.00" → "R$ 1.00": a gap between the symbol and the number, as Brazilians write it.
+    if (p.type === 'currency' && parts[i + 1]?.type !== 'literal') out += '\u00a0'
+  })
+  return out
+}
+
+/** Whether a currency is shown with a symbol by formatMoney (its code then need not be repeated). */
+export function hasMoneySymbol(currency: string | null | undefined): boolean {
+  return SYMBOL_CURRENCIES.has(currency?.toUpperCase() ?? '')
 }
 
 /** A signed change, e.g. +0.02 / -0.01, for spreads and deviations. */
@@ -73,6 +148,21 @@ export function formatCountdown(ms: number | null | undefined): string {
   return seconds < 60 ? `${seconds}s` : formatDuration(seconds * 1000)
 }
 
+/**
+ * Time left to a moment far ahead, to the minute (rounded up, so it reads "1m" until it is over): "3d 4h",
+ * "5h 20m", "12m"; "0m" once it is over. For countdowns that tick once a minute (event resolution).
+ */
+export function formatTimeLeft(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return DASH
+  if (ms <= 0) return '0m'
+  const minutes = Math.ceil(ms / 60_000)
+  const days = Math.floor(minutes / 1440)
+  const hours = Math.floor((minutes % 1440) / 60)
+  if (days > 0) return `${days}d ${hours}h`
+  if (hours > 0) return `${hours}h ${minutes % 60}m`
+  return `${minutes}m`
+}
+
 function pad2(n: number): string {
   return String(n).padStart(2, '0')
 }
@@ -82,6 +172,13 @@ export function formatClock(ts: number | null | undefined): string {
   if (ts === null || ts === undefined || !Number.isFinite(ts)) return DASH
   const d = new Date(ts)
   return `${pad2(d.getHours())}:${pad2(d.getMinutes())}:${pad2(d.getSeconds())}`
+}
+
+/** A local date and time to the minute, YYYY-MM-DD HH:MM (event start and resolution). */
+export function formatDateTime(ts: number | null | undefined): string {
+  if (ts === null || ts === undefined || !Number.isFinite(ts)) return DASH
+  const d = new Date(ts)
+  return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ${pad2(d.getHours())}:${pad2(d.getMinutes())}`
 }
 
 /** Local time with milliseconds, for the inspector where frame order matters. */
@@ -96,9 +193,10 @@ export function spreadOf(bid: number | null | undefined, ask: number | null | un
   return ask - bid
 }
 
-/** Mids are often half a tick: always three decimals so a column of them lines up. */
-export function formatMid(mid: number | null | undefined): string {
+/** Mids are often half a tick: always three decimals (or one decimal of a cent) so a column of them lines up. */
+export function formatMid(mid: number | null | undefined, unit: PriceUnit = 'probability'): string {
   if (mid === null || mid === undefined || !Number.isFinite(mid)) return DASH
+  if (unit === 'cents' && Math.abs(mid) <= 1) return `${(mid * 100).toFixed(1)}¢`
   return mid.toFixed(3)
 }
 

@@ -3,7 +3,7 @@
 // ticker's last. One definition, so the form's "now" and the menus' prefills agree with the engine's subjects.
 import type { PriceSubject } from '../../shared/alerts'
 import type { BookView, TickerView } from '../../shared/model'
-import { formatMid, formatPrice, midOf, spreadOf } from './format'
+import { formatMid, formatPrice, midOf, spreadOf, type PriceUnit } from './format'
 
 export type Quote = Record<PriceSubject, number | null>
 
@@ -24,6 +24,10 @@ export function quoteOf(
 }
 
 /** A subject's value as the panes show it (a mid has a tenth of a cent). */
-export function formatSubject(subject: PriceSubject, value: number | null): string {
-  return subject === 'mid' ? formatMid(value) : formatPrice(value)
+export function formatSubject(
+  subject: PriceSubject,
+  value: number | null,
+  unit: PriceUnit = 'probability',
+): string {
+  return subject === 'mid' ? formatMid(value, unit) : formatPrice(value, unit)
 }

@@ -1,15 +1,25 @@
 // A watchlist: the markets the trader stars, each with live bid/ask, last, change since the day's open, spread
 // and freshness. Virtualised (fixed rows), and only the rows on screen are subscribed: the interest follows the
 // visible range, settled for a moment so a fling through 500 rows does not subscribe each one on the way.
-// Rows select their own ticker, so a busy market re-renders its row only. Reorder by drag or Alt+↑/↓.
+// Rows select their own ticker, so a busy market re-renders its row only. Reorder by drag or Alt+↑/↓. The
+// venue's chance, volume and liquidity (VoxFi) are in the row's tooltip, so the columns stay as narrow.
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { memo, useEffect, useMemo, useRef, useState, type DragEvent, type KeyboardEvent } from 'react'
 import type { TickerView } from '../../shared/model'
 import type { Watchlist } from '../../shared/workspace'
 import { useApi, useInterests } from '../hooks/context'
-import { formatClock, formatPrice, formatSigned, spreadOf } from '../lib/format'
+import {
+  formatChance,
+  formatClock,
+  formatCompact,
+  formatPrice,
+  formatPriceChange,
+  spreadOf,
+  type PriceUnit,
+} from '../lib/format'
 import { useMarketTitles } from '../store/events'
 import { useMonitor } from '../store/monitor'
+import { usePriceUnit } from '../store/prefs'
 import { editWatchlist } from './watchlists'
 import { useWindowWorkspace } from './window-state'
 
@@ -29,15 +39,28 @@ function useSettled<T>(value: T, key: string, ms: number): T {
 }
 
 /** Change since the day's open, with what it is measured from; null when either end is unknown. */
-export function changeOf(t: TickerView | undefined): { value: number | null; title: string } {
+export function changeOf(
+  t: TickerView | undefined,
+  unit: PriceUnit = 'probability',
+): { value: number | null; title: string } {
   if (!t) return { value: null, title: 'No data yet.' }
   if (t.open === undefined || t.openAt === undefined)
     return { value: null, title: 'No trade seen today yet: nothing to measure a change from.' }
   if (t.last === null) return { value: null, title: 'No last price.' }
   return {
     value: t.last - t.open,
-    title: `Since the day's first trade the app saw, ${formatPrice(t.open)} at ${formatClock(t.openAt)}.`,
+    title: `Since the day's first trade the app saw, ${formatPrice(t.open, unit)} at ${formatClock(t.openAt)}.`,
   }
+}
+
+/** The venue's own figures for the row's tooltip: " · chance 40% · vol 29.5K · liq 5,000"; "" without them. */
+export function venueFigures(t: TickerView | undefined): string {
+  if (!t) return ''
+  let out = ''
+  if (t.chance !== undefined) out += ` · chance ${formatChance(t.chance)}`
+  if (t.volume !== undefined) out += ` · vol ${formatCompact(t.volume)}`
+  if (t.liquidity !== undefined) out += ` · liq ${formatCompact(t.liquidity)}`
+  return out
 }
 
 const STATE_WORD: Record<string, string> = {
@@ -71,7 +94,8 @@ const Row = memo(function Row({
   onDrop(index: number): void
 }) {
   const t = useMonitor((s) => s.tickers[market])
-  const change = changeOf(t)
+  const unit = usePriceUnit()
+  const change = changeOf(t, unit)
   const spread = spreadOf(t?.bestBid, t?.bestAsk)
   const state = t?.state ?? null
   const dim =
@@ -100,7 +124,7 @@ const Row = memo(function Row({
         onDrop(index)
       }}
       onClick={(e) => onOpen(market, e.shiftKey)}
-      title={`${title ?? market} (${market}) · Enter opens · Delete removes · Alt+↑/↓ moves`}
+      title={`${title ?? market} (${market})${venueFigures(t)} · Enter opens · Delete removes · Alt+↑/↓ moves`}
     >
       <button
         type="button"
@@ -117,22 +141,22 @@ const Row = memo(function Row({
       </button>
       <span className="c-title ellipsis">{title ?? <span className="mono">{market}</span>}</span>
       <span className={`c-num bid-text ${dim}`} data-testid="watch-bid">
-        {formatPrice(t?.bestBid)}
+        {formatPrice(t?.bestBid, unit)}
       </span>
       <span className={`c-num ask-text ${dim}`} data-testid="watch-ask">
-        {formatPrice(t?.bestAsk)}
+        {formatPrice(t?.bestAsk, unit)}
       </span>
       <span className={`c-num ${dim}`} data-testid="watch-last">
-        {formatPrice(t?.last)}
+        {formatPrice(t?.last, unit)}
       </span>
       <span
         className={`c-num ${change.value === null ? '' : change.value > 0 ? 'bid-text' : change.value < 0 ? 'ask-text' : ''}`}
         title={change.title}
         data-testid="watch-change"
       >
-        {change.value === null ? '—' : formatSigned(change.value)}
+        {change.value === null ? '—' : formatPriceChange(change.value, unit)}
       </span>
-      <span className={`c-num c-spread ${dim}`}>{formatPrice(spread)}</span>
+      <span className={`c-num c-spread ${dim}`}>{formatPrice(spread, unit)}</span>
       <span
         className={`watch-fresh state-${state ?? 'none'}`}
         data-testid="watch-fresh"
