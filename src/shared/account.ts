@@ -2,7 +2,7 @@
 // not specified, so each field is looked up under the names real venues use; an update that yields nothing
 // usable is only counted, and still shows in the raw feed. Shared: windows build the account pane from it and
 // the engine's alert rules read orders, positions and balances with the same rules.
-import type { Side, UserUpdateView } from './model'
+import type { Outcome, Side, UserUpdateView } from './model'
 
 export interface OrderRow {
   id: string
@@ -23,6 +23,10 @@ export interface FillRow {
   price: number | null
   size: number | null
   ts: number
+  /** Which contract of a binary market was filled, where the record says (VoxFi's YES/NO). */
+  outcome?: Outcome
+  /** The fee as the engine delivers it, in the account's money (VoxFi's centavos are already reais). */
+  fee?: number
 }
 
 export interface PositionRow {
@@ -119,6 +123,15 @@ export function normaliseSide(v: unknown): Side | null {
   const s = typeof v === 'string' ? v.trim().toLowerCase() : ''
   if (s === 'buy' || s === 'bid' || s === 'long' || s === 'b') return 'buy'
   if (s === 'sell' || s === 'ask' || s === 'short' || s === 's' || s === 'offer') return 'sell'
+  return null
+}
+
+/** YES or NO, as venues write it (VoxFi's `contract_type`, in English or Portuguese); null for anything else. */
+export function outcomeOf(v: unknown): Outcome | null {
+  if (typeof v !== 'string') return null
+  const s = v.trim().toLowerCase()
+  if (s === 'yes' || s === 'sim') return 'yes'
+  if (s === 'no' || s === 'não' || s === 'nao') return 'no'
   return null
 }
 
@@ -228,6 +241,10 @@ function applyFill(state: AccountState, r: Obj, u: UserUpdateView): boolean {
     size,
     ts: normaliseTime(r.ts ?? r.time ?? r.timestamp ?? r.created_at ?? r.createdAt) ?? u.receivedAt,
   }
+  const outcome = outcomeOf(r.outcome ?? r.contract_type)
+  if (outcome !== null) fill.outcome = outcome
+  const fee = num(r.fee)
+  if (fee !== null) fill.fee = fee
   if (id !== null && state.fills.some((f) => f.key === id)) return true
   state.fills = [fill, ...state.fills].slice(0, FILLS_CAP)
   return true

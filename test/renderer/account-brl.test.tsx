@@ -1,16 +1,14 @@
 // @vitest-environment happy-dom
 // The account on VoxFi: balances in reais read "R$ 1,234.56"; fills show which contract (YES/NO) and the fee
-// where their update says (`data.outcome`, `data.fee`), found again for each fill and kept per fill; order and
-// fill prices follow the price preference.
+// where their record says (`outcome` or `contract_type`, `fee`: the account keeps them on the fill row); order
+// and fill prices follow the price preference.
 import { act, type ReactNode } from 'react'
 import { beforeEach, describe, expect, it } from 'vitest'
 import type { UserUpdateView } from '../../src/shared/model'
 import { deriveAccount, type FillRow } from '../../src/shared/account'
 import { AccountPane } from '../../src/renderer/components/AccountPane'
 import { ServicesProvider } from '../../src/renderer/hooks/context'
-import { NO_FILL_INFO, fillInfoOf, noteFillInfo } from '../../src/renderer/lib/fills'
 import { formatMoney } from '../../src/renderer/lib/format'
-import { useMonitor } from '../../src/renderer/store/monitor'
 import { setPriceUnit } from '../../src/renderer/store/prefs'
 import { useProfiles } from '../../src/renderer/store/profiles'
 import { withDom } from './dom'
@@ -80,37 +78,17 @@ describe('money in reais', () => {
 })
 
 describe('fill outcome and fee', () => {
-  it('reads the contract and the fee from a fill record or the update around it', () => {
-    expect(fillInfoOf({ price: 0.4, outcome: 'YES', fee: 0.1 }, {})).toEqual({ outcome: 'yes', fee: 0.1 })
-    expect(fillInfoOf({ price: 0.4, contract_type: 'NO' }, {})).toEqual({ outcome: 'no' })
-    expect(fillInfoOf({ price: 0.4 }, { outcome: 'no', fee: '0.25', currency: 'BRL' })).toEqual({
-      outcome: 'no',
-      fee: 0.25,
-      currency: 'BRL',
-    })
-    // VoxFi's raw fee is in centavos: only the engine's converted `fee` is read.
-    expect(fillInfoOf({ price: 0.4, transaction_fee: 10 }, {})).toBeNull()
-    expect(fillInfoOf({ price: 0.4, outcome: 'maybe' }, {})).toBeNull()
-  })
-
-  it('finds each new fill’s record again, by id or by its update, and forgets fills the account let go', () => {
-    const updates = [
-      u('fill', { market: 'm1', price: 0.4, quantity: 10, outcome: 'yes', fee: 0.1 }),
-      u('fill', { fills: [{ trade_id: 't9', price: 0.6, size: 2, outcome: 'no' }] }),
-      u('fill', { market: 'm1', price: 0.41, quantity: 1 }),
-    ]
-    const account = deriveAccount(updates)
-    const info = noteFillInfo(NO_FILL_INFO, updates, [], account.fills)
-    const byKey = (k: string | undefined) => (k === undefined ? undefined : info[k])
+  it('keeps the contract and the fee on the fill row, from the record as the venue wrote it', () => {
+    const account = deriveAccount([
+      u('fill', { market: 'm1', price: 0.4, quantity: 10, outcome: 'YES', fee: 0.1 }),
+      u('fill', { fills: [{ trade_id: 't9', price: 0.6, size: 2, contract_type: 'NO' }] }),
+      // VoxFi's raw fee is in centavos: only the engine's converted `fee` is read.
+      u('fill', { market: 'm1', price: 0.41, quantity: 1, transaction_fee: 10, outcome: 'maybe' }),
+    ])
     const [plain, byId, first] = account.fills as [FillRow, FillRow, FillRow]
-    expect(byKey(first.key)).toEqual({ outcome: 'yes', fee: 0.1 })
-    expect(byId.key).toBe('t9')
-    expect(byKey('t9')).toEqual({ outcome: 'no' })
-    expect(byKey(plain.key)).toBeUndefined()
-    // Nothing new: the same map.
-    expect(noteFillInfo(info, [], account.fills, account.fills)).toBe(info)
-    // The account dropped every fill but the id'd one: only its info is kept.
-    expect(noteFillInfo(info, [], account.fills, [byId])).toEqual({ t9: { outcome: 'no' } })
+    expect([first.outcome, first.fee]).toEqual(['yes', 0.1])
+    expect([byId.key, byId.outcome, byId.fee]).toEqual(['t9', 'no', undefined])
+    expect([plain.outcome, plain.fee]).toEqual([undefined, undefined])
   })
 
   it('shows the contract and the fee columns when fills carry them, prices in the chosen unit', async () => {
@@ -137,7 +115,6 @@ describe('fill outcome and fee', () => {
     // The fee in the account's currency.
     expect(dom.byTestId('fill-fee', rows[1])[0]?.textContent).toBe(`R$${NBSP}0.10`)
     expect(rows[1]?.textContent).toContain('40¢')
-    expect(useMonitor.getState().fillInfo).not.toEqual({})
     await act(async () => setPriceUnit('probability'))
     expect(rows[1]?.textContent).toContain('0.40')
   })

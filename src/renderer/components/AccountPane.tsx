@@ -23,7 +23,6 @@ import {
   hasMoneySymbol,
   type PriceUnit,
 } from '../lib/format'
-import type { FillInfo } from '../lib/fills'
 import { markOf, positionPnl, priceInputsIn, totalPnl, type Known, type Mark } from '../lib/pnl'
 import { openAlertForm } from '../store/alerts-ui'
 import { useMarketTitles } from '../store/events'
@@ -254,23 +253,10 @@ const OrderLine = memo(function OrderLine({
   )
 })
 
-/** A fill's contract and fee: from the row itself should the account ever carry them, else from its update. */
-function fillExtras(f: FillRow, info: FillInfo | undefined): FillInfo {
-  const row = f as FillRow & Partial<Record<'outcome' | 'fee', unknown>>
-  const outcome = row.outcome === 'yes' || row.outcome === 'no' ? row.outcome : info?.outcome
-  const fee = typeof row.fee === 'number' && Number.isFinite(row.fee) ? row.fee : info?.fee
-  const out: FillInfo = {}
-  if (outcome !== undefined) out.outcome = outcome
-  if (fee !== undefined) out.fee = fee
-  if (info?.currency !== undefined) out.currency = info.currency
-  return out
-}
-
 const FillLine = memo(function FillLine({
   f,
   title,
   unit,
-  info,
   showOutcome,
   showFee,
   currency,
@@ -278,23 +264,20 @@ const FillLine = memo(function FillLine({
   f: FillRow
   title: string | undefined
   unit: PriceUnit
-  info: FillInfo | undefined
   showOutcome: boolean
   showFee: boolean
   /** The account's currency (its one balance's), for a fee whose record names none. */
   currency: string | null
 }) {
-  const extra = fillExtras(f, info)
-  const feeCurrency = extra.currency ?? currency
   return (
-    <tr data-testid="fill-row" data-outcome={extra.outcome?.toUpperCase()} data-fee={extra.fee}>
+    <tr data-testid="fill-row" data-outcome={f.outcome?.toUpperCase()} data-fee={f.fee}>
       <td className="num">{formatClock(f.ts)}</td>
       <MarketCell id={f.market} title={title} />
       <td className={f.side === 'buy' ? 'bid-text' : f.side === 'sell' ? 'ask-text' : ''}>{f.side ?? '—'}</td>
       {showOutcome ? (
         <td data-testid="fill-outcome">
-          {extra.outcome ? (
-            <span className={`outcome-mark outcome-${extra.outcome}`}>{extra.outcome.toUpperCase()}</span>
+          {f.outcome ? (
+            <span className={`outcome-mark outcome-${f.outcome}`}>{f.outcome.toUpperCase()}</span>
           ) : (
             '—'
           )}
@@ -307,12 +290,12 @@ const FillLine = memo(function FillLine({
           className="num"
           data-testid="fill-fee"
           title={
-            extra.fee === undefined
+            f.fee === undefined
               ? 'No fee in this fill’s update'
-              : `Fee ${formatMoney(extra.fee, feeCurrency)}${feeCurrency && !hasMoneySymbol(feeCurrency) ? ` ${feeCurrency}` : ''}`
+              : `Fee ${formatMoney(f.fee, currency)}${currency && !hasMoneySymbol(currency) ? ` ${currency}` : ''}`
           }
         >
-          {extra.fee === undefined ? '—' : formatMoney(extra.fee, feeCurrency)}
+          {f.fee === undefined ? '—' : formatMoney(f.fee, currency)}
         </td>
       ) : null}
     </tr>
@@ -402,7 +385,6 @@ export function AccountPane({ onOpenKeySettings }: { onOpenKeySettings(): void }
   const authError = useMonitor((s) => s.status?.authError ?? null)
   const keychainError = useMonitor((s) => s.status?.credentialsError ?? null)
   const account = useMonitor((s) => s.account)
-  const fillInfo = useMonitor((s) => s.fillInfo)
   const user = useMonitor((s) => s.user)
   const unit = usePriceUnit()
   useInterests('account', hasKey ? [{ channel: 'user' }] : [])
@@ -424,9 +406,8 @@ export function AccountPane({ onOpenKeySettings }: { onOpenKeySettings(): void }
   const positions = useMemo(() => Object.values(account.positions), [account.positions])
   const balances = useMemo(() => Object.values(account.balances), [account.balances])
   const fills = account.fills.slice(0, 30)
-  const fillsExtra = fills.map((f) => fillExtras(f, fillInfo[f.key]))
-  const showOutcome = fillsExtra.some((x) => x.outcome !== undefined)
-  const showFee = fillsExtra.some((x) => x.fee !== undefined)
+  const showOutcome = fills.some((x) => x.outcome !== undefined)
+  const showFee = fills.some((x) => x.fee !== undefined)
   // A fee's currency when its record names none: the account's, when it has one currency only.
   const currencies = new Set(balances.map((b) => b.currency))
   const accountCurrency = currencies.size === 1 ? ([...currencies][0] as string) : null
@@ -620,7 +601,6 @@ export function AccountPane({ onOpenKeySettings }: { onOpenKeySettings(): void }
                     f={f}
                     title={title(f.market)}
                     unit={unit}
-                    info={fillInfo[f.key]}
                     showOutcome={showOutcome}
                     showFee={showFee}
                     currency={accountCurrency}

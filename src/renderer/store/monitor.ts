@@ -15,7 +15,6 @@ import type {
 import type { WorkspaceView } from '../../shared/workspace'
 import { applyUserUpdates, emptyAccount, type AccountState } from '../../shared/account'
 import { appended, newestByMarket } from '../../shared/batch-merge'
-import { NO_FILL_INFO, noteFillInfo, type FillInfoMap } from '../lib/fills'
 
 /** What the engine keeps and sends as history (TAPE_TRADES); a window keeps no more. */
 export const TAPE_CAP = TAPE_TRADES
@@ -41,8 +40,6 @@ export interface MonitorState {
   /** Oldest first, capped at USER_FEED_CAP. */
   user: UserUpdateView[]
   account: AccountState
-  /** Per fill key, what its update said of the contract (YES/NO) and the fee, for fills the account holds. */
-  fillInfo: FillInfoMap
   /** Oldest first, capped at INSPECTOR_CAP. */
   inspector: InspectorFrame[]
   /** Bumped when the engine says the events listing changed. */
@@ -89,7 +86,6 @@ const initial = {
   tapeEpoch: {},
   user: [],
   account: emptyAccount(),
-  fillInfo: NO_FILL_INFO,
   inspector: [],
   eventsVersion: 0,
   alerts: null,
@@ -131,8 +127,6 @@ export function reduceBatch(s: MonitorState, batch: ViewBatch): Partial<MonitorS
   if (batch.user && batch.user.length > 0) {
     next.user = appendCapped(s.user, batch.user, USER_FEED_CAP)
     next.account = applyUserUpdates(s.account, batch.user)
-    const fillInfo = noteFillInfo(s.fillInfo, batch.user, s.account.fills, next.account.fills)
-    if (fillInfo !== s.fillInfo) next.fillInfo = fillInfo
   }
   if (batch.inspector && batch.inspector.length > 0) {
     next.inspector = appendCapped(s.inspector, batch.inspector, INSPECTOR_CAP)
@@ -214,7 +208,7 @@ export const useMonitor = create<MonitorState>()((set) => ({
       const merged = older.concat(s.user).sort((a, b) => a.seq - b.seq)
       const user = merged.length > USER_FEED_CAP ? merged.slice(merged.length - USER_FEED_CAP) : merged
       const account = applyUserUpdates(emptyAccount(), user)
-      return { user, account, fillInfo: noteFillInfo(NO_FILL_INFO, user, [], account.fills) }
+      return { user, account }
     })
   },
   seedAlerts: (view, error = null) => {
@@ -235,7 +229,6 @@ export const useMonitor = create<MonitorState>()((set) => ({
       trades: {},
       user: [],
       account: emptyAccount(),
-      fillInfo: NO_FILL_INFO,
       marketsEpoch: s.marketsEpoch + 1,
     }))
   },
