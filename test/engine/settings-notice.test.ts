@@ -51,7 +51,14 @@ it('a bad window layout is set aside and named; both saved profiles survive', as
   })
   const client = engine.attachClient({ sink: () => {} })
   const profiles = await client.listProfiles()
-  expect(profiles.ok && profiles.value.profiles.map((p) => p.id)).toEqual(['demo', 'p-one', 'p-two'])
+  expect(profiles.ok && profiles.value.profiles.map((p) => p.id)).toEqual([
+    'demo',
+    'p-one',
+    'p-two',
+    // VoxFi's built-in profiles are listed after the file's own.
+    'voxfi',
+    'voxfi-dev',
+  ])
   expect(engine.getWindowLayouts()).toHaveLength(1)
   const status = await client.getStatus()
   const notices = status.ok ? (status.value.notices ?? []) : []
