@@ -7,6 +7,11 @@ export interface SimulatorFaults {
   dropAll(): void
   /** While on, sockets and ping/pong stay alive but no data frame is sent (updates are dropped, not queued). */
   stall(on: boolean): void
+  /**
+   * While on, the venue goes quiet: no market moves, nothing trades, the account stands still. Sockets, pings
+   * and REST answer as usual (a REST book is the last one). A market "whose data stops" without a fault.
+   */
+  freeze(on: boolean): void
   /** Send `count` (default 1) invalid-JSON text frames to every connection. */
   sendMalformed(count?: number): void
   /** Send one valid-JSON frame of about `bytes` (default 2 MiB) to every connection. */
@@ -56,6 +61,7 @@ export interface FaultDeps {
   crossed: (market: string) => boolean
   refuseUntil: (epochMs: number) => void
   restart: () => Promise<void>
+  freeze: (on: boolean) => void
   /** Invalid-JSON frames for sendMalformed (default: reference-looking ones). */
   malformed?: readonly string[]
   /** Start of the oversized frame, a JSON string value follows (default: a reference-looking notice). */
@@ -89,6 +95,7 @@ export function createFaults(d: FaultDeps): SimulatorFaults {
     stall: (on) => {
       d.hub.stalled = on
     },
+    freeze: (on) => d.freeze(on),
     sendMalformed: (count = 1) => {
       for (let i = 0; i < count; i++) d.hub.sendToAll(malformed[i % malformed.length] as string)
     },

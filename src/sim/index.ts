@@ -234,6 +234,8 @@ export async function createSimulator(
 
   let step = 0
   let lastPing = Date.now()
+  /** Fault: the venue is quiet (nothing steps); pings and REST go on. */
+  let frozen = false
   const voxStep = (v: NonNullable<typeof vox>): void => {
     step++
     const ts = Date.now()
@@ -247,6 +249,15 @@ export async function createSimulator(
     v.onStep(step, outs, account.step(step, ts, prints))
   }
   const loop = setInterval(() => {
+    if (frozen) {
+      // Nothing moves, but the reference hub's pings come from this loop (VoxFi's hub pings by itself).
+      const ts = Date.now()
+      if (vox === null && ts - lastPing >= pingMs) {
+        lastPing = ts
+        theHub.ping()
+      }
+      return
+    }
     if (vox !== null) {
       try {
         voxStep(vox)
@@ -310,11 +321,14 @@ export async function createSimulator(
 
   const findBook = (id: string): FaultBook | undefined =>
     books.get(id) ?? (isFirehoseId(id) ? fh.get(id) : undefined)
-  const common: Pick<FaultDeps, 'refuseUntil' | 'restart'> = {
+  const common: Pick<FaultDeps, 'refuseUntil' | 'restart' | 'freeze'> = {
     refuseUntil: (t) => {
       refuseUntil = t
     },
     restart,
+    freeze: (on) => {
+      frozen = on
+    },
   }
   const faults = createFaults(
     vox === null

@@ -12,7 +12,8 @@ export type WorkerReply =
   | { type: 'closed' }
 
 /** Test hook: faults injected from the parent thread (e2e tests of the demo app). */
-export type WorkerFault = 'drop' | 'stall' | 'unstall' | 'malformed' | 'restart' | 'server-error'
+export type WorkerFault =
+  'drop' | 'stall' | 'unstall' | 'freeze' | 'unfreeze' | 'malformed' | 'restart' | 'server-error'
 
 export interface WorkerInput {
   options: Omit<SimulatorOptions, 'log'>
@@ -42,6 +43,8 @@ async function run(): Promise<void> {
       if (msg.kind === 'drop') sim.faults.dropAll()
       else if (msg.kind === 'stall') sim.faults.stall(true)
       else if (msg.kind === 'unstall') sim.faults.stall(false)
+      else if (msg.kind === 'freeze') sim.faults.freeze(true)
+      else if (msg.kind === 'unfreeze') sim.faults.freeze(false)
       else if (msg.kind === 'malformed') sim.faults.sendMalformed(1)
       else if (msg.kind === 'restart') void sim.faults.restart()
       else if (msg.kind === 'server-error') sim.faults.serverError()

@@ -1,5 +1,6 @@
 // Venue adapters as a user meets them: the inspector says which adapter reads the demo's frames (auto settles on
-// the simulator's), and a profile's form offers every shipped adapter, auto, and the tolerant reader.
+// VoxFi's, the dialect the demo simulator speaks), and a profile's form offers every shipped adapter, auto, and
+// the tolerant reader.
 import { expect, test } from '@playwright/test'
 import { startHost, type Host } from './host'
 import { openFirstMarket, openLive } from './helpers'
@@ -18,7 +19,7 @@ test('the inspector names the adapter auto picked; a profile can choose one', as
   await openLive(page, host.url)
   await openFirstMarket(page)
   await page.getByTestId('toggle-inspector').click()
-  await expect(page.getByTestId('inspector-adapter')).toHaveText('adapter auto → sim')
+  await expect(page.getByTestId('inspector-adapter')).toHaveText('adapter auto → voxfi')
   await expect.poll(() => page.getByTestId('inspector-frame').count()).toBeGreaterThan(0)
   await page.screenshot({ path: test.info().outputPath('inspector-adapter.png') })
 
@@ -31,7 +32,7 @@ test('the inspector names the adapter auto picked; a profile can choose one', as
     .locator('option')
     .evaluateAll((os) => os.map((o) => (o as unknown as { value: string }).value))
   expect(options.slice(0, 3)).toEqual(['auto', 'tolerant', 'sim'])
-  for (const name of ['kalshi', 'polymarket', 'betfair', 'kraken-futures', 'bitmex'])
+  for (const name of ['voxfi', 'kalshi', 'polymarket', 'betfair', 'kraken-futures', 'bitmex'])
     expect(options).toContain(name)
   await select.selectOption('kalshi')
   await expect(select).toHaveValue('kalshi')

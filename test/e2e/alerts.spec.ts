@@ -14,10 +14,13 @@ test.afterAll(async () => {
   await host?.close()
 })
 
-/** Distinct ask prices on the ladder, lowest (best) first. */
+/** The YES book's own ask rows (the NO book's implied ones are marked data-outcome="NO"). */
+const YES_ASK = '[data-testid="book-ask-row"]:not([data-outcome="NO"])'
+
+/** Distinct ask prices of the YES book on the ladder, lowest (best) first. */
 async function askLevels(page: Page): Promise<number[]> {
   const prices = await page
-    .getByTestId('book-ask-row')
+    .locator(YES_ASK)
     .evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-price'))))
   return [...new Set(prices)].sort((a, b) => a - b)
 }
@@ -37,7 +40,7 @@ test('a price alert from the ladder fires after its pane is closed: toast and hi
   let level = NaN
   for (let attempt = 0; attempt < 5 && Number.isNaN(level); attempt++) {
     const candidate = (await askLevels(page))[1] as number
-    const row = page.locator(`[data-testid="book-ask-row"][data-price="${candidate}"]`)
+    const row = page.locator(`${YES_ASK}[data-price="${candidate}"]`)
     try {
       await row.click({ button: 'right', timeout: 3_000 })
       level = candidate

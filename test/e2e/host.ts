@@ -23,7 +23,7 @@ export interface Host {
   /** URL of the same host with a window target query (view=market|event). */
   page(query: Record<string, string>): string
   /** Inject a fault through the host's test hook (TM_WEB_TEST_HOOKS=1). Resolves to the HTTP status. */
-  fault(kind: 'drop' | 'stall' | 'unstall' | 'malformed' | 'restart'): Promise<number>
+  fault(kind: 'drop' | 'stall' | 'unstall' | 'freeze' | 'unfreeze' | 'malformed' | 'restart'): Promise<number>
   stderr(): string
   close(): Promise<void>
 }

@@ -1,5 +1,6 @@
 // A live window whose data stops changing does no work (DESIGN §4 "Rendering"): the open market's updates are
-// paused while the connection stays up (the simulator's `stall` fault, through the host's test hook), then
+// paused while the connection stays up (the simulator's `freeze` fault, through the host's test hook: the venue
+// goes quiet, so not even its REST book moves), then
 //  1. two seconds after the last update reached the ladder or the tape, no animation runs on the page
 //     (highlights are over and nothing loops: a quiet, stale or resyncing market is a static mark), whatever
 //     freshness state it shows by then. The one loop allowed is the connection dot while a connection attempt
@@ -130,7 +131,7 @@ test('a live market whose data stops: no animation after 2 s, no re-rendered row
     const streamingFrames = Number(await page.evaluate('window.__frames')) - before
     expect(Number(await page.evaluate('window.__idle.rowMutations'))).toBeGreaterThan(0)
 
-    expect(await host.fault('stall')).toBe(200)
+    expect(await host.fault('freeze')).toBe(200)
 
     // 1. Two seconds after the last update, whatever state the market then shows, nothing animates.
     await expect
@@ -164,6 +165,6 @@ test('a live market whose data stops: no animation after 2 s, no re-rendered row
     const later = (await page.evaluate('window.__idle.snapshot')) as Snapshot
     expect(running(later), `animations at the end of the idle window: ${JSON.stringify(later)}`).toEqual([])
   } finally {
-    expect(await host.fault('unstall')).toBe(200)
+    expect(await host.fault('unfreeze')).toBe(200)
   }
 })

@@ -15,6 +15,7 @@ const BOOK = (
 
 function setup(answer: (path: string) => Result<unknown> | Promise<Result<unknown>>, concurrency = 4) {
   const asked: string[] = []
+  const unverified: string[] = []
   const applied: Array<{ market: string; updates: readonly Update[]; requestedAt: number }> = []
   const rest = {
     get: async (path: string) => {
@@ -32,11 +33,21 @@ function setup(answer: (path: string) => Result<unknown> | Promise<Result<unknow
       applied.push({ market, updates, requestedAt })
       return true
     },
+    unverified: (m) => unverified.push(m),
     log: captureLogger().logger,
-    now: () => clock++,
+    now: () => clock,
     concurrency,
+    verifyEveryMs: 50_000,
   })
-  return { books, asked, applied }
+  return {
+    books,
+    asked,
+    applied,
+    unverified,
+    advance: (ms: number) => {
+      clock += ms
+    },
+  }
 }
 
 describe('REST books', () => {
@@ -95,5 +106,29 @@ describe('REST books', () => {
     expect(most).toBe(2)
     expect(s.asked.filter((p) => p === orderbookPath('a'))).toHaveLength(1)
     expect(s.applied.map((a) => a.market).sort()).toEqual(['a', 'b', 'c'])
+  })
+
+  it('verifies a silent book over REST at most once per interval, and hands a failed verify to the resync', async () => {
+    let ok = true
+    const s = setup(() =>
+      ok ? { ok: true, value: BOOK } : { ok: false, error: { code: 'server', status: 500, message: 'down' } },
+    )
+    expect(s.books.available()).toBe(false)
+    s.books.request(['m'])
+    await waitFor(() => s.applied.length === 1, 'the first book')
+    expect(s.books.available()).toBe(true)
+    s.books.verify('m')
+    await waitFor(() => s.applied.length === 2, 'the verified book')
+    // Again at once: it waits for the interval instead of asking.
+    s.books.verify('m')
+    await new Promise((r) => setTimeout(r, 20))
+    expect(s.asked).toHaveLength(2)
+    s.books.reset()
+    ok = false
+    s.books.request(['m'])
+    await new Promise((r) => setTimeout(r, 20))
+    s.books.verify('m')
+    await waitFor(() => s.unverified.length === 1, 'the failed verify handed over')
+    expect(s.unverified).toEqual(['m'])
   })
 })

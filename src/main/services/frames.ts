@@ -104,6 +104,7 @@ export class FrameRouter {
       if (outcome === 'crossed') d.resync.need(market, outcome)
       else if (outcome === 'snapshot') d.resync.satisfied(market)
     }
+    d.liveness.vouched(market, requestedAt)
     d.fanout.bookChanged(market)
     d.alerts.onBook(market)
     return true

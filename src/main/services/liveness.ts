@@ -38,6 +38,21 @@ export class MarketLiveness {
     return true
   }
 
+  /**
+   * The venue's REST vouched for the market's book as of `at` (rest-books.ts): its silence counts from then, and
+   * no gap is learnt from it (REST answering is not the market's rhythm).
+   */
+  vouched(market: string, at: number): void {
+    let clock = this.clocks.get(market)
+    if (clock === undefined) {
+      clock = { gaps: new GapEstimator(), verdict: null }
+      this.clocks.set(market, clock)
+    }
+    const last = clock.gaps.lastAt()
+    if (last === null || at > last) clock.gaps.restartClock(at)
+    clock.verdict = null
+  }
+
   usualGap(market: string): number | null {
     return this.clocks.get(market)?.gaps.usualGap() ?? null
   }

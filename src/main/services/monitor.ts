@@ -303,6 +303,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
     wanted: maybeVoxfi,
     wantsBook: (market) => interests.wantsBook(market),
     apply: (market, updates, requestedAt) => router.applyRest(market, updates, requestedAt),
+    unverified: (market) => resync.need(market, 'silent'),
     log,
     now,
   })
@@ -314,7 +315,10 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
       if (silence === 'quiet') {
         if (books.markQuiet(market)) bookChanged(market)
       } else if (interests.wantsBook(market) && books.has(market)) {
-        resync.need(market, 'silent')
+        // A venue whose stream speaks only when a book changes (VoxFi) is asked over REST what the book is now:
+        // a market that changes once in a while stays quiet, not stale.
+        if (restBooks.available()) restBooks.verify(market)
+        else resync.need(market, 'silent')
       } else if (books.markTickerStale(market)) {
         // Trades-only data has no snapshot to ask for; its next trade brings it back.
         interests.resubscribe([market])

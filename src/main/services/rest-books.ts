@@ -23,10 +23,16 @@ export interface RestBooksDeps {
   wantsBook(market: string): boolean
   /** Applies a REST book taken at `requestedAt`; false when the stream's book is already newer. */
   apply(market: string, updates: readonly Update[], requestedAt: number): boolean
+  /** A market asked to be verified (verify()) could not be: it needs a resync after all. */
+  unverified(market: string): void
   log: Logger
   now(): number
   /** Requests in flight at once (default 4): a window opening 25 markets must not burst the rate limit. */
   concurrency?: number
+  /** A silent market's book is verified over REST at most this often (default 30 s). */
+  verifyEveryMs?: number
+  /** At most this many REST books a minute, whatever asks (default 60): half of VoxFi's usual budget. */
+  perMinute?: number
 }
 
 export function orderbookPath(market: string): string {
@@ -55,9 +61,57 @@ export class RestBooks {
   private answered = false
   private unsupported = false
   private readonly concurrency: number
+  /** Markets whose book is being verified rather than fetched for a resync: a failure resyncs them. */
+  private readonly verifying = new Set<string>()
+  private readonly lastVerified = new Map<string, number>()
+  private readonly verifyTimers = new Map<string, NodeJS.Timeout>()
+  /** When each of the last minute's requests went out, oldest first. */
+  private readonly sentAt: number[] = []
 
   constructor(private readonly d: RestBooksDeps) {
     this.concurrency = Math.max(1, d.concurrency ?? 4)
+  }
+
+  /** Whether this venue has answered with REST books on this connection (so a silent book can be verified). */
+  available(): boolean {
+    this.sync()
+    return this.d.wanted() && this.client !== null && this.answered && !this.unsupported
+  }
+
+  /**
+   * A market silent past its stale limit, on a venue whose stream only speaks when something changes: ask REST
+   * what its book is now rather than declare it stale. At most once per verifyEveryMs per market (later asks wait
+   * for that); the book stays quiet meanwhile.
+   */
+  verify(market: string): void {
+    if (this.verifyTimers.has(market)) return
+    const every = this.d.verifyEveryMs ?? 30_000
+    const due = (this.lastVerified.get(market) ?? -Infinity) + every - this.d.now()
+    if (due > 0) {
+      const timer = setTimeout(() => {
+        this.verifyTimers.delete(market)
+        this.verify(market)
+      }, due)
+      timer.unref?.()
+      this.verifyTimers.set(market, timer)
+      return
+    }
+    this.lastVerified.set(market, this.d.now())
+    this.verifying.add(market)
+    this.request([market])
+    // Not asked after all (no REST client, a venue without REST books): the resync takes over.
+    if (!this.queued.has(market) && !this.inFlight.has(market)) this.fail(market)
+  }
+
+  /** Nothing queued is asked for: a resync asks again at its next attempt, a verify becomes a resync. */
+  private dropQueue(): void {
+    const dropped = this.queue.splice(0)
+    this.queued.clear()
+    for (const m of dropped) this.fail(m)
+  }
+
+  private fail(market: string): void {
+    if (this.verifying.delete(market)) this.d.unverified(market)
   }
 
   /** Ask for these markets' books (each at most once at a time). */
@@ -75,6 +129,10 @@ export class RestBooks {
 
   /** Another profile or replay: nothing asked for the old one is applied. */
   reset(): void {
+    for (const t of this.verifyTimers.values()) clearTimeout(t)
+    this.verifyTimers.clear()
+    this.verifying.clear()
+    this.lastVerified.clear()
     this.queue.length = 0
     this.queued.clear()
     this.client = null
@@ -90,13 +148,25 @@ export class RestBooks {
   }
 
   private pump(): void {
+    const t = this.d.now()
+    while (this.sentAt.length > 0 && (this.sentAt[0] as number) <= t - 60_000) this.sentAt.shift()
     while (this.inFlight.size < this.concurrency && this.queue.length > 0) {
       const market = this.queue.shift() as string
       this.queued.delete(market)
-      if (!this.d.wantsBook(market)) continue
+      if (!this.d.wantsBook(market)) {
+        this.verifying.delete(market)
+        continue
+      }
+      if (this.sentAt.length >= (this.d.perMinute ?? 60)) {
+        // Over budget: what a resync asked for is asked again at its next attempt; a verify resyncs.
+        this.fail(market)
+        continue
+      }
+      this.sentAt.push(t)
       this.inFlight.add(market)
       void this.fetch(market).finally(() => {
         this.inFlight.delete(market)
+        this.fail(market)
         this.pump()
       })
     }
@@ -114,13 +184,11 @@ export class RestBooks {
     if (!r.ok) {
       if (r.error.code === 'not_found' && !this.answered) {
         this.unsupported = true
-        this.queue.length = 0
-        this.queued.clear()
+        this.dropQueue()
         this.d.log.info('rest books: this venue has no REST order books; books come from the stream only')
       } else if (r.error.code === 'rate_limited') {
         // Everything queued waits for the resync's next request, which comes after its backoff.
-        this.queue.length = 0
-        this.queued.clear()
+        this.dropQueue()
       }
       return
     }
@@ -135,6 +203,8 @@ export class RestBooks {
     }
     this.answered = true
     if (!this.d.wantsBook(market)) return
+    // Applied, or the stream was newer: either way the book is vouched for, not a failed verify.
+    this.verifying.delete(market)
     if (!this.d.apply(market, updates, requestedAt)) {
       this.d.log.info('rest books: the stream sent a newer book while REST was asked', { market })
     }

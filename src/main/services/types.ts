@@ -68,6 +68,8 @@ export interface MonitorEngine {
    * Test hook (end-to-end tests of the demo app): inject a fault into the embedded simulator.
    * Returns false when no embedded simulator is running.
    */
-  injectDemoFault(kind: 'drop' | 'stall' | 'unstall' | 'malformed' | 'restart'): boolean
+  injectDemoFault(
+    kind: 'drop' | 'stall' | 'unstall' | 'freeze' | 'unfreeze' | 'malformed' | 'restart',
+  ): boolean
   close(): Promise<void>
 }

@@ -10,7 +10,7 @@ import { BRIDGE_PATH } from '../../shared/bridge'
 import { securityHeaders, sendText, serveStatic } from './static'
 
 const TEST_FAULT_PATH = '/__test/fault'
-const TEST_FAULTS = ['drop', 'stall', 'unstall', 'malformed', 'restart'] as const
+const TEST_FAULTS = ['drop', 'stall', 'unstall', 'freeze', 'unfreeze', 'malformed', 'restart'] as const
 type TestFault = (typeof TEST_FAULTS)[number]
 function isTestFault(kind: string | null): kind is TestFault {
   return (TEST_FAULTS as readonly (string | null)[]).includes(kind)
