@@ -2,6 +2,7 @@
 // from REST, both books, trades with their outcome, the account from REST in reais with executions never on the
 // public tape, every close code, the heartbeat, and 429.
 import { afterEach, describe, expect, it } from 'vitest'
+import WebSocket from 'ws'
 import { createSimulator, type SimConfig, type Simulator } from '../../src/sim/index'
 import type { BookView, TradeView } from '../../src/shared/model'
 import { startHarness, type Harness } from './harness'
@@ -148,6 +149,39 @@ describe('the engine on VoxFi', () => {
       'the 4003 reconnect',
     )
     await waitFor(() => sim.subscriptions().length > 0, 'a new connection')
+  })
+
+  it('counts each print once when one window watches a market and another its event (both channels carry it)', async () => {
+    const { sim, h, events } = await voxfi()
+    const ev = events.find((e) => e.markets.length > 1) ?? events[0]
+    const market = ev?.markets[0]?.id as string
+    const a = h.attach('market')
+    const b = h.attach('event')
+    await a.client.setInterests([{ channel: 'market', id: market, filter: 'all' }])
+    await b.client.setInterests([{ channel: 'event', id: ev?.id as string, filter: 'all' }])
+    await waitFor(
+      () => sim.subscriptions().some((x) => x.market.length > 0 && x.event.length > 0),
+      'both channels',
+    )
+    // A plain client on the market channel alone counts the venue's prints over the same stretch.
+    const raw = new WebSocket(sim.wsUrl)
+    let venuePrints = 0
+    raw.on('message', (d) => {
+      const f = JSON.parse(String(d)) as { market_id?: string; last_trade?: unknown }
+      if (f.market_id === market && f.last_trade !== undefined) venuePrints++
+    })
+    await new Promise((r) => raw.once('open', r))
+    raw.send(JSON.stringify({ type: 'subscribe', channel: 'market', markets: [market] }))
+    await new Promise((r) => setTimeout(r, 300))
+    const from = allTrades(a.rec).filter((t) => t.market === market).length
+    const venueFrom = venuePrints
+    await new Promise((r) => setTimeout(r, 4000))
+    const engine = allTrades(a.rec).filter((t) => t.market === market).length - from
+    const venue = venuePrints - venueFrom
+    raw.close()
+    expect(venue).toBeGreaterThan(5)
+    // Not twice as many (each print came on both channels), give or take the edges of the stretch.
+    expect(Math.abs(engine - venue)).toBeLessThanOrEqual(3)
   })
 
   it('answers the server pings: no heartbeat close while the venue pings every 300 ms', async () => {

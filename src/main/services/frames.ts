@@ -36,6 +36,8 @@ export interface FrameRouterDeps {
   alerts: Pick<AlertService, 'onBook' | 'onTicker' | 'onTrade' | 'onUser'>
   /** Hears that the stream reported something of the account (VoxFi's executions: the REST account is read again). */
   userHeard?: () => void
+  /** The second copy of a frame, where the venue sends one per channel (VoxFi: duplicate-frames.ts). */
+  duplicate?: (text: string, receivedAt: number) => boolean
   /** Sees every frame's text after the key scrub, before decoding (the feed recorder, recorder.ts). */
   tap?: (text: string, receivedAt: number) => void
 }
@@ -53,6 +55,7 @@ export class FrameRouter {
     d.status.lastMessageAt = receivedAt
     const text = d.secrets.active && d.secrets.contains(raw) ? d.secrets.redact(raw) : raw
     if (d.tap) d.tap(text, receivedAt)
+    if (d.duplicate?.(text, receivedAt)) return
     const decoded = d.decoder.decodeText(text)
     if (!decoded.ok) {
       const frame = d.inspector.record(text, receivedAt, 'malformed', [], decoded.error)

@@ -9,6 +9,7 @@ import { AlertRelay } from './alert-relay'
 import { AlertService } from './alerts'
 import { WorkspaceService } from './workspaces'
 import { DayOpens } from './day-open'
+import { DuplicateFrames } from './duplicate-frames'
 import { BookStore } from './books'
 import { EventsCatalog } from './catalog'
 import { ClientHub } from './clients'
@@ -352,7 +353,9 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
     },
     { rules: settings.get().alertRules, keepRunning: settings.get().keepRunning },
   )
+  const duplicates = new DuplicateFrames()
   const routerDeps: Omit<FrameRouterDeps, 'decoder' | 'alerts' | 'tap'> = {
+    duplicate: (text, at) => maybeVoxfi() && duplicates.repeat(text, at),
     secrets,
     inspector,
     interests,
@@ -391,6 +394,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
       authError: () => registry.authError(),
       hooks: {
         reset: () => {
+          duplicates.clear()
           restBooks.reset()
           accountRest.reset()
           registry.disconnected()
