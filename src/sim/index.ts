@@ -13,7 +13,13 @@ import { buildMarketBooks, type MarketBook, type StepOut } from './market'
 import { createRestHandler } from './rest'
 import { hexId, deriveSeed, mulberry32 } from './rng'
 import { StreamHub, type Subscription } from './stream'
-import { createVoxRuntime, VOXFI_MALFORMED, VOXFI_OVERSIZED_HEAD, type VoxfiListing } from './voxfi'
+import {
+  createVoxRuntime,
+  VOXFI_MALFORMED,
+  VOXFI_OVERSIZED_HEAD,
+  type ListingEnvelope,
+  type VoxfiListing,
+} from './voxfi'
 import { startOfUtcDay } from './voxfi/listing'
 
 export type { SimConfig, SimKeyConfig, Permission } from './config'
@@ -57,6 +63,11 @@ export interface SimulatorOptions {
    * after). Default: UTC midnight of the day the simulator starts, so a seed gives the same listing all day.
    */
   voxfiEpochMs?: number
+  /**
+   * VoxFi only: how GET /v1/data/events wraps its events, which the docs leave open: a bare array (default),
+   * `{"data": […]}` or `{"events": […]}`. `listing()` always returns the events themselves.
+   */
+  voxfiListingEnvelope?: ListingEnvelope
   /** Diagnostics (default: none). */
   log?: (line: string) => void
 }
@@ -183,6 +194,9 @@ export async function createSimulator(
           pingMs,
           pongTimeoutMs,
           epochMs: options.voxfiEpochMs ?? startOfUtcDay(Date.now()),
+          ...(options.voxfiListingEnvelope !== undefined
+            ? { listingEnvelope: options.voxfiListingEnvelope }
+            : {}),
           log,
         })
       : null

@@ -13,7 +13,10 @@ afterEach(async () => {
   while (harnesses.length > 0) await harnesses.pop()?.close()
 })
 
-async function voxfi(config?: SimConfig, extra: { pingMs?: number; pongTimeoutMs?: number } = {}) {
+async function voxfi(
+  config?: SimConfig,
+  extra: { pingMs?: number; pongTimeoutMs?: number; voxfiListingEnvelope?: 'bare' | 'data' | 'events' } = {},
+) {
   const sim = await createSimulator({
     dialect: 'voxfi',
     seed: 7,
@@ -52,6 +55,16 @@ describe('the engine on VoxFi', () => {
     // A single-market event's market has an empty description: it takes the event's title, never its id.
     expect(ev?.markets[0]?.title).toBe(single.description)
   })
+
+  for (const envelope of ['bare', 'data', 'events'] as const) {
+    it(`reads a listing sent ${envelope === 'bare' ? 'as a bare array' : `under "${envelope}"`}`, async () => {
+      const { sim, h, events } = await voxfi(undefined, { voxfiListingEnvelope: envelope })
+      const { client } = h.attach('envelope')
+      expect((await client.setApiKey({ key: sim.demoKey })).ok).toBe(true)
+      const r = await client.listEvents({ refresh: true })
+      expect(r.ok && r.value.map((e) => e.id)).toEqual(events.map((e) => e.id))
+    })
+  }
 
   it('takes the first book from REST while the stream is silent, then the stream replaces it; both books and the ticker', async () => {
     const { sim, h, market } = await voxfi()

@@ -49,8 +49,12 @@ export interface VoxRuntimeDeps {
   pongTimeoutMs: number
   /** Origin of the listing's dates. */
   epochMs: number
+  /** How GET /data/events wraps its events (the docs do not say): a bare array (default), or under a key. */
+  listingEnvelope?: ListingEnvelope
   log: (line: string) => void
 }
+
+export type ListingEnvelope = 'bare' | 'data' | 'events'
 
 export interface VoxRuntime {
   hub: VoxHub
@@ -124,7 +128,11 @@ export function createVoxRuntime(d: VoxRuntimeDeps): VoxRuntime {
     rateLimit: d.rateLimit,
     log: d.log,
     data: {
-      listing,
+      listing: () => {
+        const events = listing()
+        const envelope = d.listingEnvelope ?? 'bare'
+        return envelope === 'bare' ? events : { [envelope]: events }
+      },
       orderbook: (id) => {
         const m = byUuid.get(id)
         if (m !== undefined) return restOrderbook(m.state())
