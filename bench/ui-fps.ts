@@ -5,7 +5,8 @@
 // renderer and Chromium CPU from /proc, rAF fps (and the scrolled list's), and frame to pixel (the venue's ts to
 // the paint of the changed tape row / ladder seq, by Element Timing). See bench/README.md, "UI benchmark".
 //   npm run bench:ui -- [--scenario demo|firehose|tape-scroll|watchlist-scroll|all] [--rate MSGS_PER_SEC] [--seconds S]
-//                       [--renderer-dir DIR] [--cpu-profile FILE] [--trace FILE]
+//                       [--dialect voxfi|reference] [--renderer-dir DIR] [--cpu-profile FILE] [--trace FILE]
+// --dialect: the simulator's (default voxfi, as the app's demo runs it; reference for the earlier figures).
 // --cpu-profile writes a DevTools CPU profile of the page over the measurement window (read it with
 // bench/lib/profile-summary.ts); the profiler's own cost is in that run's figures.
 // --trace writes a Chrome trace (DevTools Performance categories) of the page over the measurement window (read it
@@ -18,6 +19,7 @@ import { cpus } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { Logger } from '../src/main/services/types'
 import { ensureRendererBuilt } from '../src/main/web/build'
+import { DIALECTS, type Dialect } from '../src/sim/index'
 import { CHROMIUM, CHROMIUM_ARGS } from '../test/e2e/chromium.mjs'
 import { DELIVERED_MIN_RATIO, runScenario, type ScenarioKind, type ScenarioResult } from './ui/scenario'
 import { summary } from './ui/summary'
@@ -28,6 +30,7 @@ class UsageError extends Error {}
 
 interface Args {
   scenarios: ScenarioKind[]
+  dialect: Dialect
   rate: number
   seconds: number
   rendererDir: string | null
@@ -43,7 +46,15 @@ function parseArgs(argv: string[]): Args {
     if (v === undefined || v.startsWith('--')) throw new UsageError(`--${name} needs a value`)
     return v
   }
-  const known = new Set(['--scenario', '--rate', '--seconds', '--renderer-dir', '--cpu-profile', '--trace'])
+  const known = new Set([
+    '--scenario',
+    '--rate',
+    '--seconds',
+    '--dialect',
+    '--renderer-dir',
+    '--cpu-profile',
+    '--trace',
+  ])
   for (let i = 0; i < argv.length; i += 2) {
     if (!known.has(argv[i] ?? '')) throw new UsageError(`unknown argument ${argv[i] ?? ''}`)
   }
@@ -57,8 +68,12 @@ function parseArgs(argv: string[]): Args {
   const kinds = ['demo', 'firehose', 'tape-scroll', 'watchlist-scroll'] as const
   if (scenario !== 'all' && !(kinds as readonly string[]).includes(scenario))
     throw new UsageError(`--scenario must be ${kinds.join(', ')} or all`)
+  const dialect = value('dialect') ?? 'voxfi'
+  if (!(DIALECTS as readonly string[]).includes(dialect))
+    throw new UsageError(`--dialect must be ${DIALECTS.join(' or ')}`)
   return {
     scenarios: scenario === 'all' ? [...kinds] : [scenario as ScenarioKind],
+    dialect: dialect as Dialect,
     rate: positive('rate', 5000),
     seconds: positive('seconds', 15),
     rendererDir: value('renderer-dir') ?? null,
@@ -123,6 +138,7 @@ async function main(): Promise<number> {
     results.push(
       await runScenario({
         kind,
+        dialect: args.dialect,
         rate: args.rate,
         seconds: args.seconds,
         warmupSeconds: WARMUP_SECONDS,
@@ -148,6 +164,7 @@ async function main(): Promise<number> {
   const report = {
     bench: 'ui',
     ok: delivered,
+    dialect: args.dialect,
     chromium: version,
     chromium_args: CHROMIUM_ARGS,
     renderer_dir: rendererDir,

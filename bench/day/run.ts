@@ -1,10 +1,13 @@
-// `npm run bench:day -- --minutes N [--clients 4] [--markets 20] [--renderer] [--no-fps] [--seed 7] [--warmup-minutes 5] [--force-gc]`
+// `npm run bench:day -- --minutes N [--dialect voxfi|reference] [--clients 4] [--markets 20] [--renderer] [--no-fps] [--no-account] [--seed 7] [--warmup-minutes 5] [--force-gc]`
 // --force-gc (a diagnosis, not the figure): a full GC right before every minute's sample, so RSS and heap show
 // what the engine retains rather than what V8 keeps committed; its cost is in that run's CPU figure.
 // The engine at the demo load for N minutes (README.md, "All-day load"): the simulator with createSimulator's
-// defaults in a child process (bench/lib/sim-child.ts --demo), M of its listed markets watched by C clients
+// defaults in a child process (bench/lib/sim-child.ts --demo), in VoxFi's dialect as the app's demo runs it
+// (--dialect reference for the reference dialect), M of its listed markets watched by C clients
 // that ask for a window's book depth and whose sinks serialise every batch as the transports do (batchJson); optionally the browser host and headless Chromium with one
-// main window in its default workspace. One JSON line per minute on stdout, then a summary line; progress on stderr.
+// main window in its default workspace; the first client also wants the account (user channel), as a window's
+// account pane does once a key is stored (--no-account: not). One JSON line per minute on stdout, then a summary
+// line; progress on stderr.
 import { spawnSync } from 'node:child_process'
 import { cpus, loadavg } from 'node:os'
 import { join } from 'node:path'
@@ -15,15 +18,17 @@ import { batchJson } from '../../src/main/services/batch-json'
 import { createMemoryStore } from '../../src/main/services/credentials'
 import { createMonitor } from '../../src/main/services/monitor'
 import type { Logger, MonitorClient, MonitorEngine } from '../../src/main/services/types'
+import { DIALECTS, type Dialect } from '../../src/sim/index'
 import { startWebHost, type WebHost } from '../../src/main/web/server'
 import { WINDOW_BOOK_DEPTH, type Interest, type ViewBatch } from '../../src/shared/ipc'
+import { pickMarkets } from '../lib/demo-load'
 import { CLOCK_TICKS, procInfo } from '../lib/proc'
 import { spawnSimChild, type SimChild } from '../lib/sim-control'
 import { round } from '../lib/stats'
 import { startBrowserChild, type BrowserChild, type ChromiumCpu, type FrameSample } from './browser'
 
 const USAGE =
-  'usage: npm run bench:day -- --minutes N [--clients 4] [--markets 20] [--renderer] [--no-fps] [--seed 7] [--warmup-minutes 5] [--force-gc]'
+  'usage: npm run bench:day -- --minutes N [--dialect voxfi|reference] [--clients 4] [--markets 20] [--renderer] [--no-fps] [--no-account] [--seed 7] [--warmup-minutes 5] [--force-gc]'
 /**
  * The warm-up (default 5 minutes; CPU and RSS flatness are judged after it): JIT, first snapshots, the engine's
  * first stores filling, and V8 settling its young generation, which it resizes between 8 and 32 MB in the
@@ -37,6 +42,10 @@ const MB = 1024 * 1024
 
 interface Args {
   minutes: number
+  /** The simulator's dialect: VoxFi's (default, as the app's demo) or the reference dialect. */
+  dialect: Dialect
+  /** The first client wants the user channel (the account), as a window's account pane does with a key stored. */
+  account: boolean
   clients: number
   markets: number
   renderer: boolean
@@ -51,6 +60,8 @@ class UsageError extends Error {}
 function parseArgs(argv: string[]): Args {
   const args: Args = {
     minutes: NaN,
+    dialect: 'voxfi',
+    account: true,
     clients: 4,
     markets: 20,
     renderer: false,
@@ -72,7 +83,13 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--markets') args.markets = num(++i, a, (n) => Number.isInteger(n) && n >= 1)
     else if (a === '--warmup-minutes') args.warmupMinutes = num(++i, a, (n) => n >= 0 && n <= 24 * 60)
     else if (a === '--seed') args.seed = num(++i, a, (n) => Number.isInteger(n) && n >= 0)
-    else if (a === '--renderer') args.renderer = true
+    else if (a === '--dialect') {
+      const d = argv[++i]
+      if (d === undefined || !(DIALECTS as readonly string[]).includes(d))
+        throw new UsageError(`--dialect must be ${DIALECTS.join(' or ')}`)
+      args.dialect = d as Dialect
+    } else if (a === '--renderer') args.renderer = true
+    else if (a === '--no-account') args.account = false
     else if (a === '--no-fps') args.fps = false
     else if (a === '--force-gc') args.forceGc = true
     else if (a === '--help' || a === '-h') {
@@ -91,28 +108,6 @@ const resources: { sim: SimChild | null; browser: BrowserChild | null } = { sim:
 function killChildren(): void {
   resources.browser?.kill()
   resources.sim?.kill()
-}
-
-/** Picks `n` markets across the events: the first market of every event, then the second, and so on. */
-function pickMarkets(listing: { id: string; event: string }[], n: number): string[] {
-  const byEvent = new Map<string, string[]>()
-  for (const m of listing) {
-    const list = byEvent.get(m.event)
-    if (list) list.push(m.id)
-    else byEvent.set(m.event, [m.id])
-  }
-  const out: string[] = []
-  for (let k = 0; out.length < n; k++) {
-    let added = false
-    for (const list of byEvent.values()) {
-      const id = list[k]
-      if (id === undefined || out.length >= n) continue
-      out.push(id)
-      added = true
-    }
-    if (!added) break
-  }
-  return out
 }
 
 interface Memory {
@@ -251,8 +246,11 @@ async function main(): Promise<boolean> {
     buildRendererApart()
   }
   const loadStart = loadavg()[0] ?? 0
-  log(`day: ${cpus().length} CPU cores, load average ${loadStart.toFixed(2)}; starting the simulator ...`)
-  const sim = await spawnSimChild(args.seed, { demo: true })
+  log(
+    `day: ${cpus().length} CPU cores, load average ${loadStart.toFixed(2)}; starting the simulator ` +
+      `(dialect ${args.dialect}) ...`,
+  )
+  const sim = await spawnSimChild(args.seed, { demo: true, dialect: args.dialect })
   resources.sim = sim
   let engine: MonitorEngine | null = null
   let host: WebHost | null = null
@@ -301,13 +299,17 @@ async function main(): Promise<boolean> {
     }
     const profile = must(await first.saveProfile({ name: 'day', baseUrl: sim.baseUrl, wsUrl: sim.wsUrl }))
     must(await first.selectProfile(profile.id))
-    // As the demo profile with "use the demo key": the account feed flows too.
+    // As the demo profile with "use the demo key", and before anything is subscribed: in VoxFi's dialect every
+    // REST call needs the key (the listing, and the first book of every market, which the stream does not send
+    // after a subscribe), and the user channel authenticates with it.
     must(await first.setApiKey({ key: sim.demoKey, label: 'day' }))
     const interests: Interest[] = markets.map((id) => ({ channel: 'market', id, filter: 'all' }))
-    for (const c of clients) {
+    for (const [i, c] of clients.entries()) {
       // Each client asks for the book depth a window asks for when it opens (App.tsx), as the window it stands for.
       must(await c.setBookDepth(WINDOW_BOOK_DEPTH))
-      must(await c.setInterests(interests))
+      // The first also wants the account, as a window's account pane does when a key is stored (AccountPane.tsx):
+      // the user channel, and in VoxFi's dialect the account read over REST (at start, after fills, every 30 s).
+      must(await c.setInterests(i === 0 && args.account ? [...interests, { channel: 'user' }] : interests))
     }
     const frames = async (): Promise<number> => must(await first.getStatus()).counters.frames
     const liveBy = Date.now() + 30_000
@@ -317,7 +319,28 @@ async function main(): Promise<boolean> {
       if (Date.now() > liveBy) throw new Error(`engine did not go live (state ${s.state})`)
       await sleep(100)
     }
-    log(`engine live: ${args.clients} clients x ${markets.length} markets (${markets.join(', ')})`)
+    // Every watched book live (in VoxFi's dialect its first book comes over REST, with the key), and the account
+    // subscribed on the simulator when it is wanted: the load this bench names, checked before it is measured.
+    for (;;) {
+      const notLive: string[] = []
+      for (const id of markets) {
+        const snap = must(await first.getMarketSnapshot(id))
+        if (snap.book?.state !== 'live') notLive.push(id)
+      }
+      const subs = await sim.subscriptions()
+      const userSubscribed = subs.subscriptions.some((x) => x.user)
+      if (notLive.length === 0 && (userSubscribed || !args.account)) break
+      if (Date.now() > liveBy)
+        throw new Error(
+          `the load was not set up in 30 s: ${notLive.length} books not live (${notLive.slice(0, 5).join(', ')})` +
+            (args.account && !userSubscribed ? '; the user channel is not subscribed on the simulator' : ''),
+        )
+      await sleep(250)
+    }
+    log(
+      `engine live (${args.dialect}): ${args.clients} clients x ${markets.length} markets (${markets.join(', ')})` +
+        (args.account ? ' + the account (user channel)' : ''),
+    )
 
     let browser: BrowserChild | null = null
     if (args.renderer) {
@@ -363,7 +386,8 @@ async function main(): Promise<boolean> {
 
     const lines: Record<string, unknown>[] = []
     let prev = start
-    let afterWarmup: Snapshot | null = null
+    // With no warm-up, "after the warm-up" is the whole run.
+    let afterWarmup: Snapshot | null = args.warmupMinutes === 0 ? start : null
     let afterMinute1: Snapshot | null = null
     for (let minute = 1; ; minute++) {
       const due = Math.min(endAt, start.at + minute * 60_000)
@@ -425,6 +449,11 @@ async function main(): Promise<boolean> {
     memSamples.push({ at: end.at, mem: end.mem })
 
     const status = must(await first.getStatus())
+    // The load at the end: the watched books still live, the simulator's connections and subscriptions.
+    let booksLiveAtEnd = 0
+    for (const id of markets)
+      if (must(await first.getMarketSnapshot(id)).book?.state === 'live') booksLiveAtEnd++
+    const subsAtEnd = await sim.subscriptions()
     const totalMs = end.at - start.at
     const cpuTotal = {
       user: end.cpu.user - start.cpu.user,
@@ -462,6 +491,8 @@ async function main(): Promise<boolean> {
     const summary: Record<string, unknown> = {
       type: 'summary',
       bench: 'day',
+      dialect: args.dialect,
+      account: args.account,
       minutes: round(totalMs / 60_000, 2),
       interrupted,
       clients: args.clients,
@@ -469,10 +500,14 @@ async function main(): Promise<boolean> {
       market_ids: markets,
       renderer: args.renderer,
       force_gc: args.forceGc,
-      simulator: `child process: createSimulator defaults (seed ${args.seed}); its CPU is not in engine_cpu_pct`,
-      includes: args.renderer
-        ? 'engine_cpu_pct: this process = engine + client sinks (batchJson, as the transports serialise) + the browser host serving the main window (default workspace); not the simulator, not Chromium, not Playwright'
-        : 'engine_cpu_pct: this process = engine + client sinks (batchJson, as the transports serialise); not the simulator',
+      simulator: `child process: createSimulator defaults (seed ${args.seed}, dialect ${args.dialect}); its CPU is not in engine_cpu_pct`,
+      includes:
+        (args.renderer
+          ? 'engine_cpu_pct: this process = engine + client sinks (batchJson, as the transports serialise) + the browser host serving the main window (default workspace); not the simulator, not Chromium, not Playwright'
+          : 'engine_cpu_pct: this process = engine + client sinks (batchJson, as the transports serialise); not the simulator') +
+        (args.account
+          ? `; the account is wanted (user channel${args.dialect === 'voxfi' ? ", and VoxFi's REST account reads" : ''})`
+          : '; no account (--no-account)'),
       engine_cpu_pct: pct(cpuTotal, totalMs),
       engine_cpu_pct_after_warmup: cpuAfter,
       engine_cpu_pct_per_minute: minuteCpu,
@@ -513,6 +548,17 @@ async function main(): Promise<boolean> {
         rss_flat_within_20mb_after_warmup: rssDrift !== null ? rssDrift <= 20 : null,
         // Growth only: what a leak shows. A fall (V8 shrinking its young generation) breaks the line above, not this.
         rss_rise_within_20mb_after_warmup: rssRise !== null ? rssRise <= 20 : null,
+      },
+      load_check: {
+        books_live_at_end: booksLiveAtEnd,
+        of_markets: markets.length,
+        sim_connections_at_end: subsAtEnd.connections,
+        sim_markets_subscribed_at_end: Math.max(0, ...subsAtEnd.subscriptions.map((x) => x.markets)),
+        sim_user_subscribed_at_end: subsAtEnd.subscriptions.some((x) => x.user),
+        includes:
+          'books_live_at_end: watched markets whose book the engine had live at the end (getMarketSnapshot); ' +
+          'sim_*: what the simulator saw at the end (connections, markets of the largest subscription, whether ' +
+          'any connection had the user channel)',
       },
       engine_state: status.state,
       engine_reconnects: status.reconnects,

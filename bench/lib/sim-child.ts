@@ -11,11 +11,23 @@
 //   {id, cmd:'stop'}                            stop the firehose; reply {sent}
 //   {id, cmd:'stats'}                           reply {sent, framesSent} (firehose messages since the last start)
 //   {id, cmd:'listing'}                         reply {markets: [{id, event}]}: the listed markets, in listing order
+//                                               (either dialect: VoxFi's bare array of events is flattened the same way)
+//   {id, cmd:'keyState', revoked?, enabled?}    sim.setKeyState(demoKey, {...}); reply {changed}
+//   {id, cmd:'subscriptions'}                   reply {connections, subscriptions: [{connection, markets, events, user}]}
 //   {id, cmd:'quit'}                            close the simulator and exit
 // `--demo` runs the simulator as the app's demo does: createSimulator's defaults (12 events x 4 markets, 100 ms
 // steps, the demo account); without it, a tiny listing (the benchmark only uses the firehose's fh-NNNN markets).
+// `--dialect voxfi|reference` (default reference, the library's default: bench/run.ts's raw client reads the
+// reference frames); the app's demo runs voxfi (src/main/services/demo.ts).
 import { createInterface } from 'node:readline'
-import { createSimulator, type Simulator } from '../../src/sim/index'
+import {
+  createSimulator,
+  DIALECTS,
+  type Dialect,
+  type EventsListing,
+  type Simulator,
+  type VoxfiListing,
+} from '../../src/sim/index'
 
 interface Command {
   id?: number
@@ -25,6 +37,8 @@ interface Command {
   high?: number
   low?: number
   received?: number
+  revoked?: boolean
+  enabled?: boolean
 }
 
 function reply(value: Record<string, unknown>): void {
@@ -51,10 +65,24 @@ async function main(): Promise<void> {
   const seedArg = process.argv.indexOf('--seed')
   const seed = seedArg >= 0 ? Number(process.argv[seedArg + 1]) : 7
   const demo = process.argv.includes('--demo')
+  const dialectArg = process.argv.indexOf('--dialect')
+  const dialect = (dialectArg >= 0 ? process.argv[dialectArg + 1] : 'reference') as Dialect
+  if (!DIALECTS.includes(dialect)) throw new RangeError(`--dialect must be ${DIALECTS.join(' or ')}`)
   // Few listed markets unless --demo: the engine benchmark only subscribes to the firehose's fh-NNNN markets.
+  // Typed as the library default's simulator whatever the dialect; listing() is read by sim.dialect below.
   const sim: Simulator = demo
-    ? await createSimulator({ port: 0, seed })
-    : await createSimulator({ port: 0, seed, config: { events: 2, marketsPerEvent: 2 } })
+    ? await createSimulator({ port: 0, seed, dialect })
+    : await createSimulator({ port: 0, seed, dialect, config: { events: 2, marketsPerEvent: 2 } })
+  /** The listed markets and their events, in listing order, in either dialect. */
+  const listed = (): { id: string; event: string }[] => {
+    const body: unknown = sim.listing()
+    if (sim.dialect === 'voxfi') {
+      // VoxFi: GET /v1/data/events is a bare array of events, each with its markets.
+      const events = body as VoxfiListing
+      return events.flatMap((e) => e.markets.map((m) => ({ id: m.id, event: e.id })))
+    }
+    return (body as EventsListing).events.flatMap((e) => e.markets.map((m) => ({ id: m.id, event: e.id })))
+  }
 
   let base = 0
   let flow: { rate: number; markets: number; high: number; low: number; running: boolean } | null = null
@@ -106,11 +134,29 @@ async function main(): Promise<void> {
       case 'stats':
         reply({ id: c.id, ok: true, sent: sent(), framesSent: sim.stats().framesSent })
         return
-      case 'listing': {
-        const markets = sim.listing().events.flatMap((e) => e.markets.map((m) => ({ id: m.id, event: e.id })))
-        reply({ id: c.id, ok: true, markets })
+      case 'listing':
+        reply({ id: c.id, ok: true, markets: listed() })
+        return
+      case 'keyState': {
+        const patch: { revoked?: boolean; enabled?: boolean } = {}
+        if (typeof c.revoked === 'boolean') patch.revoked = c.revoked
+        if (typeof c.enabled === 'boolean') patch.enabled = c.enabled
+        reply({ id: c.id, ok: true, changed: sim.setKeyState(sim.demoKey, patch) })
         return
       }
+      case 'subscriptions':
+        reply({
+          id: c.id,
+          ok: true,
+          connections: sim.connections(),
+          subscriptions: sim.subscriptions().map((s) => ({
+            connection: s.connection,
+            markets: s.market.length,
+            events: s.event.length,
+            user: s.user,
+          })),
+        })
+        return
       case 'quit':
         await sim.close()
         reply({ id: c.id, ok: true })
@@ -134,7 +180,7 @@ async function main(): Promise<void> {
   rl.on('close', () => {
     void sim.close().finally(() => process.exit(0))
   })
-  reply({ type: 'ready', wsUrl: sim.wsUrl, baseUrl: sim.baseUrl, demoKey: sim.demoKey })
+  reply({ type: 'ready', wsUrl: sim.wsUrl, baseUrl: sim.baseUrl, demoKey: sim.demoKey, dialect: sim.dialect })
 }
 
 main().catch((e: unknown) => {

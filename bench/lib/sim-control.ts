@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { pathToFileURL } from 'node:url'
+import type { Dialect } from '../../src/sim/index'
 
 export interface SimReply {
   id?: number
@@ -13,12 +14,24 @@ export interface SimReply {
   sent?: number
   framesSent?: number
   markets?: { id: string; event: string }[]
+  changed?: boolean
+  connections?: number
+  subscriptions?: SimSubscription[]
+}
+
+/** One simulator connection's subscriptions, counted. */
+export interface SimSubscription {
+  connection: number
+  markets: number
+  events: number
+  user: boolean
 }
 
 export interface SimChild {
   wsUrl: string
   baseUrl: string
   demoKey: string
+  dialect: Dialect
   pid: number
   /** Open-loop load at a fixed rate over `markets` synthetic markets; resolves with their ids. */
   firehose(msgsPerSec: number, markets: number): Promise<string[]>
@@ -31,6 +44,10 @@ export interface SimChild {
   stats(): Promise<{ sent: number; framesSent: number }>
   /** The simulator's listed markets (not the firehose's), in listing order. */
   listing(): Promise<{ id: string; event: string }[]>
+  /** sim.setKeyState(demoKey, patch): revoking it closes its user subscribers (VoxFi: with 4001). */
+  setDemoKeyState(patch: { revoked?: boolean; enabled?: boolean }): Promise<boolean>
+  /** Open connections and what each is subscribed to. */
+  subscriptions(): Promise<{ connections: number; subscriptions: SimSubscription[] }>
   close(): Promise<void>
   /** Synchronous last resort (exit handlers): SIGKILL the child. */
   kill(): void
@@ -38,13 +55,26 @@ export interface SimChild {
 
 const READY_TIMEOUT_MS = 30_000
 
-/** `demo`: the simulator with createSimulator's defaults, as the app's demo runs it (see sim-child.ts). */
-export function spawnSimChild(seed = 7, opts: { demo?: boolean } = {}): Promise<SimChild> {
+/**
+ * `demo`: the simulator with createSimulator's defaults, as the app's demo runs it (see sim-child.ts).
+ * `dialect`: default 'reference' (the library's default, which bench/run.ts's raw client reads); the app's demo
+ * runs 'voxfi'.
+ */
+export function spawnSimChild(seed = 7, opts: { demo?: boolean; dialect?: Dialect } = {}): Promise<SimChild> {
   const script = join(__dirname, 'sim-child.ts')
   const loader = pathToFileURL(require.resolve('tsx')).href
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', loader, script, '--seed', String(seed), ...(opts.demo === true ? ['--demo'] : [])],
+    [
+      '--import',
+      loader,
+      script,
+      '--seed',
+      String(seed),
+      '--dialect',
+      opts.dialect ?? 'reference',
+      ...(opts.demo === true ? ['--demo'] : []),
+    ],
     { stdio: ['pipe', 'pipe', 'inherit'] },
   )
   const stdin = child.stdin
@@ -79,7 +109,13 @@ export function spawnSimChild(seed = 7, opts: { demo?: boolean } = {}): Promise<
 
     const rl = createInterface({ input: stdout })
     rl.on('line', (line) => {
-      let msg: SimReply & { type?: string; wsUrl?: string; baseUrl?: string; demoKey?: string }
+      let msg: SimReply & {
+        type?: string
+        wsUrl?: string
+        baseUrl?: string
+        demoKey?: string
+        dialect?: Dialect
+      }
       try {
         msg = JSON.parse(line) as typeof msg
       } catch {
@@ -92,6 +128,7 @@ export function spawnSimChild(seed = 7, opts: { demo?: boolean } = {}): Promise<
           wsUrl: String(msg.wsUrl),
           baseUrl: String(msg.baseUrl),
           demoKey: String(msg.demoKey),
+          dialect: msg.dialect ?? 'reference',
           pid: child.pid ?? -1,
           firehose: async (msgsPerSec, markets) =>
             (await request({ cmd: 'firehose', msgsPerSec, markets })).ids ?? [],
@@ -106,6 +143,11 @@ export function spawnSimChild(seed = 7, opts: { demo?: boolean } = {}): Promise<
             return { sent: r.sent ?? 0, framesSent: r.framesSent ?? 0 }
           },
           listing: async () => (await request({ cmd: 'listing' })).markets ?? [],
+          setDemoKeyState: async (patch) => (await request({ cmd: 'keyState', ...patch })).changed === true,
+          subscriptions: async () => {
+            const r = await request({ cmd: 'subscriptions' })
+            return { connections: r.connections ?? 0, subscriptions: r.subscriptions ?? [] }
+          },
           kill: () => {
             if (!exited) child.kill('SIGKILL')
           },

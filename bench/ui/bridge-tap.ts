@@ -80,9 +80,11 @@ export function tapBridge(page: Page, market: string): BridgeTap {
       }
       if (Array.isArray(f.batch.books)) {
         for (const b of f.batch.books as unknown[]) {
-          if (!isBook(b) || b.market !== market || b.seq === null) continue
+          if (!isBook(b) || b.market !== market) continue
           bookCount++
-          if (!books.has(b.seq)) books.set(b.seq, { updatedAt: b.updatedAt ?? NaN, batchAt: at })
+          // A venue without sequences (VoxFi) sends books with seq null: counted, but there is no seq to key.
+          if (b.seq !== null && !books.has(b.seq))
+            books.set(b.seq, { updatedAt: b.updatedAt ?? NaN, batchAt: at })
         }
       }
       batches.push(at, tradeCount, bookCount)

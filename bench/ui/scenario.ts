@@ -6,6 +6,7 @@ import { createMemoryStore, createMonitor } from '../../src/main/services'
 import type { Logger, MonitorClient } from '../../src/main/services/types'
 import { startWebHost } from '../../src/main/web/server'
 import { firehoseId } from '../../src/sim/firehose'
+import type { Dialect } from '../../src/sim/index'
 import { CHROMIUM, CHROMIUM_ARGS } from '../../test/e2e/chromium.mjs'
 import { writeFileSync } from 'node:fs'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
@@ -101,6 +102,8 @@ export type ScenarioKind = 'demo' | 'firehose' | 'tape-scroll' | 'watchlist-scro
 
 export interface ScenarioOptions {
   kind: ScenarioKind
+  /** The simulator's dialect: VoxFi's (the app's demo) or the reference dialect. */
+  dialect: Dialect
   /** Firehose and tape-scroll: messages per second, all on fh-0001. */
   rate: number
   seconds: number
@@ -157,6 +160,7 @@ export interface Latency {
 
 export interface ScenarioResult {
   scenario: ScenarioKind
+  dialect: Dialect
   description: string
   market: string
   seconds: number
@@ -212,6 +216,11 @@ export interface ScenarioResult {
   /** tape-scroll: the tape scrolled continuously through the window (null in the other scenarios). */
   scroll: ScrollStats | null
   frame_to_pixel: {
+    /**
+     * Where the latency starts: the venue's ts (reference: the simulator stamps every frame) or the engine's receive
+     * time (VoxFi: its frames carry no timestamp, so TradeView.ts is the receive time).
+     */
+    origin: 'venue-ts' | 'engine-receive'
     /** Which Element Timing field the paint is taken from. */
     paint_clock: 'presentationTime' | 'renderTime' | 'mixed' | null
     markers: 'present' | 'missing' | 'partial'
@@ -321,6 +330,8 @@ function frameToPixel(
   truth: Truth,
   delivered: { trades: number; books: number },
 ): ScenarioResult['frame_to_pixel'] {
+  // VoxFi: TradeView.ts is the engine's receive time (no venue timestamp), so venue → engine is not measured.
+  const venueTs = truth.dialect !== 'voxfi'
   const toEpoch = (t: number): number => start.timeOrigin + t + start.clockOffsetMs
   const tape = new SampleSet()
   const ladder = new SampleSet()
@@ -353,7 +364,7 @@ function frameToPixel(
       }
       if (truth.hasTrade(t.price, t.size, t.ts)) verified++
       tape.add(shown - t.ts)
-      tapeParts.engine.add(t.receivedAt - t.ts)
+      if (venueTs) tapeParts.engine.add(t.receivedAt - t.ts)
       if (Number.isFinite(t.batchAt)) {
         tapeParts.batch.add(t.batchAt - t.receivedAt)
         tapeParts.paint.add(shown - t.batchAt)
@@ -388,6 +399,7 @@ function frameToPixel(
           ? 'renderTime'
           : 'mixed'
   return {
+    origin: venueTs ? 'venue-ts' : 'engine-receive',
     paint_clock: clock,
     markers:
       tradesPainted > 0 && seqsPainted > 0
@@ -435,8 +447,10 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioResult
   const cleanup: Array<() => Promise<unknown>> = []
   const notes: string[] = []
   try {
-    const sim = await startSimProcess(1)
+    const sim = await startSimProcess(1, opts.dialect)
     cleanup.push(() => sim.close())
+    if (sim.dialect !== opts.dialect)
+      throw new Error(`the simulator speaks ${sim.dialect}, not ${opts.dialect}`)
     const { engine, ctl } = await setUpEngine(sim, opts.logger)
     cleanup.push(() => engine.close())
     cleanup.push(async () => ctl.dispose())
@@ -452,14 +466,15 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioResult
       progress('demo: main window, expanding the first event')
       market = await openMainWindow(browser, host.url)
       description =
-        'Demo load: the simulator as the demo runs it (seed 1, 100 ms steps, 12 events × 4 markets; in its own ' +
-        'process), no firehose. ' +
+        `Demo load: the simulator as the demo runs it (${opts.dialect} dialect, seed 1, 100 ms steps, ` +
+        '12 events × 4 markets; in its own process), no firehose. ' +
         `A main window (?view=main) with the first listed event expanded (its 4 markets stream quotes), and a ` +
         `market window (?view=market) on that event's first market, ${market}. Renderer = the market window's.`
     } else {
       market = firehoseId(0)
       description =
-        `Firehose: ${opts.rate} msgs/s all on ${market} (firehose markets: 1; simulator in its own process), ` +
+        `Firehose: ${opts.rate} msgs/s all on ${market} (firehose markets: 1; simulator in its own process, ` +
+        `${opts.dialect} dialect), ` +
         `on top of the simulator's ` +
         `normal markets (unsubscribed, so unsent). Only the market window (?view=market&market=${market}) is open.`
       if (kind === 'watchlist-scroll')
@@ -473,7 +488,7 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioResult
           ` Through the whole window the virtualised trade tape is scrolled continuously (a rAF loop moving its ` +
           `scrollTop, bouncing between its ends) while the firehose runs.`
     }
-    const truth = await startTruth(sim.wsUrl, market)
+    const truth = await startTruth(sim.wsUrl, market, opts.dialect)
     cleanup.push(() => truth.close())
 
     const page = await browser.newPage({ viewport: VIEWPORT })
@@ -614,7 +629,14 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioResult
       notes.push(
         `the scrolled tape showed blank space at an edge in ${scroll.blank_edge_samples} of ${scroll.edge_samples} samples`,
       )
-    if (f2p.markers !== 'present')
+    if (opts.dialect === 'voxfi')
+      notes.push(
+        "VoxFi's frames carry no timestamp and no sequence: the tape's frame to pixel runs from the engine's " +
+          'receive time (TradeView.ts) to the paint, venue_to_engine is not measured, and the ladder has no ' +
+          'book:<market>:<seq> marker to time (OrderBook.tsx paints it only for a book with a seq); ' +
+          'verified_against_venue matches price, size and arrival within 1 s',
+      )
+    if (f2p.markers !== 'present' && !(opts.dialect === 'voxfi' && f2p.tape.trades_painted > 0))
       notes.push(
         f2p.markers === 'missing'
           ? 'no Element Timing markers painted (elementtiming="trade:<key>" / "book:<market>:<seq>"): frame to pixel not measured'
@@ -623,6 +645,7 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioResult
 
     return {
       scenario: kind,
+      dialect: opts.dialect,
       description,
       market,
       seconds: round(seconds, 2) ?? 0,

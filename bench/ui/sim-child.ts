@@ -1,12 +1,13 @@
 // The UI benchmark's simulator in its own Node process, so its timers (the firehose ticks every 10 ms and drops
 // what it cannot catch up on) never wait behind the engine, the browser host or Playwright's driver.
-// createSimulator({ seed }) with the default listing, as the demo runs it. Protocol, one JSON object per line:
-// stdout first {"type":"ready",wsUrl,baseUrl,demoKey}, then one reply per stdin command, echoing its id:
+// createSimulator({ seed, dialect }) with the default listing, as the demo runs it: `--dialect voxfi` (default, the
+// app's demo: src/main/services/demo.ts) or `--dialect reference`. Protocol, one JSON object per line:
+// stdout first {"type":"ready",wsUrl,baseUrl,demoKey,dialect}, then one reply per stdin command, echoing its id:
 //   {id, cmd:'firehose', msgsPerSec, markets} → {id, ok}     {id, cmd:'stop'} → {id, ok}
 //   {id, cmd:'generated'} → {id, ok, generated}  (firehose messages sent to subscribers so far)
 //   {id, cmd:'quit'} → {id, ok}, then exit. The child also exits when its stdin closes (the bench is gone).
 import { createInterface } from 'node:readline'
-import { createSimulator } from '../../src/sim/index'
+import { createSimulator, DIALECTS, type Dialect } from '../../src/sim/index'
 
 interface Command {
   id?: unknown
@@ -22,7 +23,10 @@ function reply(value: Record<string, unknown>): void {
 async function main(): Promise<void> {
   const i = process.argv.indexOf('--seed')
   const seed = i >= 0 ? Number(process.argv[i + 1]) : 1
-  const sim = await createSimulator({ seed })
+  const d = process.argv.indexOf('--dialect')
+  const dialect = (d >= 0 ? process.argv[d + 1] : 'voxfi') as Dialect
+  if (!DIALECTS.includes(dialect)) throw new RangeError(`--dialect must be ${DIALECTS.join(' or ')}`)
+  const sim = await createSimulator({ seed, dialect })
   let quitting = false
   const quit = async (): Promise<void> => {
     if (quitting) return
@@ -30,7 +34,7 @@ async function main(): Promise<void> {
     await sim.close()
     process.exit(0)
   }
-  reply({ type: 'ready', wsUrl: sim.wsUrl, baseUrl: sim.baseUrl, demoKey: sim.demoKey })
+  reply({ type: 'ready', wsUrl: sim.wsUrl, baseUrl: sim.baseUrl, demoKey: sim.demoKey, dialect: sim.dialect })
   const rl = createInterface({ input: process.stdin })
   rl.on('close', () => void quit())
   rl.on('line', (line) => {

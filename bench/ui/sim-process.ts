@@ -3,11 +3,14 @@ import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { pathToFileURL } from 'node:url'
+import type { Dialect } from '../../src/sim/index'
 
 export interface SimProcess {
   wsUrl: string
   baseUrl: string
   demoKey: string
+  /** The dialect the simulator speaks (as it reported it). */
+  dialect: Dialect
   pid: number
   /** Open-loop load at a fixed rate over `markets` synthetic markets fh-0001…. */
   firehose(msgsPerSec: number, markets: number): Promise<void>
@@ -26,15 +29,16 @@ interface Reply {
   wsUrl?: unknown
   baseUrl?: unknown
   demoKey?: unknown
+  dialect?: unknown
 }
 
 const READY_TIMEOUT_MS = 30_000
 
-export function startSimProcess(seed: number): Promise<SimProcess> {
+export function startSimProcess(seed: number, dialect: Dialect): Promise<SimProcess> {
   const loader = pathToFileURL(require.resolve('tsx')).href
   const child = spawn(
     process.execPath,
-    ['--import', loader, join(__dirname, 'sim-child.ts'), '--seed', String(seed)],
+    ['--import', loader, join(__dirname, 'sim-child.ts'), '--seed', String(seed), '--dialect', dialect],
     {
       stdio: ['pipe', 'pipe', 'inherit'],
     },
@@ -91,6 +95,7 @@ export function startSimProcess(seed: number): Promise<SimProcess> {
           wsUrl: String(r.wsUrl),
           baseUrl: String(r.baseUrl),
           demoKey: String(r.demoKey),
+          dialect: r.dialect === 'reference' || r.dialect === 'voxfi' ? r.dialect : dialect,
           pid: child.pid ?? -1,
           firehose: async (msgsPerSec, markets) => {
             await request({ cmd: 'firehose', msgsPerSec, markets })

@@ -3,6 +3,7 @@ import type { Latency, ScenarioResult } from './scenario'
 
 export interface Report {
   chromium: string
+  dialect: string
   cores: number
   loadavg_before: number[]
   loadavg_after: number[]
@@ -25,7 +26,8 @@ function lat(name: string, l: Latency, extra: string): string {
 
 export function summary(r: Report): string {
   let out =
-    `\nUI benchmark — Chromium ${r.chromium}, headless, software raster; ${r.cores} cores; ` +
+    `\nUI benchmark — simulator in the ${r.dialect} dialect; Chromium ${r.chromium}, headless, software raster; ` +
+    `${r.cores} cores; ` +
     `load avg ${r.loadavg_before.join(' ')} → ${r.loadavg_after.join(' ')}\n`
   for (const s of r.scenarios) {
     const l = s.load
@@ -63,18 +65,22 @@ export function summary(r: Report): string {
         `${sc.px_scrolled} px, ${sc.reversals} turns, list ${sc.scroll_height_px} px in a ${sc.client_height_px} px box, ` +
         `at most ${sc.rendered_items_max} rows in the DOM, blank edges ${sc.blank_edge_samples} of ${sc.edge_samples}\n`
     const p = s.frame_to_pixel
-    out += `  frame to pixel (venue ts → ${p.paint_clock ?? 'paint'}; markers ${p.markers}):\n`
+    const origin = p.origin === 'venue-ts' ? 'venue ts' : 'engine receive'
+    out += `  frame to pixel (${origin} → ${p.paint_clock ?? 'paint'}; markers ${p.markers}):\n`
     out += lat(
       'tape  ',
       p.tape,
       `${p.tape.trades_painted} of ${p.tape.trades_delivered} delivered trades painted, ` +
         `${p.tape.verified_against_venue} checked against the venue`,
     )
-    out += lat(
-      'ladder',
-      p.ladder,
-      `${p.ladder.seqs_painted} of ${p.ladder.seqs_delivered} delivered seqs painted`,
-    )
+    out +=
+      p.origin === 'engine-receive' && p.ladder.seqs_painted === 0
+        ? `  ladder: not measured (the books carry no seq to mark; ${p.ladder.seqs_delivered} book views delivered)\n`
+        : lat(
+            'ladder',
+            p.ladder,
+            `${p.ladder.seqs_painted} of ${p.ladder.seqs_delivered} delivered seqs painted`,
+          )
     for (const n of s.notes) out += `  note: ${n}\n`
   }
   for (const n of r.notes) out += `\nnote: ${n}\n`
