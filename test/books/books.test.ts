@@ -371,14 +371,20 @@ describe('OrderBook top levels', () => {
     expect(reused).toBeGreaterThan(100)
   })
 
-  it('a snapshot, clear or another depth gives fresh arrays', () => {
+  it('a changed snapshot, clear or another depth gives fresh arrays; the same levels again keep theirs', () => {
     const book = new OrderBook('m')
     book.applySnapshot([[0.4, 1]], [[0.6, 1]], 1, 1)
     const a = book.view(10)
+    // A whole-book venue resending the same levels: the arrays (and so their JSON text) are shared.
     book.applySnapshot([[0.4, 1]], [[0.6, 1]], 2, 2)
+    const same = book.view(10)
+    expect(same.bids).toBe(a.bids)
+    expect(same.seq).toBe(2)
+    book.applySnapshot([[0.4, 2]], [[0.6, 1]], 3, 3)
     const b = book.view(10)
-    expect(b.bids).toEqual(a.bids)
+    expect(b.bids).toEqual([[0.4, 2]])
     expect(b.bids).not.toBe(a.bids)
+    expect(b.asks).toBe(a.asks)
     const c = book.view(5)
     expect(c.asks).not.toBe(b.asks)
     book.clear()
@@ -387,6 +393,21 @@ describe('OrderBook top levels', () => {
 })
 
 describe('BookStore', () => {
+  it('reports the same live whole book again as unchanged, and does not date it anew', () => {
+    const book = new OrderBook('m')
+    expect(book.applySnapshot([[0.4, 1]], [[0.6, 1]], undefined, 1)).toBe('snapshot')
+    expect(book.applySnapshot([[0.4, 1]], [[0.6, 1]], undefined, 2)).toBe('unchanged')
+    expect(book.updatedAt).toBe(1)
+    expect(book.applySnapshot([[0.4, 1]], [[0.6, 2]], undefined, 3)).toBe('snapshot')
+    expect(book.updatedAt).toBe(3)
+    // A stale book is healed by the same levels: that is news.
+    book.markStale('reconnect')
+    expect(book.applySnapshot([[0.4, 1]], [[0.6, 2]], undefined, 4)).toBe('snapshot')
+    expect(book.state).toBe('live')
+    expect(book.applyNo([[0.3, 1]], [], true)).toBe(true)
+    expect(book.applyNo([[0.3, 1]], [], true)).toBe(false)
+  })
+
   it('routes snapshots and deltas per market and reports outcomes', () => {
     const store = new BookStore()
     expect(store.apply(snapshot('a', [[0.4, 1]], [[0.5, 1]], 1), 1)).toBe('snapshot')

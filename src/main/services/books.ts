@@ -49,8 +49,7 @@ export class BookStore {
     const book = this.getOrCreate(update.market)
     if (update.outcome === 'no') {
       // The NO book rides in the same frame as the YES book, which decides the book's state.
-      book.applyNo(update.bids, update.asks, update.snapshot)
-      return 'side'
+      return book.applyNo(update.bids, update.asks, update.snapshot) ? 'side' : 'unchanged'
     }
     if (update.snapshot) return book.applySnapshot(update.bids, update.asks, update.seq, now, source)
     return book.applyLevels(
@@ -159,22 +158,31 @@ export class BookStore {
     return this.extra.get(market)?.last ?? null
   }
 
-  /** For venues that send tickers. The book stays the source of truth for best bid/ask whenever it has them. */
-  applyTicker(update: TickerUpdate, now: number = Date.now()): void {
+  /**
+   * For venues that send tickers. The book stays the source of truth for best bid/ask whenever it has them.
+   * Returns whether anything a window would see changed (VoxFi repeats its figures with every book).
+   */
+  applyTicker(update: TickerUpdate, now: number = Date.now()): boolean {
     const fields = this.fields(update.market)
-    if (update.bid !== undefined && Number.isFinite(update.bid)) fields.bid = update.bid
-    if (update.ask !== undefined && Number.isFinite(update.ask)) fields.ask = update.ask
+    let changed = fields.stale || fields.quiet || fields.updatedAt === null
+    const set = (key: 'bid' | 'ask' | 'last' | 'chance' | 'volume' | 'liquidity', v: number | undefined) => {
+      if (v === undefined || !Number.isFinite(v) || fields[key] === v) return
+      fields[key] = v
+      changed = true
+    }
+    set('bid', update.bid)
+    set('ask', update.ask)
     if (update.last !== undefined && Number.isFinite(update.last)) {
-      fields.last = update.last
+      set('last', update.last)
       this.dayOpens?.note(update.market, update.last, now)
     }
-    if (update.chance !== undefined && Number.isFinite(update.chance)) fields.chance = update.chance
-    if (update.volume !== undefined && Number.isFinite(update.volume)) fields.volume = update.volume
-    if (update.liquidity !== undefined && Number.isFinite(update.liquidity))
-      fields.liquidity = update.liquidity
+    set('chance', update.chance)
+    set('volume', update.volume)
+    set('liquidity', update.liquidity)
     fields.updatedAt = now
     fields.stale = false
     fields.quiet = false
+    return changed
   }
 
   ticker(market: string): TickerView | null {

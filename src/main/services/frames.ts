@@ -134,6 +134,8 @@ export class FrameRouter {
         if (!d.interests.routed(market)) return false
         if (d.liveness.observe(market, receivedAt)) d.books.clearQuiet(market)
         const outcome = d.books.apply(update, receivedAt)
+        // The same whole book again (VoxFi resends them): nothing changed for a window or a rule.
+        if (outcome === 'unchanged') return true
         // A delta for a book without a snapshot is 'ignored' by the book (never applied); its resync asks again.
         if (outcome === 'gap' || outcome === 'crossed') d.resync.need(market, outcome)
         else if (outcome === 'snapshot') d.resync.satisfied(market)
@@ -158,7 +160,7 @@ export class FrameRouter {
         if (!hasMarket(update) || !d.interests.routed(update.market)) return false
         if (d.liveness.observe(update.market, receivedAt) && d.books.clearQuiet(update.market))
           d.fanout.bookChanged(update.market)
-        d.books.applyTicker(update, receivedAt)
+        if (!d.books.applyTicker(update, receivedAt)) return true
         d.fanout.tickerChanged(update.market)
         d.alerts.onTicker(update.market)
         return true

@@ -5,9 +5,13 @@ import type { BookState, BookView, Level, Update } from '../../shared/model'
 export type BookUpdate = Extract<Update, { kind: 'book' }> & { market: string }
 export type TickerUpdate = Extract<Update, { kind: 'ticker' }> & { market: string }
 export type DeltaOutcome = 'applied' | 'gap' | 'crossed' | 'ignored'
-export type SnapshotOutcome = 'snapshot' | 'crossed'
-/** 'side': the NO contract's book was set beside the YES book, whose own outcome decides the state. */
-export type BookOutcome = DeltaOutcome | 'snapshot' | 'side'
+/** unchanged: the same live book again (a whole-book venue), nothing to apply or show. */
+export type SnapshotOutcome = 'snapshot' | 'crossed' | 'unchanged'
+/**
+ * 'side': the NO contract's book was set beside the YES book, whose own outcome decides the state; 'unchanged':
+ * a snapshot or NO book identical to the one held, so nothing changed.
+ */
+export type BookOutcome = DeltaOutcome | 'snapshot' | 'side' | 'unchanged'
 
 export interface DeltaOptions {
   seq?: number
@@ -124,11 +128,22 @@ class BookSide {
         sizes.push(size)
       }
     }
+    // A venue that sends whole books (VoxFi) often resends one unchanged: only what differs counts as changed, so
+    // an unchanged top keeps its array (and its JSON text in every batch).
+    const old = this.prices
+    const oldSizes = this.sizes
+    let first = 0
+    const common = Math.min(old.length, prices.length)
+    while (first < common && old[first] === prices[first] && oldSizes[first] === sizes[first]) first++
     this.prices = prices
     this.sizes = sizes
-    this.changed(0)
+    if (first < common || old.length !== prices.length) this.changed(first)
+    this.lastResetChanged = first < common || old.length !== prices.length
     return rejected
   }
+
+  /** Whether the last reset() changed anything. */
+  lastResetChanged = true
 
   clear(): void {
     this.prices = []
@@ -239,8 +254,19 @@ export class OrderBook {
     source: 'rest' | 'stream' = 'stream',
   ): SnapshotOutcome {
     this.rejectedLevels += this.bids.reset(bids) + this.asks.reset(asks)
+    const nextSeq = seq !== undefined && Number.isFinite(seq) ? seq : null
+    if (
+      !this.bids.lastResetChanged &&
+      !this.asks.lastResetChanged &&
+      this._state === 'live' &&
+      this._source === source &&
+      this._seq === nextSeq
+    ) {
+      // The same book again (a whole-book venue resending it): nothing to show, and no window is told.
+      return 'unchanged'
+    }
     this._source = source
-    this._seq = seq !== undefined && Number.isFinite(seq) ? seq : null
+    this._seq = nextSeq
     this._updatedAt = now
     this.version++
     if (this.isCrossed()) {
@@ -302,15 +328,20 @@ export class OrderBook {
    * The NO book, in NO prices: a snapshot replaces it, a delta sets levels. It neither makes the book live nor
    * stale: the YES book in the same frame does, and a NO level cannot cross the YES book's own.
    */
-  applyNo(bids: readonly Level[], asks: readonly Level[], snapshot: boolean): void {
+  /** Returns whether the NO book changed. */
+  applyNo(bids: readonly Level[], asks: readonly Level[], snapshot: boolean): boolean {
+    const fresh = this.no === null
     if (this.no === null) this.no = { bids: new BookSide(true), asks: new BookSide(false) }
     const no = this.no
-    if (snapshot) this.rejectedLevels += no.bids.reset(bids) + no.asks.reset(asks)
-    else {
+    if (snapshot) {
+      this.rejectedLevels += no.bids.reset(bids) + no.asks.reset(asks)
+      if (!fresh && !no.bids.lastResetChanged && !no.asks.lastResetChanged) return false
+    } else {
       for (const level of bids) if (!no.bids.set(level[0], level[1])) this.rejectedLevels++
       for (const level of asks) if (!no.asks.set(level[0], level[1])) this.rejectedLevels++
     }
     this.version++
+    return true
   }
 
   /** Levels stay visible (as stale) until the next snapshot replaces them. */
