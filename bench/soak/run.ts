@@ -1,22 +1,30 @@
-// `npm run soak -- --minutes N [--markets M] [--seed S] [--faults k1,k2] [--json]`: the engine, with production
-// defaults, behind a TCP fault proxy, against the simulator, with faults injected in a seeded random order and
-// every view judged against a ground-truth client connected straight to the simulator (README.md, "Soak").
+// `npm run soak -- --minutes N [--dialect voxfi|reference] [--markets M] [--seed S] [--faults k1,k2] [--json]`:
+// the engine, with production defaults, behind a TCP fault proxy, against the simulator speaking VoxFi's dialect
+// (default) or the reference one, with faults injected in a seeded random order and every view judged against a
+// ground-truth client connected straight to the simulator (README.md, "Soak").
 // Prints one JSON line on stdout (progress on stderr); exit 0 only when every failure count is 0, 1 otherwise,
 // 2 for bad arguments.
 import { setTimeout as delay } from 'node:timers/promises'
 import type { ViewBatch } from '../../src/shared/ipc'
 import type { BookView, StreamStatus } from '../../src/shared/model'
-import { createSimulator, type Simulator } from '../../src/sim/index'
+import {
+  createSimulator,
+  DIALECTS,
+  type Dialect,
+  type Simulator,
+  type VoxfiListing,
+} from '../../src/sim/index'
 import { deriveSeed, mulberry32, randInt } from '../../src/sim/rng'
 import { createMemoryStore } from '../../src/main/services/credentials'
 import { createMonitor } from '../../src/main/services/monitor'
 import type { LogFields, Logger, MonitorClient, MonitorEngine } from '../../src/main/services/types'
 import { round, type SampleSet } from '../lib/stats'
-import { BEHIND_MS, Checker, CURRENT_MS, HEAL_DEADLINE_MS, type Failures } from './checks'
+import { BEHIND_MS, Checker, CURRENT_MS, HEAL_DEADLINE_MS, MATCH_WINDOW_MS, type Failures } from './checks'
 import { createFaultProxy, type FaultProxy } from './fault-proxy'
 import {
   CALM_MS,
   FAULT_KINDS,
+  faultKinds,
   FaultSchedule,
   isFaultKind,
   SHORT_RUN_MS,
@@ -25,6 +33,7 @@ import {
   type FaultPlan,
 } from './schedule'
 import { startTruth, TRUTH_DEPTH, TRUTH_HISTORY, type Truth } from './truth'
+import { REST_HISTORY, startVoxTruth, tapRestBooks, type VoxTruth } from './vox-truth'
 
 // Timing (ms). Deadlines for the checks are in checks.ts, fault parameters in schedule.ts.
 const SIM_TICK_MS = 100
@@ -40,14 +49,19 @@ const PROGRESS_EVERY_MS = 10_000
 const DEFAULT_MARKETS = 8
 const DEFAULT_MINUTES = 1.25
 const DEFAULT_SEED = 1
+const DEFAULT_DIALECT: Dialect = 'voxfi'
 
 const USAGE =
-  'usage: npm run --silent soak -- --minutes N [--markets M] [--seed S] [--faults kind,kind] [--json]\n' +
-  `  fault kinds: ${FAULT_KINDS.join(', ')}\n`
+  'usage: npm run --silent soak -- --minutes N [--dialect voxfi|reference] [--markets M] [--seed S]\n' +
+  '         [--faults kind,kind] [--json]\n' +
+  `  dialect: ${DIALECTS.join(', ')} (default ${DEFAULT_DIALECT})\n` +
+  `  fault kinds (voxfi): ${faultKinds('voxfi').join(', ')}\n` +
+  `  fault kinds (reference): ${faultKinds('reference').join(', ')}\n`
 
 class UsageError extends Error {}
 
 interface Args {
+  dialect: Dialect
   minutes: number
   markets: number
   seed: number
@@ -57,12 +71,14 @@ interface Args {
 
 function parseArgs(argv: string[]): Args {
   const args: Args = {
+    dialect: DEFAULT_DIALECT,
     minutes: DEFAULT_MINUTES,
     markets: DEFAULT_MARKETS,
     seed: DEFAULT_SEED,
     json: false,
-    kinds: [...FAULT_KINDS],
+    kinds: [],
   }
+  let kinds: FaultKind[] | null = null
   const value = (i: number, flag: string): string => {
     const v = argv[i]
     if (v === undefined) throw new UsageError(`${flag} needs a value`)
@@ -72,7 +88,12 @@ function parseArgs(argv: string[]): Args {
     const a = argv[i]
     if (a === '--') continue
     if (a === '--json') args.json = true
-    else if (a === '--minutes') {
+    else if (a === '--dialect') {
+      const d = value(++i, a)
+      if (!(DIALECTS as readonly string[]).includes(d))
+        throw new UsageError(`--dialect must be one of ${DIALECTS.join(', ')}`)
+      args.dialect = d as Dialect
+    } else if (a === '--minutes') {
       const n = Number(value(++i, a))
       if (!(n >= 0.5 && n <= 24 * 60)) throw new UsageError('--minutes must be a number in [0.5, 1440]')
       args.minutes = n
@@ -96,11 +117,21 @@ function parseArgs(argv: string[]): Args {
         throw new UsageError(
           `--faults: unknown kind(s) ${JSON.stringify(bad)}; known: ${FAULT_KINDS.join(', ')}`,
         )
-      args.kinds = [...new Set(list)].filter(isFaultKind)
+      kinds = [...new Set(list)].filter(isFaultKind)
     } else if (a === '--help' || a === '-h') {
       process.stdout.write(USAGE)
       process.exit(0)
     } else throw new UsageError(`unknown argument ${JSON.stringify(a)}`)
+  }
+  const known = faultKinds(args.dialect)
+  if (kinds === null) args.kinds = [...known]
+  else {
+    const foreign = kinds.filter((k) => !known.includes(k))
+    if (foreign.length > 0)
+      throw new UsageError(
+        `--faults: ${JSON.stringify(foreign)} not a fault of the ${args.dialect} dialect; known: ${known.join(', ')}`,
+      )
+    args.kinds = kinds
   }
   return args
 }
@@ -122,10 +153,19 @@ function heapMb(gc: (() => void) | null): number {
   return process.memoryUsage().heapUsed / (1024 * 1024)
 }
 
+/** Each event's market ids, from either dialect's listing (VoxFi's is a bare array of events). */
+function listedMarkets(sim: Simulator): string[][] {
+  if (sim.dialect === 'voxfi') {
+    const body = sim.listing() as unknown as VoxfiListing
+    return body.map((e) => e.markets.map((x) => x.id))
+  }
+  return sim.listing().events.map((e) => e.markets.map((x) => x.id))
+}
+
 /** Seeded choice of M markets from the listing, spread over events (one per event per round). */
 function chooseMarkets(sim: Simulator, m: number, seed: number): string[] {
   const rng = mulberry32(deriveSeed(seed, 0x3a4c))
-  const perEvent = sim.listing().events.map((e) => e.markets.map((x) => x.id))
+  const perEvent = listedMarkets(sim)
   const total = perEvent.reduce((n, ids) => n + ids.length, 0)
   if (m > total) throw new UsageError(`--markets ${m}: the simulator lists only ${total} markets`)
   const out: string[] = []
@@ -209,9 +249,11 @@ async function main(): Promise<number> {
     await delay(ms, undefined, { signal: abort.signal }).catch(() => undefined)
   }
 
-  const sim = await createSimulator({ seed: args.seed, tickMs: SIM_TICK_MS })
+  const voxfi = args.dialect === 'voxfi'
+  const sim = await createSimulator({ seed: args.seed, tickMs: SIM_TICK_MS, dialect: args.dialect })
   let proxy: FaultProxy | null = null
-  let truth: Truth | null = null
+  let truth: Truth | VoxTruth | null = null
+  let untap: (() => void) | null = null
   let engine: MonitorEngine | null = null
   let client: MonitorClient | null = null
   let polling: Promise<void> | null = null
@@ -219,7 +261,12 @@ async function main(): Promise<number> {
   try {
     const markets = chooseMarkets(sim, args.markets, args.seed)
     proxy = await createFaultProxy({ targetPort: sim.port })
-    truth = startTruth(sim.wsUrl, markets)
+    if (voxfi) {
+      const vox = startVoxTruth(sim.wsUrl, markets)
+      truth = vox
+      // VoxFi's first book, and every resync's, comes from REST: the truth keeps what the simulator answered.
+      untap = tapRestBooks((m, body, askedAt, answeredAt) => vox.restBook(m, body, askedAt, answeredAt))
+    } else truth = startTruth(sim.wsUrl, markets)
     const runMs = args.minutes * 60_000
     const endAt = t0 + runMs
     const ck = new Checker(truth, markets, t0, progress)
@@ -251,7 +298,12 @@ async function main(): Promise<number> {
     const c = client
     const base = `127.0.0.1:${proxy.port}`
     const profile = must(
-      await c.saveProfile({ name: 'soak', baseUrl: `http://${base}/v1`, wsUrl: `ws://${base}/ws` }),
+      await c.saveProfile(
+        voxfi
+          ? // As the built-in VoxFi profile: the WebSocket at the root path, the voxfi adapter.
+            { name: 'soak', baseUrl: `http://${base}/v1`, wsUrl: `ws://${base}`, adapter: 'voxfi' }
+          : { name: 'soak', baseUrl: `http://${base}/v1`, wsUrl: `ws://${base}/ws` },
+      ),
       'saveProfile',
     )
     must(await c.selectProfile(profile.id), 'selectProfile')
@@ -262,7 +314,7 @@ async function main(): Promise<number> {
       'setInterests',
     )
     progress(
-      `sim seed ${args.seed}, ${markets.length} markets via proxy :${proxy.port}; run ${args.minutes} min`,
+      `sim ${args.dialect} seed ${args.seed}, ${markets.length} markets via proxy :${proxy.port}; run ${args.minutes} min`,
     )
 
     // A holder, not a `let`: it is written inside closures, which control-flow narrowing cannot see.
@@ -315,7 +367,7 @@ async function main(): Promise<number> {
     let lastProgress = Date.now()
     // Bounded: each pass either injects (taking at least the calm period) or ends the loop.
     let skipped = 0
-    while (!abort.signal.aborted && skipped < FAULT_KINDS.length) {
+    while (!abort.signal.aborted && skipped < faultKinds(args.dialect).length) {
       const plan = schedule.next()
       if (Date.now() + plan.durationMs + HEAL_DEADLINE_MS > endAt) {
         skipped++ // does not fit in what is left of the run; a shorter one may
@@ -354,6 +406,7 @@ async function main(): Promise<number> {
     const ok = Object.values(f).every((n) => n === 0) && !interrupted
     const summary = {
       ok,
+      dialect: args.dialect,
       seed: args.seed,
       minutes: args.minutes,
       markets: markets.length,
@@ -390,6 +443,7 @@ async function main(): Promise<number> {
         truthFrames: ts.frames,
         truthReconnects: ts.reconnects,
         truthResubscribes: ts.resubscribes,
+        truthRestBooks: 'restBooks' in ts ? ts.restBooks : null,
         proxyConnections: px.accepted,
         proxyCuts: px.cut,
         proxyDroppedBytes: px.droppedBytes,
@@ -404,10 +458,13 @@ async function main(): Promise<number> {
         slowDelayMs: SLOW_DELAY_MS,
         truthDepth: TRUTH_DEPTH,
         truthHistory: TRUTH_HISTORY,
+        ...(voxfi ? { matchWindowMs: MATCH_WINDOW_MS, truthRestHistory: REST_HISTORY } : {}),
       },
       faults: ck.faults,
       examples: ck.examples,
-      notes: NOTES + (gc === null ? ' Heap figures WITHOUT forced GC (run without --expose-gc): noisy.' : ''),
+      notes:
+        (voxfi ? VOXFI_NOTES : NOTES) +
+        (gc === null ? ' Heap figures WITHOUT forced GC (run without --expose-gc): noisy.' : ''),
     }
     if (!args.json) humanSummary(summary.failures, ck, summary.heap.growthMb, gc !== null)
     process.stdout.write(JSON.stringify(summary) + '\n')
@@ -418,6 +475,7 @@ async function main(): Promise<number> {
     if (polling !== null) await withTimeout(polling, CLOSE_TIMEOUT_MS)
     client?.dispose()
     if (engine !== null) await withTimeout(engine.close(), CLOSE_TIMEOUT_MS)
+    untap?.()
     truth?.close()
     if (proxy !== null) await withTimeout(proxy.close(), CLOSE_TIMEOUT_MS)
     await withTimeout(sim.close(), CLOSE_TIMEOUT_MS)
@@ -436,6 +494,30 @@ const NOTES =
   'where the status is live (after a reconnect, for faults that drop the connection), and every watched book ' +
   'is live, at or past the first seq the truth received after the fault (and past the injected gap/crossed ' +
   `delta), and not over ${CURRENT_MS} ms behind the truth; it includes poll granularity and each market's wait ` +
+  'for its next update; late heals (after the deadline) are included, faults never healed are counted in ' +
+  'unhealed. halfOpenDetectMs: blackhole start -> first poll with every book non-live or the status not live, ' +
+  'during the blackhole only (else undetected). cutToLiveMs: healMs of proxy-cut and sim-dropAll. ' +
+  'heap: heapUsed of the whole process after forced GC, after warm-up vs at the end (report only). ' +
+  'The kinds and parameters of faults follow from the seed; how many fit in the run depends on heal times.'
+
+const VOXFI_NOTES =
+  'Everything runs in this one process (engine with production defaults and the voxfi adapter, simulator in ' +
+  "VoxFi's dialect, proxy, truth client). VoxFi has no seq and sends whole books: the truth keeps, per market, the " +
+  'sequence of distinct whole books its own socket received (a version per change of content, arrival time, top ' +
+  `${TRUTH_DEPTH} levels of the YES and NO books, ticks/100) and every orderbook answer the simulator gave the ` +
+  "engine (read off the engine's fetch, parsed by the truth). Failure counts are episodes: wrongBooks = distinct " +
+  `(market, book) shown live (polled or pushed) whose top ${TRUTH_DEPTH} levels of both books match no book of the ` +
+  `truth's that was current, or answered, in the ${MATCH_WINDOW_MS / 1000} s before the view (re-checked for 2 s ` +
+  "after it; views from around the truth's own reconnects are skipped), or crossed; liveBehind = stretches where " +
+  `a live view showed a book the truth had received a newer one over ${BEHIND_MS} ms before; stuckStale = ` +
+  `stretches of a book non-live for over ${HEAL_DEADLINE_MS} ms, counted only outside faults and their heal ` +
+  'windows, while the truth had a newer book less than 3 s old; faultsNotHealed = faults not healed ' +
+  `${HEAL_DEADLINE_MS} ms after they ended; crashes = uncaught exceptions + unhandled rejections + engine ` +
+  'error-level log lines. healMs: fault end -> first poll (every 250 ms, none sooner than 100 ms after the end) ' +
+  'where the status is live (after a reconnect, for faults that drop the connection), and every watched book ' +
+  'is live, showing a book the truth has that is no older than the first book the truth received after the ' +
+  'fault (an orderbook answer asked for after the fault counts; after a crossed book, one seen after it), and not ' +
+  `superseded at the truth over ${CURRENT_MS} ms before; it includes poll granularity and each market's wait ` +
   'for its next update; late heals (after the deadline) are included, faults never healed are counted in ' +
   'unhealed. halfOpenDetectMs: blackhole start -> first poll with every book non-live or the status not live, ' +
   'during the blackhole only (else undetected). cutToLiveMs: healMs of proxy-cut and sim-dropAll. ' +
@@ -501,6 +583,9 @@ async function inject(
       return
     case 'sim-crossed':
       sim.faults.crossed(plan.market as string)
+      return
+    case 'sim-serverError':
+      sim.faults.serverError()
       return
   }
 }

@@ -1,8 +1,10 @@
 // The fault schedule: which faults, in which order, with which parameters, all from the seed. Kinds are dealt
 // from a shuffled deck (every kind once per round) so that even a short run meets several different ones.
+import type { Dialect } from '../../src/sim/index'
 import { deriveSeed, mulberry32, pick, randInt, type Rng } from '../../src/sim/rng'
 
-export const FAULT_KINDS = [
+/** The reference dialect's kinds, in the order its deck is dealt from (a seed's schedule depends on it). */
+export const REFERENCE_FAULT_KINDS = [
   'proxy-cut',
   'proxy-blackhole',
   'proxy-slow',
@@ -16,10 +18,23 @@ export const FAULT_KINDS = [
   'sim-crossed',
 ] as const
 
+/**
+ * VoxFi's: the same, where `sim-gap` is one book frame not sent (no seq: nothing to skip) and `sim-crossed` a whole
+ * crossed book, plus `sim-serverError` (every socket closed with VoxFi's 4003 "server error").
+ */
+export const VOXFI_FAULT_KINDS = [...REFERENCE_FAULT_KINDS, 'sim-serverError'] as const
+
+/** Every kind either dialect knows. */
+export const FAULT_KINDS = VOXFI_FAULT_KINDS
+
 export type FaultKind = (typeof FAULT_KINDS)[number]
 
 export function isFaultKind(s: string): s is FaultKind {
   return (FAULT_KINDS as readonly string[]).includes(s)
+}
+
+export function faultKinds(dialect: Dialect): readonly FaultKind[] {
+  return dialect === 'voxfi' ? VOXFI_FAULT_KINDS : REFERENCE_FAULT_KINDS
 }
 
 // Fault parameters (ms unless named otherwise).
@@ -53,6 +68,7 @@ export const DROPS_CONNECTION: ReadonlySet<FaultKind> = new Set<FaultKind>([
   'sim-dropAll',
   'sim-refuse',
   'sim-restart',
+  'sim-serverError',
 ])
 
 export class FaultSchedule {

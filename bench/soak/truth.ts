@@ -199,6 +199,7 @@ export interface TruthStats {
 }
 
 export interface Truth {
+  readonly dialect: 'reference'
   readonly markets: readonly string[]
   valid(market: string): boolean
   has(market: string, seq: number): boolean
@@ -306,6 +307,7 @@ export function startTruth(wsUrl: string, markets: readonly string[]): Truth {
 
   const get = (market: string): MarketTruth | undefined => books.get(market)
   return {
+    dialect: 'reference',
     markets,
     valid: (m) => get(m)?.valid ?? false,
     has: (m, s) => get(m)?.has(s) ?? false,
