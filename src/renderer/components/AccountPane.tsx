@@ -568,13 +568,14 @@ export function AccountPane({ onOpenKeySettings }: { onOpenKeySettings(): void }
           </h4>
           <table className="grid-table compact" data-testid="fills">
             <colgroup>
+              {/* The market keeps room for a name: the extra VoxFi columns are narrow. */}
               <col style={{ width: 66 }} />
               <col />
               <col style={{ width: 36 }} />
-              {showOutcome ? <col style={{ width: 38 }} /> : null}
+              {showOutcome ? <col style={{ width: 34 }} /> : null}
+              <col style={{ width: 42 }} />
               <col style={{ width: 44 }} />
-              <col style={{ width: 52 }} />
-              {showFee ? <col style={{ width: 64 }} /> : null}
+              {showFee ? <col style={{ width: 58 }} /> : null}
             </colgroup>
             <thead>
               <tr>
