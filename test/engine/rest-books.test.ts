@@ -131,4 +131,17 @@ describe('REST books', () => {
     await waitFor(() => s.unverified.length === 1, 'the failed verify handed over')
     expect(s.unverified).toEqual(['m'])
   })
+
+  it('stops asking with a refused key, until it changes', async () => {
+    const s = setup(() => ({ ok: false, error: { code: 'unauthorized', status: 401, message: 'no' } }), 1)
+    s.books.request(['a', 'b', 'c'])
+    await waitFor(() => s.asked.length === 1, 'the first request')
+    await new Promise((r) => setTimeout(r, 20))
+    s.books.request(['d'])
+    await new Promise((r) => setTimeout(r, 20))
+    expect(s.asked).toEqual([orderbookPath('a')])
+    s.books.reset()
+    s.books.request(['d'])
+    await waitFor(() => s.asked.length === 2, 'asking again after the key changed')
+  })
 })

@@ -455,6 +455,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
     }),
     updateProfile: (id, patch) => profiles.update(id, patch),
     keyChanged: () => {
+      restBooks.reset()
       accountRest.reset()
       accountRest.refresh()
       catalog.invalidate()

@@ -182,7 +182,12 @@ export class RestBooks {
     // A profile switch while waiting: the answer belongs to another venue.
     if (client !== this.d.rest() || client !== this.client) return
     if (!r.ok) {
-      if (r.error.code === 'not_found' && !this.answered) {
+      if (r.error.code === 'unauthorized' || r.error.code === 'ip_not_allowed') {
+        // The key is refused here too (its own state says so): no more books are asked with it until it changes.
+        this.unsupported = true
+        this.dropQueue()
+        this.d.log.warn('rest books: the key was refused; books come from the stream until it changes')
+      } else if (r.error.code === 'not_found' && !this.answered) {
         this.unsupported = true
         this.dropQueue()
         this.d.log.info('rest books: this venue has no REST order books; books come from the stream only')
