@@ -123,6 +123,7 @@ describe('VoxFi account over REST', () => {
       now: () => Date.now(),
       intervalMs: 60_000,
       settleMs: 5,
+      minGapMs: 5,
     })
     try {
       reader.refresh()

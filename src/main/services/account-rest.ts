@@ -39,6 +39,8 @@ export interface AccountReaderDeps {
   intervalMs?: number
   /** After an execution, the read waits this long for the rest of a burst (default 750 ms). */
   settleMs?: number
+  /** Executions never make rounds closer than this (default 5 s): an active account costs at most 36 reads a minute. */
+  minGapMs?: number
 }
 
 const CURRENCY = 'BRL'
@@ -214,6 +216,8 @@ export function activityUpdates(body: unknown): UserUpdate[] {
 
 export class AccountReader {
   private timer: NodeJS.Timeout | null = null
+  private dueAt: number | null = null
+  private lastRoundAt: number | null = null
   private running = false
   private again = false
   private client: AccountRest | null = null
@@ -230,9 +234,14 @@ export class AccountReader {
     this.schedule(0)
   }
 
-  /** The stream reported an execution: read once the burst has settled. */
+  /** The stream reported an execution: read once the burst has settled, and not sooner than minGapMs after the last. */
   executed(): void {
-    this.schedule(this.d.settleMs ?? 750)
+    const settle = this.d.settleMs ?? 750
+    const gap = (this.lastRoundAt ?? -Infinity) + (this.d.minGapMs ?? 5_000) - this.d.now()
+    const wait = Math.max(settle, gap)
+    // An earlier read already due (a refresh, or the settle of this burst) is kept.
+    if (this.timer !== null && this.dueAt !== null && this.dueAt <= this.d.now() + wait) return
+    this.schedule(wait)
   }
 
   /** Another profile or key: nothing of the old account is kept. */
@@ -271,8 +280,10 @@ export class AccountReader {
   private schedule(ms: number): void {
     if (this.closed) return
     if (this.timer) clearTimeout(this.timer)
+    this.dueAt = this.d.now() + ms
     this.timer = setTimeout(() => {
       this.timer = null
+      this.dueAt = null
       void this.read()
     }, ms)
     this.timer.unref?.()
@@ -284,6 +295,7 @@ export class AccountReader {
       return
     }
     this.running = true
+    this.lastRoundAt = this.d.now()
     try {
       await this.round()
     } catch (e) {
