@@ -1,7 +1,7 @@
 // The HTTP side (DESIGN §3.1): GET /v1/data/events behind the key rules, with a fixed-window rate limit per key.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { EventsListing } from './catalog'
-import type { KeyStore } from './keys'
+import type { KeyRecord, KeyStore } from './keys'
 
 export interface RestOptions {
   keys: KeyStore
@@ -38,7 +38,7 @@ export class RateLimiter {
   }
 }
 
-function sendJson(
+export function sendJson(
   res: ServerResponse,
   status: number,
   body: unknown,
@@ -54,6 +54,54 @@ function sendJson(
   res.end(text)
 }
 
+export interface AdmitOptions {
+  keys: KeyStore
+  limiter: RateLimiter
+  rateLimit: { requests: number }
+  /** The 429 body: the dialects word it differently. */
+  limitedBody: (retryAfterSeconds: number) => unknown
+}
+
+/**
+ * The rules every REST request meets, in both dialects: GET only, the key's check (401/403), and the per-key rate
+ * limit (429 with Retry-After, and the X-RateLimit headers near the limit). Returns the admitted key and the
+ * headers the answer must carry, or null once it has answered with the refusal.
+ */
+export function admitRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  o: AdmitOptions,
+): { key: KeyRecord; headers: Record<string, string | number> } | null {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    sendJson(res, 405, { error: 'method not allowed' }, { Allow: 'GET' })
+    return null
+  }
+  const header = req.headers['x-api-key']
+  const value = Array.isArray(header) ? header[0] : header
+  const check = o.keys.check(value, req.socket.remoteAddress)
+  if (!check.ok) {
+    sendJson(res, check.error === 'unauthorized' ? 401 : 403, { error: check.error })
+    return null
+  }
+  const now = Date.now()
+  const rl = o.limiter.take(check.key.value, now)
+  const limit = o.rateLimit.requests
+  const headers: Record<string, string | number> =
+    rl.remaining <= limit * 0.2
+      ? {
+          'X-RateLimit-Limit': limit,
+          'X-RateLimit-Remaining': rl.remaining,
+          'X-RateLimit-Reset': Math.ceil(rl.resetAt / 1000),
+        }
+      : {}
+  if (!rl.allowed) {
+    const retryAfter = Math.max(1, Math.ceil((rl.resetAt - now) / 1000))
+    sendJson(res, 429, o.limitedBody(retryAfter), { ...headers, 'Retry-After': retryAfter })
+    return null
+  }
+  return { key: check.key, headers }
+}
+
 export function createRestHandler(opts: RestOptions): {
   handle: (req: IncomingMessage, res: ServerResponse) => void
   limiter: RateLimiter
@@ -66,33 +114,14 @@ export function createRestHandler(opts: RestOptions): {
         sendJson(res, 404, { error: 'not found' })
         return
       }
-      if (req.method !== 'GET' && req.method !== 'HEAD') {
-        sendJson(res, 405, { error: 'method not allowed' }, { Allow: 'GET' })
-        return
-      }
-      const header = req.headers['x-api-key']
-      const key = Array.isArray(header) ? header[0] : header
-      const check = opts.keys.check(key, req.socket.remoteAddress)
-      if (!check.ok) {
-        sendJson(res, check.error === 'unauthorized' ? 401 : 403, { error: check.error })
-        return
-      }
-      const now = Date.now()
-      const rl = limiter.take(check.key.value, now)
-      const limit = opts.rateLimit.requests
-      const rlHeaders: Record<string, string | number> =
-        rl.remaining <= limit * 0.2
-          ? {
-              'X-RateLimit-Limit': limit,
-              'X-RateLimit-Remaining': rl.remaining,
-              'X-RateLimit-Reset': Math.ceil(rl.resetAt / 1000),
-            }
-          : {}
-      if (!rl.allowed) {
-        const retryAfter = Math.max(1, Math.ceil((rl.resetAt - now) / 1000))
-        sendJson(res, 429, { error: 'rate limited' }, { ...rlHeaders, 'Retry-After': retryAfter })
-        return
-      }
+      const admitted = admitRequest(req, res, {
+        keys: opts.keys,
+        limiter,
+        rateLimit: opts.rateLimit,
+        limitedBody: () => ({ error: 'rate limited' }),
+      })
+      if (admitted === null) return
+      const rlHeaders = admitted.headers
       sendJson(res, 200, opts.listing(), rlHeaders)
     } catch (e) {
       opts.log(`sim: internal error serving ${req.method ?? '?'} ${req.url ?? '?'}: ${String(e)}`)

@@ -9,7 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Permission } from '../config'
 import type { KeyStore } from '../keys'
-import { RateLimiter } from '../rest'
+import { admitRequest, RateLimiter, sendJson } from '../rest'
 
 export interface VoxRestData {
   listing(): unknown
@@ -38,22 +38,6 @@ class HttpError extends Error {
   ) {
     super(String(body.error))
   }
-}
-
-function sendJson(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string | number> = {},
-): void {
-  const text = JSON.stringify(body)
-  res.writeHead(status, {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(text),
-    'Cache-Control': 'no-store',
-    ...headers,
-  })
-  res.end(text)
 }
 
 const DEFAULT_PAGE_SIZE = 20
@@ -172,39 +156,15 @@ export function createVoxRestHandler(opts: VoxRestOptions): {
         sendJson(res, 404, { error: 'not found' })
         return
       }
-      if (req.method !== 'GET' && req.method !== 'HEAD') {
-        sendJson(res, 405, { error: 'method not allowed' }, { Allow: 'GET' })
-        return
-      }
-      const header = req.headers['x-api-key']
-      const key = Array.isArray(header) ? header[0] : header
-      const check = opts.keys.check(key, req.socket.remoteAddress)
-      if (!check.ok) {
-        sendJson(res, check.error === 'unauthorized' ? 401 : 403, { error: check.error })
-        return
-      }
-      const now = Date.now()
-      const rl = limiter.take(check.key.value, now)
-      const limit = opts.rateLimit.requests
-      const rlHeaders: Record<string, string | number> =
-        rl.remaining <= limit * 0.2
-          ? {
-              'X-RateLimit-Limit': limit,
-              'X-RateLimit-Remaining': rl.remaining,
-              'X-RateLimit-Reset': Math.ceil(rl.resetAt / 1000),
-            }
-          : {}
-      if (!rl.allowed) {
-        const retryAfter = Math.max(1, Math.ceil((rl.resetAt - now) / 1000))
-        sendJson(
-          res,
-          429,
-          { error: 'rate limit exceeded', retry_after: retryAfter },
-          { ...rlHeaders, 'Retry-After': retryAfter },
-        )
-        return
-      }
-      if (r.permission !== null && !check.key.permissions.includes(r.permission)) {
+      const admitted = admitRequest(req, res, {
+        keys: opts.keys,
+        limiter,
+        rateLimit: opts.rateLimit,
+        limitedBody: (retryAfter) => ({ error: 'rate limit exceeded', retry_after: retryAfter }),
+      })
+      if (admitted === null) return
+      const rlHeaders = admitted.headers
+      if (r.permission !== null && !admitted.key.permissions.includes(r.permission)) {
         sendJson(res, 403, { error: 'permission denied' }, rlHeaders)
         return
       }
