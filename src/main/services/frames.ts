@@ -98,12 +98,12 @@ export class FrameRouter {
     }
     for (const update of updates) {
       if (update.kind === 'ticker' && hasMarket(update)) {
-        d.books.applyTicker(update, requestedAt)
-        d.fanout.tickerChanged(update.market)
+        if (d.books.applyTicker(update, requestedAt)) d.fanout.tickerChanged(update.market)
         continue
       }
-      if (update.kind !== 'book' || update.market !== market || !update.snapshot) continue
-      const outcome = d.books.apply({ ...update, market }, requestedAt, 'rest')
+      if (update.kind !== 'book' || !hasMarket(update) || update.market !== market || !update.snapshot)
+        continue
+      const outcome = d.books.apply(update, requestedAt, 'rest')
       if (outcome === 'crossed') d.resync.need(market, outcome)
       else if (outcome === 'snapshot') d.resync.satisfied(market)
     }

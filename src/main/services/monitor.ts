@@ -287,8 +287,10 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
   /** Whether the active venue may be VoxFi: its adapter chosen or picked, or auto before anything was picked. */
   const maybeVoxfi = (): boolean => {
     const chosen = connection.profile.adapter ?? AUTO
-    const picked = venue.view().picked
-    return (chosen === AUTO || chosen === 'voxfi') && (picked === null || picked === 'voxfi')
+    if (chosen !== AUTO && chosen !== 'voxfi') return false
+    // Asked for every frame (the duplicate filter): no allocation here.
+    const picked = venue.pickedName()
+    return picked === null || picked === 'voxfi'
   }
   const accountRest = new AccountReader({
     rest: () => connection.rest,

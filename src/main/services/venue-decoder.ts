@@ -51,6 +51,11 @@ export class VenueDecoder {
     return this.adapters.map((a) => ({ name: a.name, title: a.title }))
   }
 
+  /** The adapter frames are read with, or null before `auto` has picked one: for the per-frame path (no object). */
+  pickedName(): string | null {
+    return this.decoder.picked?.name ?? null
+  }
+
   view(): { selected: string; picked: string | null } {
     return { selected: this.selected, picked: this.decoder.picked?.name ?? null }
   }
