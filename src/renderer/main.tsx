@@ -6,7 +6,7 @@ import { getMonitorApi, readWindowTarget } from './api'
 import { startVisibility } from './api/visibility'
 import { App } from './App'
 import { startReplayResets } from './store/replay-resets'
-import { selectMarket } from './workspace/window-state'
+import { selectMarket } from './features/workspace/window-state'
 import './styles.css'
 
 const root = document.getElementById('root')

@@ -8,13 +8,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { AlertEvent, AlertRuleView } from '../../src/shared/alerts'
 import { fail } from '../../src/shared/ipc'
 import { resetAlertDelivery } from '../../src/renderer/api/alert-delivery'
-import { AccountPane } from '../../src/renderer/components/AccountPane'
-import { AlertsLayer } from '../../src/renderer/components/AlertsLayer'
+import { AccountPane } from '../../src/renderer/features/account/AccountPane'
+import { AlertsLayer } from '../../src/renderer/features/alerts/AlertsLayer'
 import { openMarketAlert } from '../../src/renderer/store/alerts-ui'
-import { TOAST_MS } from '../../src/renderer/components/AlertToasts'
-import { MarketPane } from '../../src/renderer/components/MarketPane'
-import { OrderBook } from '../../src/renderer/components/OrderBook'
-import { StatusBar } from '../../src/renderer/components/StatusBar'
+import { TOAST_MS } from '../../src/renderer/features/alerts/AlertToasts'
+import { MarketPane } from '../../src/renderer/features/market/MarketPane'
+import { OrderBook } from '../../src/renderer/features/market/OrderBook'
+import { StatusBar } from '../../src/renderer/features/status/StatusBar'
 import { ServicesProvider } from '../../src/renderer/hooks/context'
 import { resetAlertUi } from '../../src/renderer/store/alerts-ui'
 import { useEvents } from '../../src/renderer/store/events'
@@ -22,7 +22,7 @@ import { useMonitor } from '../../src/renderer/store/monitor'
 import { createFakeApi, emptyAlerts, EVENTS, ruleView, status, book, type FakeApi } from './fake-api'
 
 // The chart draws on a canvas, which happy-dom does not have; it plays no part in alerts.
-vi.mock('../../src/renderer/components/PriceChart', () => ({ PriceChart: () => null }))
+vi.mock('../../src/renderer/features/market/PriceChart', () => ({ PriceChart: () => null }))
 
 ;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
 

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { bucketStart, buildCandles, CandleBuilder, INTERVAL_SECONDS } from '../../src/renderer/lib/candles'
+import {
+  bucketStart,
+  buildCandles,
+  CandleBuilder,
+  INTERVAL_SECONDS,
+} from '../../src/renderer/features/market/candles'
 
 const T0 = Date.UTC(2026, 10, 22, 4, 0, 0) // a whole 5-minute boundary
 const t = (offsetMs: number, price: number, size = 1) => ({ ts: T0 + offsetMs, price, size })

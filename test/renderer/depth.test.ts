@@ -8,7 +8,7 @@ import {
   depthModel,
   MAX_REACH_RATIO,
   niceTicks,
-} from '../../src/renderer/lib/depth'
+} from '../../src/renderer/features/market/depth'
 
 const bids: Level[] = [
   [0.49, 10],

@@ -4,7 +4,7 @@
 import { act, type ReactNode } from 'react'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { EventSummary } from '../../src/shared/model'
-import { EventList } from '../../src/renderer/components/EventList'
+import { EventList } from '../../src/renderer/features/events/EventList'
 import { ServicesProvider } from '../../src/renderer/hooks/context'
 import { clockSubscribers, minuteClockSubscribers } from '../../src/renderer/hooks/clock'
 import {

@@ -8,7 +8,7 @@ import {
   impliedFromNo,
   ladderSides,
   yesTermsOfNo,
-} from '../../src/renderer/lib/ladder'
+} from '../../src/renderer/features/market/ladder'
 
 function voxBook(no: { bids: Level[]; asks: Level[] } | undefined): Pick<BookView, 'bids' | 'asks' | 'no'> {
   return {

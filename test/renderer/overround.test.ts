@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { exclusivityOf, overround } from '../../src/renderer/lib/overround'
+import { exclusivityOf, overround } from '../../src/renderer/features/events/overround'
 
 const q = (bestBid: number | null, bestAsk: number | null) => ({ bestBid, bestAsk })
 

@@ -12,7 +12,7 @@ import {
   priceInputsIn,
   totalPnl,
   type PriceInputs,
-} from '../../src/renderer/lib/pnl'
+} from '../../src/renderer/features/account/pnl'
 
 const pos = (partial: Partial<PositionRow> = {}): PositionRow => ({
   market: 'm1',

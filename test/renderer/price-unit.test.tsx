@@ -3,8 +3,8 @@
 // preference kept in localStorage and shared by the app's windows, and the status bar's switch.
 import { act, type ReactNode } from 'react'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { MarketPane } from '../../src/renderer/components/MarketPane'
-import { StatusBar } from '../../src/renderer/components/StatusBar'
+import { MarketPane } from '../../src/renderer/features/market/MarketPane'
+import { StatusBar } from '../../src/renderer/features/status/StatusBar'
 import { ServicesProvider } from '../../src/renderer/hooks/context'
 import {
   formatChance,
@@ -13,7 +13,7 @@ import {
   formatPrice,
   formatPriceChange,
 } from '../../src/renderer/lib/format'
-import { changeOf, venueFigures } from '../../src/renderer/workspace/WatchlistPane'
+import { changeOf, venueFigures } from '../../src/renderer/features/workspace/WatchlistPane'
 import {
   DEFAULT_PRICE_UNIT,
   PRICE_UNIT_KEY,

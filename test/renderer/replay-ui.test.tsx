@@ -4,8 +4,8 @@
 // with a Replay button per good file and the error of a bad one.
 import { act } from 'react'
 import { describe, expect, it } from 'vitest'
-import { RecordingControls } from '../../src/renderer/components/RecordingControls'
-import { ReplayBar } from '../../src/renderer/components/ReplayBar'
+import { RecordingControls } from '../../src/renderer/features/recording/RecordingControls'
+import { ReplayBar } from '../../src/renderer/features/recording/ReplayBar'
 import { ServicesProvider } from '../../src/renderer/hooks/context'
 import { ok } from '../../src/shared/ipc'
 import type { ReplayStatus } from '../../src/shared/model'

@@ -4,7 +4,7 @@
 import { act, createElement } from 'react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { TradeView } from '../../src/shared/model'
-import { TradeTape, type BigTradeRule, type TapeFilters } from '../../src/renderer/components/TradeTape'
+import { TradeTape, type BigTradeRule, type TapeFilters } from '../../src/renderer/features/market/TradeTape'
 import { ServicesProvider } from '../../src/renderer/hooks/context'
 import * as csv from '../../src/renderer/lib/csv'
 import { withDom } from './dom'
@@ -18,7 +18,7 @@ import {
   passesFilters,
   recordAverages,
   tapeRows,
-} from '../../src/renderer/lib/tape'
+} from '../../src/renderer/features/market/tape'
 import { useMonitor } from '../../src/renderer/store/monitor'
 import { createFakeApi, type FakeApi } from './fake-api'
 

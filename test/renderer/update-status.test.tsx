@@ -4,7 +4,7 @@
 import { act } from 'react'
 import { createRoot, type Root } from 'react-dom/client'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { StatusBar } from '../../src/renderer/components/StatusBar'
+import { StatusBar } from '../../src/renderer/features/status/StatusBar'
 import { ServicesProvider } from '../../src/renderer/hooks/context'
 import { useMonitor } from '../../src/renderer/store/monitor'
 import { fail, ok } from '../../src/shared/ipc'

@@ -2,22 +2,27 @@
 // with quick open, the workspace menu, key settings, the help overlay and the status bar around it.
 import { useEffect, useMemo, useState } from 'react'
 import type { WindowTarget } from '../../shared/model'
-import { AlertsLayer } from '../components/AlertsLayer'
-import { KeySettings } from '../components/KeySettings'
-import { NoticeBanner } from '../components/NoticeBanner'
-import { QuickOpen, type QuickOpenMode } from '../components/QuickOpen'
-import { ReplayBar } from '../components/ReplayBar'
-import { StatusBar } from '../components/StatusBar'
+import { AlertsLayer } from '../features/alerts/AlertsLayer'
+import { KeySettings } from '../features/settings/KeySettings'
+import { NoticeBanner } from '../features/status/NoticeBanner'
+import { QuickOpen, type QuickOpenMode } from '../features/events/QuickOpen'
+import { ReplayBar } from '../features/recording/ReplayBar'
+import { StatusBar } from '../features/status/StatusBar'
 import { useApi } from '../hooks/context'
 import { useEvents } from '../store/events'
-import { HelpOverlay, isTyping, useWorkspaceKeys } from '../workspace/keys'
-import { WindowActionsProvider, type WindowActions } from '../workspace/panes'
-import { Workspace } from '../workspace/Workspace'
-import { useWorkspaceChoices, WorkspaceSwitcher } from '../workspace/WorkspaceSwitcher'
-import { WorkspaceNotice } from '../workspace/WorkspaceNotice'
-import { requestDock, revealEvent, selectMarket, useWindowWorkspace } from '../workspace/window-state'
+import { HelpOverlay, isTyping, useWorkspaceKeys } from '../features/workspace/keys'
+import { WindowActionsProvider, type WindowActions } from '../features/workspace/panes'
+import { Workspace } from '../features/workspace/Workspace'
+import { useWorkspaceChoices, WorkspaceSwitcher } from '../features/workspace/WorkspaceSwitcher'
+import { WorkspaceNotice } from '../features/workspace/WorkspaceNotice'
+import {
+  requestDock,
+  revealEvent,
+  selectMarket,
+  useWindowWorkspace,
+} from '../features/workspace/window-state'
 import { Header } from './Header'
-import { RecordButton, RecordDialog } from './RecordDialog'
+import { RecordButton, RecordDialog } from '../features/recording/RecordDialog'
 import { useMenuCommand } from './NewMarketWindow'
 
 export function MainView() {

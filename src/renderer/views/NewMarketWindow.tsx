@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from 'react'
 import type { MenuCommand } from '../../shared/ipc'
 import type { EventSummary } from '../../shared/model'
-import { QuickOpen } from '../components/QuickOpen'
+import { QuickOpen } from '../features/events/QuickOpen'
 import { useApi } from '../hooks/context'
 
 /** Runs `handler` whenever the application menu sends `command` to this window. */

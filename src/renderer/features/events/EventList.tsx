@@ -1,0 +1,406 @@
+// The events list: instant search over event and market titles, category and tag filters (where the venue sends
+// them; they combine with the search), sorting, virtualised rows, expandable events with live quotes, keyboard
+// navigation (arrows or j/k, Enter, Shift+Enter). An event row reads its category, status and time left to
+// resolution under its title (EventMeta: one shared minute clock for every countdown). A market row's context
+// menu (right click, the menu key or Shift+F10) and the A key set an alert on that market.
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { memo, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react'
+import type { EventSummary, MarketSummary } from '../../../shared/model'
+import { useApi, useInterests } from '../../hooks/context'
+import {
+  EVENT_SORTS,
+  eventFacets,
+  filterEvents,
+  NO_EVENT_FILTERS,
+  searchEvents,
+  sortEvents,
+  type EventFilters,
+  type EventSort,
+} from '../../lib/events'
+import { formatChance, formatPrice } from '../../lib/format'
+import { openMarketAlert } from '../../store/alerts-ui'
+import { useMonitor } from '../../store/monitor'
+import { usePriceUnit } from '../../store/prefs'
+import { WatchToggle } from '../workspace/WatchToggle'
+import { toggleWatch } from '../workspace/watchlists'
+import { ContextMenu, isMenuKey, menuPointFor, type MenuAt } from '../../ui/ContextMenu'
+import { EventMeta } from './EventMeta'
+
+type Row =
+  | { kind: 'event'; key: string; event: EventSummary; expanded: boolean; shown: number }
+  | { kind: 'market'; key: string; event: EventSummary; market: MarketSummary }
+
+const EVENT_ROW_H = 34
+const MARKET_ROW_H = 26
+
+const MarketQuote = memo(function MarketQuote({ market }: { market: string }) {
+  const t = useMonitor((s) => s.tickers[market])
+  const unit = usePriceUnit()
+  // Stale and resyncing quotes are greyed out; a quiet one is only subdued (its prices are still applied).
+  const mark =
+    t?.state === 'stale' || t?.state === 'resyncing' ? 'stale-text' : t?.state === 'quiet' ? 'quiet-text' : ''
+  return (
+    <>
+      <span className={`c-num bid-text ${mark}`}>{formatPrice(t?.bestBid, unit)}</span>
+      <span className={`c-num ask-text ${mark}`}>{formatPrice(t?.bestAsk, unit)}</span>
+      <span
+        className={`c-num ${mark}`}
+        title={t?.chance !== undefined ? `Chance of YES ${formatChance(t.chance)}` : undefined}
+      >
+        {formatPrice(t?.last, unit)}
+      </span>
+    </>
+  )
+})
+
+export interface EventListProps {
+  events: readonly EventSummary[]
+  selectedMarket: string | null
+  onOpenMarket(market: string, newWindow: boolean): void
+  onOpenEvent(event: string): void
+  /** Event to reveal (expand and scroll to), e.g. from quick open. */
+  reveal?: { event: string; n: number } | null
+  searchRef?: RefObject<HTMLInputElement | null>
+}
+
+export function EventList({
+  events,
+  selectedMarket,
+  onOpenMarket,
+  onOpenEvent,
+  reveal,
+  searchRef,
+}: EventListProps) {
+  const api = useApi()
+  const [query, setQuery] = useState('')
+  const [filters, setFilters] = useState<EventFilters>(NO_EVENT_FILTERS)
+  const [sort, setSort] = useState<EventSort>('listing')
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set())
+  const [cursorKey, setCursorKey] = useState<string | null>(null)
+  const [revealed, setRevealed] = useState<{ event: string; n: number } | null>(null)
+  const [menu, setMenu] = useState<MenuAt | null>(null)
+  const scrollRef = useRef<HTMLDivElement | null>(null)
+
+  // Quick open asks to reveal an event: expand it and put the cursor on it (state adjusted during render).
+  if (reveal && reveal !== revealed) {
+    setRevealed(reveal)
+    setQuery('')
+    setFilters(NO_EVENT_FILTERS)
+    if (!expanded.has(reveal.event)) setExpanded(new Set(expanded).add(reveal.event))
+    setCursorKey(`e:${reveal.event}`)
+  }
+
+  const facets = useMemo(() => eventFacets(events), [events])
+  // A chosen category or tag the listing no longer has filters nothing out (and its select shows "All").
+  const shownFilters = useMemo<EventFilters>(
+    () => ({
+      category: facets.categories.some((c) => c.value === filters.category) ? filters.category : null,
+      tag: facets.tags.some((t) => t.value === filters.tag) ? filters.tag : null,
+    }),
+    [facets, filters],
+  )
+  const filtering = shownFilters.category !== null || shownFilters.tag !== null
+  const filtered = useMemo(() => filterEvents(events, shownFilters), [events, shownFilters])
+
+  const rows = useMemo<Row[]>(() => {
+    const out: Row[] = []
+    for (const m of sortEvents(searchEvents(filtered, query), sort)) {
+      const open = expanded.has(m.event.id) || (query.trim() !== '' && m.viaMarkets)
+      const markets = expanded.has(m.event.id) ? m.event.markets : m.markets
+      out.push({
+        kind: 'event',
+        key: `e:${m.event.id}`,
+        event: m.event,
+        expanded: open,
+        shown: markets.length,
+      })
+      if (open)
+        for (const market of markets)
+          out.push({ kind: 'market', key: `m:${m.event.id}:${market.id}`, event: m.event, market })
+    }
+    return out
+  }, [filtered, query, sort, expanded])
+
+  useInterests(
+    'event-list',
+    [...expanded].sort().map((id) => ({ channel: 'event' as const, id, filter: 'all' as const })),
+  )
+
+  const cursor = Math.max(
+    0,
+    rows.findIndex((r) => r.key === cursorKey),
+  )
+
+  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read during render on purpose
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: (i) => (rows[i]?.kind === 'event' ? EVENT_ROW_H : MARKET_ROW_H),
+    getItemKey: (i) => rows[i]?.key ?? i,
+    overscan: 10,
+  })
+
+  const toggle = (id: string) => {
+    const next = new Set(expanded)
+    if (next.has(id)) next.delete(id)
+    else next.add(id)
+    setExpanded(next)
+  }
+
+  const moveTo = (index: number) => {
+    const row = rows[Math.max(0, Math.min(rows.length - 1, index))]
+    if (!row) return
+    setCursorKey(row.key)
+    virtualizer.scrollToIndex(rows.indexOf(row), { align: 'auto' })
+  }
+
+  const activate = (row: Row | undefined, newWindow: boolean) => {
+    if (!row) return
+    if (row.kind === 'market') onOpenMarket(row.market.id, newWindow)
+    else if (newWindow) onOpenEvent(row.event.id)
+    else toggle(row.event.id)
+  }
+
+  const marketMenu = (market: string, point: { x: number; y: number }) =>
+    setMenu({
+      ...point,
+      items: [
+        {
+          label: 'New alert on this market…',
+          testId: 'menu-alert-market',
+          onSelect: () => openMarketAlert(market),
+        },
+        { label: 'Add to or remove from the watchlist (s)', onSelect: () => void toggleWatch(api, market) },
+        { label: 'Open', onSelect: () => onOpenMarket(market, false) },
+        { label: 'Open in a new window', onSelect: () => onOpenMarket(market, true) },
+      ],
+    })
+
+  const onKeyDown = (e: KeyboardEvent<HTMLElement>, fromInput: boolean) => {
+    const key = e.key
+    const row = rows[cursor]
+    if (
+      !fromInput &&
+      row?.kind === 'market' &&
+      (isMenuKey(e) || (key.toLowerCase() === 'a' && !e.altKey && !e.ctrlKey && !e.metaKey))
+    ) {
+      e.preventDefault()
+      if (isMenuKey(e)) marketMenu(row.market.id, menuPointFor(document.getElementById(`row-${row.key}`)))
+      else openMarketAlert(row.market.id)
+      return
+    }
+    if (!fromInput && row?.kind === 'market' && key === 's' && !e.altKey && !e.ctrlKey && !e.metaKey) {
+      e.preventDefault()
+      void toggleWatch(api, row.market.id)
+      return
+    }
+    if (key === 'ArrowDown' || (!fromInput && key === 'j')) {
+      e.preventDefault()
+      moveTo(cursor + 1)
+    } else if (key === 'ArrowUp' || (!fromInput && key === 'k')) {
+      e.preventDefault()
+      moveTo(cursor - 1)
+    } else if (key === 'Enter') {
+      e.preventDefault()
+      activate(rows[cursor], e.shiftKey)
+    } else if (!fromInput && (key === 'ArrowRight' || key === 'ArrowLeft')) {
+      const row = rows[cursor]
+      if (row?.kind === 'event' && row.expanded === (key === 'ArrowLeft')) {
+        e.preventDefault()
+        toggle(row.event.id)
+      }
+    } else if (fromInput && key === 'Escape') {
+      setQuery('')
+    }
+  }
+
+  const totalMarkets = useMemo(() => events.reduce((n, e) => n + e.markets.length, 0), [events])
+
+  return (
+    <div className="event-list-pane">
+      <div className="list-tools">
+        <input
+          ref={searchRef}
+          className="search"
+          type="search"
+          placeholder="Filter events and markets…"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          onKeyDown={(e) => onKeyDown(e, true)}
+          aria-label="Filter events and markets"
+          data-testid="event-search"
+        />
+        <select
+          value={sort}
+          onChange={(e) => setSort(e.target.value as EventSort)}
+          aria-label="Sort events"
+          data-testid="event-sort"
+        >
+          {EVENT_SORTS.map((s) => (
+            <option key={s.value} value={s.value}>
+              {s.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      {facets.categories.length > 0 || facets.tags.length > 0 ? (
+        <div className="list-filters" data-testid="event-filters">
+          {facets.categories.length > 0 ? (
+            <select
+              className={shownFilters.category !== null ? 'on' : ''}
+              value={shownFilters.category ?? ''}
+              onChange={(e) =>
+                setFilters({ ...filters, category: e.target.value === '' ? null : e.target.value })
+              }
+              aria-label="Show events of a category"
+              data-testid="event-category-filter"
+            >
+              <option value="">All categories</option>
+              {facets.categories.map((c) => (
+                <option key={c.value} value={c.value}>
+                  {c.value} ({c.count})
+                </option>
+              ))}
+            </select>
+          ) : null}
+          {facets.tags.length > 0 ? (
+            <select
+              className={shownFilters.tag !== null ? 'on' : ''}
+              value={shownFilters.tag ?? ''}
+              onChange={(e) => setFilters({ ...filters, tag: e.target.value === '' ? null : e.target.value })}
+              aria-label="Show events with a tag"
+              data-testid="event-tag-filter"
+            >
+              <option value="">All tags</option>
+              {facets.tags.map((t) => (
+                <option key={t.value} value={t.value}>
+                  {t.value} ({t.count})
+                </option>
+              ))}
+            </select>
+          ) : null}
+          {filtering ? (
+            <button
+              type="button"
+              className="link-btn"
+              data-testid="event-filters-clear"
+              title="Show every category and tag"
+              onClick={() => setFilters(NO_EVENT_FILTERS)}
+            >
+              Clear
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+      <div className="list-head">
+        <span className="c-title">
+          {query || filtering
+            ? `${rows.filter((r) => r.kind === 'event').length} of ${events.length} events`
+            : `${events.length} events · ${totalMarkets} markets`}
+        </span>
+        <span className="c-num">Bid</span>
+        <span className="c-num">Ask</span>
+        <span className="c-num">Last</span>
+      </div>
+      <div
+        ref={scrollRef}
+        className="event-list"
+        data-testid="event-list"
+        tabIndex={0}
+        role="listbox"
+        aria-label="Events"
+        aria-activedescendant={rows[cursor] ? `row-${rows[cursor].key}` : undefined}
+        onKeyDown={(e) => onKeyDown(e, false)}
+      >
+        {rows.length === 0 ? (
+          <div className="empty-note">
+            {filtering && !query
+              ? 'No event of the chosen category or tag.'
+              : `No event or market${filtering ? ' of the chosen category or tag' : ''} matches “${query}”.`}
+          </div>
+        ) : null}
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((v) => {
+            const row = rows[v.index]
+            if (!row) return null
+            const active = v.index === cursor
+            const style = { transform: `translateY(${v.start}px)`, height: v.size }
+            if (row.kind === 'event')
+              return (
+                <div
+                  key={row.key}
+                  id={`row-${row.key}`}
+                  role="option"
+                  aria-selected={active}
+                  aria-expanded={row.expanded}
+                  className={`list-row event-row ${active ? 'cursor' : ''} ${row.expanded ? 'open' : ''}`}
+                  style={style}
+                  data-testid="event-row"
+                  data-event={row.event.id}
+                  onClick={() => {
+                    setCursorKey(row.key)
+                    toggle(row.event.id)
+                  }}
+                  onDoubleClick={() => onOpenEvent(row.event.id)}
+                  title={row.event.title}
+                >
+                  <span className="chevron">{row.expanded ? '▾' : '▸'}</span>
+                  <span className="c-title event-title">
+                    <span className="ellipsis">{row.event.title}</span>
+                    <EventMeta event={row.event} />
+                  </span>
+                  <span className="count" title="Markets">
+                    {row.shown !== row.event.markets.length ? `${row.shown}/` : ''}
+                    {row.event.markets.length}
+                  </span>
+                  <button
+                    className="row-action"
+                    title="Open the event matrix in a new window"
+                    onClick={(e) => {
+                      e.stopPropagation()
+                      onOpenEvent(row.event.id)
+                    }}
+                    tabIndex={-1}
+                  >
+                    ↗
+                  </button>
+                </div>
+              )
+            return (
+              <div
+                key={row.key}
+                id={`row-${row.key}`}
+                role="option"
+                aria-selected={active}
+                className={`list-row market-row ${active ? 'cursor' : ''} ${selectedMarket === row.market.id ? 'selected' : ''}`}
+                style={style}
+                data-testid="market-row"
+                data-market={row.market.id}
+                data-event={row.event.id}
+                onClick={(e) => {
+                  setCursorKey(row.key)
+                  onOpenMarket(row.market.id, e.shiftKey)
+                }}
+                onContextMenu={(e) => {
+                  e.preventDefault()
+                  setCursorKey(row.key)
+                  marketMenu(row.market.id, { x: e.clientX, y: e.clientY })
+                }}
+                title={`${row.market.title} (${row.market.id}) · right-click or A: alert`}
+              >
+                <WatchToggle market={row.market.id} />
+                <span className="c-title ellipsis">{row.market.title}</span>
+                <MarketQuote market={row.market.id} />
+              </div>
+            )
+          })}
+        </div>
+      </div>
+      <div className="list-foot muted">
+        <kbd>/</kbd> jump · <kbd>j</kbd>
+        <kbd>k</kbd> move · <kbd>↵</kbd> open · <kbd>⇧↵</kbd> window · <kbd>a</kbd> alert · <kbd>s</kbd> watch
+      </div>
+      {menu ? <ContextMenu menu={menu} label="Market" onClose={() => setMenu(null)} /> : null}
+    </div>
+  )
+}

@@ -1,0 +1,70 @@
+// The events list with its loading and error states (no key, refused key, network).
+import type { RefObject } from 'react'
+import { EventList } from './EventList'
+import { useApi } from '../../hooks/context'
+import { explainError } from '../../lib/errors'
+import { useEventsListing } from '../../store/events'
+
+export interface EventsColumnProps {
+  selectedMarket: string | null
+  onOpenMarket(market: string, newWindow: boolean): void
+  onOpenEvent(event: string): void
+  onOpenKeySettings(): void
+  reveal: { event: string; n: number } | null
+  searchRef: RefObject<HTMLInputElement | null>
+}
+
+export function EventsColumn(props: EventsColumnProps) {
+  const api = useApi()
+  const listing = useEventsListing()
+  if (listing.phase === 'ready')
+    return (
+      <EventList
+        events={listing.events}
+        selectedMarket={props.selectedMarket}
+        onOpenMarket={props.onOpenMarket}
+        onOpenEvent={props.onOpenEvent}
+        reveal={props.reveal}
+        searchRef={props.searchRef}
+      />
+    )
+  if (listing.phase === 'error' && listing.error) {
+    const ex = explainError(listing.error)
+    const keyProblem =
+      ['unauthorized', 'ip_not_allowed', 'no_key'].includes(listing.error.code) ||
+      listing.error.code.startsWith('keyring')
+    return (
+      <div className="event-list-pane">
+        <div className="state-block" data-testid="events-error" data-code={listing.error.code}>
+          <b>Events could not be loaded</b>
+          <span>{ex.title}</span>
+          <ul className="muted">
+            {ex.steps.map((s) => (
+              <li key={s}>{s}</li>
+            ))}
+          </ul>
+          <div className="row-gap">
+            <button className="btn" onClick={() => void listing.load(api, true)}>
+              Retry
+            </button>
+            {keyProblem ? (
+              <button className="btn primary" onClick={props.onOpenKeySettings}>
+                Key settings…
+              </button>
+            ) : null}
+          </div>
+        </div>
+      </div>
+    )
+  }
+  return (
+    <div className="event-list-pane">
+      <div className="state-block" data-testid="events-loading">
+        <span className="spinner" /> Loading events…
+      </div>
+      {Array.from({ length: 12 }, (_, i) => (
+        <div key={i} className="skeleton-row" />
+      ))}
+    </div>
+  )
+}

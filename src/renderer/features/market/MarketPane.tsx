@@ -1,0 +1,215 @@
+// One market's ladder pane: a header with the quote (and the venue's chance, volume and liquidity where it sends
+// them), the event's category, status and time left, freshness and the market's actions (the event's rules one
+// click away), then the order book. The depth chart, chart and tape are panes of their own (features/workspace/panes.tsx).
+import { useState, type KeyboardEvent, type MouseEvent } from 'react'
+import { useApi } from '../../hooks/context'
+import { quoteDraft } from '../../lib/alerts'
+import { findMarket } from '../../lib/events'
+import { formatChance, formatCompact, formatPrice } from '../../lib/format'
+import { ladderSides } from './ladder'
+import { formatSubject, quoteOf } from '../../lib/quote'
+import { openAlertForm, openMarketAlert } from '../../store/alerts-ui'
+import { useEvents } from '../../store/events'
+import { NO_TRADES, useMonitor } from '../../store/monitor'
+import { usePriceUnit } from '../../store/prefs'
+import { ContextMenu, isMenuKey, menuPointFor, type MenuAt } from '../../ui/ContextMenu'
+import { EventMeta } from '../events/EventMeta'
+import { FreshnessBadge } from './FreshnessBadge'
+import { OrderBook } from './OrderBook'
+import { RulesDialog } from '../events/RulesDialog'
+import { useMarketFeed } from './market-feed'
+import { WatchToggle } from '../workspace/WatchToggle'
+
+function Quote({ market }: { market: string }) {
+  const book = useMonitor((s) => s.books[market])
+  const ticker = useMonitor((s) => s.tickers[market])
+  const lastTrade = useMonitor((s) => {
+    const t = s.trades[market] ?? NO_TRADES
+    return t[t.length - 1]
+  })
+  const unit = usePriceUnit()
+  const values = quoteOf(book, ticker, lastTrade?.price)
+  const { bid, ask, last } = values
+  // The quote is the YES book's own (what alerts watch); a better level implied from the NO book is named.
+  const best = book?.no ? ladderSides(book, 'yes', 1) : null
+  const impliedNote = (side: 'bid' | 'ask') => {
+    const l = side === 'bid' ? best?.bids[0] : best?.asks[0]
+    return l?.implied
+      ? `The YES book's own best ${side}; the ladder's best is ${formatPrice(l.price, unit)}, implied from the NO book`
+      : undefined
+  }
+  const [menu, setMenu] = useState<MenuAt | null>(null)
+  const openMenu = (point: { x: number; y: number }) =>
+    setMenu({
+      ...point,
+      items: (['last', 'bid', 'ask', 'mid', 'spread'] as const).map((subject) => ({
+        label: `Alert on ${subject === 'last' ? 'the last price' : subject}${values[subject] === null ? '' : ` (${formatSubject(subject, values[subject], unit)})`}…`,
+        testId: `menu-alert-${subject}`,
+        onSelect: () => openAlertForm(quoteDraft(market, subject, values[subject])),
+      })),
+    })
+  return (
+    <div className="quote" data-testid="market-quote">
+      <span className="quote-cell" title={impliedNote('bid')}>
+        <label>Bid</label>
+        <b className="bid-text">{formatPrice(bid, unit)}</b>
+      </span>
+      <span className="quote-cell" title={impliedNote('ask')}>
+        <label>Ask</label>
+        <b className="ask-text">{formatPrice(ask, unit)}</b>
+      </span>
+      <button
+        type="button"
+        className="quote-cell quote-btn"
+        data-testid="quote-last"
+        title="Set an alert on the last price (right-click or Shift+F10 for bid, ask, mid, spread)"
+        onClick={() => openAlertForm(quoteDraft(market, 'last', last))}
+        onContextMenu={(e: MouseEvent) => {
+          e.preventDefault()
+          openMenu({ x: e.clientX, y: e.clientY })
+        }}
+        onKeyDown={(e: KeyboardEvent<HTMLButtonElement>) => {
+          if (!isMenuKey(e)) return
+          e.preventDefault()
+          openMenu(menuPointFor(e.currentTarget))
+        }}
+      >
+        <span className="q-label">Last</span>
+        <b className={lastTrade?.side === 'buy' ? 'bid-text' : lastTrade?.side === 'sell' ? 'ask-text' : ''}>
+          {formatPrice(last, unit)}
+        </b>
+      </button>
+      {menu ? <ContextMenu menu={menu} label="Quote alerts" onClose={() => setMenu(null)} /> : null}
+      <span className="quote-cell">
+        <label>Spread</label>
+        <b>{formatPrice(values.spread, unit)}</b>
+      </span>
+      {ticker?.chance !== undefined ? (
+        <span
+          className="quote-cell"
+          data-testid="quote-chance"
+          data-chance={ticker.chance}
+          title="The venue's chance of YES"
+        >
+          <label>Chance</label>
+          <b>{formatChance(ticker.chance)}</b>
+        </span>
+      ) : null}
+      {ticker?.volume !== undefined ? (
+        <span
+          className="quote-cell"
+          data-testid="quote-volume"
+          title={`Traded volume, as the venue counts it: ${ticker.volume.toLocaleString('en-US')}`}
+        >
+          <label>Vol</label>
+          <b className="quote-small">{formatCompact(ticker.volume)}</b>
+        </span>
+      ) : null}
+      {ticker?.liquidity !== undefined ? (
+        <span
+          className="quote-cell"
+          data-testid="quote-liquidity"
+          title={`Resting liquidity, as the venue counts it: ${ticker.liquidity.toLocaleString('en-US')}`}
+        >
+          <label>Liq</label>
+          <b className="quote-small">{formatCompact(ticker.liquidity)}</b>
+        </span>
+      ) : null}
+      <span className="freshness-slot">
+        <FreshnessBadge
+          state={book?.state ?? ticker?.state ?? null}
+          updatedAt={book?.updatedAt ?? ticker?.updatedAt ?? null}
+          usualGapMs={book?.usualGapMs ?? ticker?.usualGapMs}
+          resyncAttempt={book?.resyncAttempt}
+          staleReason={book?.staleReason}
+        />
+      </span>
+    </div>
+  )
+}
+
+export function MarketPane({
+  market,
+  owner,
+  inWindow = false,
+}: {
+  market: string
+  owner: string
+  inWindow?: boolean
+}) {
+  const api = useApi()
+  const { loading, error } = useMarketFeed(market, owner)
+  const events = useEvents((s) => s.events)
+  const found = findMarket(events, market)
+  const [openError, setOpenError] = useState<string | null>(null)
+  const [rulesOpen, setRulesOpen] = useState(false)
+
+  return (
+    <section className="market-pane" data-testid="market-pane" data-market={market}>
+      <header className="market-head">
+        <WatchToggle market={market} />
+        <div className="market-title">
+          <h2 title={found?.market.title ?? market}>{found?.market.title ?? market}</h2>
+          <span className="muted ellipsis">
+            {found ? found.event.title : 'Market'} · <span className="mono">{market}</span>
+            {found ? <EventMeta event={found.event} /> : null}
+            {loading ? ' · loading history…' : null}
+            {error ? <span className="error-text"> · history unavailable: {error.message}</span> : null}
+          </span>
+        </div>
+        <Quote market={market} />
+        <div className="market-actions">
+          {found ? (
+            <button
+              type="button"
+              className="btn ghost"
+              title={`The event's resolution rules${found.event.rules ? '' : ' (the venue sent none)'}`}
+              data-testid="rules-button"
+              aria-haspopup="dialog"
+              onClick={() => setRulesOpen(true)}
+            >
+              Rules
+            </button>
+          ) : null}
+          <button
+            className="btn ghost"
+            title="New alert for this market (Alt+A lists your alerts)"
+            data-testid="alert-new"
+            onClick={() => openMarketAlert(market)}
+          >
+            + Alert
+          </button>
+          {!inWindow ? (
+            <button
+              className="btn ghost"
+              title="Open this market in its own window (Shift+Enter)"
+              data-testid="open-market-window"
+              onClick={() => {
+                setOpenError(null)
+                void api.openWindow({ kind: 'market', market }).then((r) => {
+                  if (!r.ok) setOpenError(r.error.message)
+                })
+              }}
+            >
+              Window ↗
+            </button>
+          ) : null}
+          {found && !inWindow ? (
+            <button
+              className="btn ghost"
+              title="Open the event's markets as a matrix"
+              onClick={() => void api.openWindow({ kind: 'event', event: found.event.id })}
+            >
+              Event ↗
+            </button>
+          ) : null}
+          {openError ? <span className="error-text">{openError}</span> : null}
+        </div>
+      </header>
+      <div className="book-col">
+        <OrderBook market={market} />
+      </div>
+      {rulesOpen && found ? <RulesDialog event={found.event} onClose={() => setRulesOpen(false)} /> : null}
+    </section>
+  )
+}

@@ -1,0 +1,54 @@
+// The overlay a book the engine cannot vouch for gets (stale or resyncing), the same on the ladder and the depth
+// chart: what is wrong, that what is under it may be out of date, and a Resync button while it is stale.
+import { useState } from 'react'
+import type { BookView } from '../../../shared/model'
+import { useApi } from '../../hooks/context'
+
+export function StaleOverlay({
+  book,
+  what,
+  testIds,
+}: {
+  book: BookView
+  /** What is under the overlay, e.g. "Prices" or "Depth". */
+  what: string
+  /** Each host has its own ids, so a window showing both still has one match per id. */
+  testIds: { overlay: string; resync: string }
+}) {
+  const api = useApi()
+  const [error, setError] = useState<string | null>(null)
+  const resyncing = book.state === 'resyncing'
+  return (
+    <div className="book-overlay" data-testid={testIds.overlay}>
+      <div className="overlay-card">
+        <b>
+          {resyncing
+            ? book.resyncAttempt !== undefined
+              ? `Resyncing (attempt ${book.resyncAttempt})…`
+              : 'Resyncing book…'
+            : 'Book is stale'}
+        </b>
+        <span className="muted">
+          {resyncing
+            ? `Waiting for a fresh snapshot. ${what} below may be out of date.`
+            : `${what} below may be out of date${book.staleReason ? ` (${book.staleReason})` : ''}.`}
+        </span>
+        {!resyncing ? (
+          <button
+            className="btn"
+            data-testid={testIds.resync}
+            onClick={() => {
+              setError(null)
+              void api.resync(book.market).then((r) => {
+                if (!r.ok) setError(r.error.message)
+              })
+            }}
+          >
+            Resync
+          </button>
+        ) : null}
+        {error ? <span className="error-text">{error}</span> : null}
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,85 @@
+// The built-in workspaces, built with the docking library's own calls (so they stay valid whatever its
+// serialisation becomes), and how a new pane gets an id and a place.
+import type { DockviewApi } from 'dockview-react'
+import { DEFAULT_WORKSPACE_ID, MARKET_WORKSPACE_ID, type PaneKind } from '../../../shared/workspace'
+import { PANES } from './panes'
+
+export interface BuiltIn {
+  id: string
+  name: string
+  build(api: DockviewApi): void
+}
+
+export function newPaneId(kind: PaneKind): string {
+  return `${kind}-${Math.random().toString(36).slice(2, 8)}`
+}
+
+function add(
+  api: DockviewApi,
+  kind: PaneKind,
+  position?: { ref: string; direction: 'right' | 'below' | 'within' },
+  size?: { width?: number; height?: number },
+  inactive = false,
+): string {
+  const id = `${kind}-1`
+  api.addPanel({
+    id,
+    component: kind,
+    title: PANES[kind].title,
+    params: {},
+    ...(position ? { position: { referencePanel: position.ref, direction: position.direction } } : {}),
+    ...(size?.width !== undefined ? { initialWidth: size.width } : {}),
+    ...(size?.height !== undefined ? { initialHeight: size.height } : {}),
+    ...(inactive ? { inactive: true } : {}),
+  })
+  return id
+}
+
+/** The main window's: events and watchlist | ladder over depth | chart over tape | account and alerts. */
+const mainDefault: BuiltIn = {
+  id: DEFAULT_WORKSPACE_ID,
+  name: 'Default',
+  build(api) {
+    // Columns first, then what stacks inside them: a split "below" a pane divides that pane's column only.
+    const events = add(api, 'events')
+    const ladder = add(api, 'ladder', { ref: events, direction: 'right' })
+    const chart = add(api, 'chart', { ref: ladder, direction: 'right' })
+    const account = add(api, 'account', { ref: chart, direction: 'right' })
+    add(api, 'depth', { ref: ladder, direction: 'below' })
+    add(api, 'tape', { ref: chart, direction: 'below' })
+    add(api, 'watchlist', { ref: events, direction: 'within' }, undefined, true)
+    add(api, 'alerts', { ref: account, direction: 'within' }, undefined, true)
+    sizeGroup(api, events, { width: 360 })
+    sizeGroup(api, ladder, { width: 330 })
+    sizeGroup(api, account, { width: 330 })
+    sizeGroup(api, 'depth-1', { height: 200 })
+    sizeGroup(api, 'tape-1', { height: 260 })
+    api.getPanel(ladder)?.api.setActive()
+  },
+}
+
+/** A market window's: ladder | chart over depth | tape. */
+const marketDefault: BuiltIn = {
+  id: MARKET_WORKSPACE_ID,
+  name: 'Market',
+  build(api) {
+    const ladder = add(api, 'ladder')
+    const chart = add(api, 'chart', { ref: ladder, direction: 'right' })
+    add(api, 'tape', { ref: chart, direction: 'right' })
+    add(api, 'depth', { ref: chart, direction: 'below' })
+    sizeGroup(api, ladder, { width: 330 })
+    sizeGroup(api, 'tape-1', { width: 340 })
+    sizeGroup(api, 'depth-1', { height: 220 })
+    api.getPanel(ladder)?.api.setActive()
+  },
+}
+
+function sizeGroup(api: DockviewApi, panel: string, size: { width?: number; height?: number }): void {
+  api.getPanel(panel)?.group.api.setSize(size)
+}
+
+export const BUILT_INS: readonly BuiltIn[] = [mainDefault, marketDefault]
+
+export function builtIn(id: string): BuiltIn | undefined {
+  return BUILT_INS.find((b) => b.id === id)
+}

@@ -1,0 +1,281 @@
+// Every kind of pane a workspace can hold, as the docking library's components. A pane shows the window's
+// selected market unless its params pin one; its interests are owned by the pane (released when it closes).
+// Params come from a saved layout, so they are parsed here again: a pane never trusts them blindly.
+import type { IDockviewPanelProps } from 'dockview-react'
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useSyncExternalStore,
+  type FunctionComponent,
+  type ReactNode,
+} from 'react'
+import type { WindowTarget } from '../../../shared/model'
+import { paneParamsSchema, type PaneKind, type PaneParams } from '../../../shared/workspace'
+import { AccountPane } from '../account/AccountPane'
+import { DepthChart } from '../market/DepthChart'
+import { EventMatrix } from '../events/EventMatrix'
+import { Inspector } from '../status/Inspector'
+import { MarketPane } from '../market/MarketPane'
+import { PriceChart } from '../market/PriceChart'
+import { TradeTape, type TapeFilters } from '../market/TradeTape'
+import { useApi } from '../../hooks/context'
+import { findMarket } from '../../lib/events'
+import { useEvents } from '../../store/events'
+import { useMonitor } from '../../store/monitor'
+import { EventsColumn } from '../events/EventsColumn'
+import { AlertsPane } from '../alerts/AlertsPane'
+import { useMarketFeed } from '../market/market-feed'
+import { WatchlistPane } from './WatchlistPane'
+import { selectMarket, useWindowWorkspace } from './window-state'
+
+export interface PaneInfo {
+  title: string
+  /** Follows the selected market (or a pinned one). */
+  market: boolean
+  /** Shown in the help overlay and the add-pane menu. */
+  hint: string
+}
+
+export const PANES: Record<PaneKind, PaneInfo> = {
+  events: { title: 'Events', market: false, hint: 'every event and market; Enter opens, s stars' },
+  watchlist: { title: 'Watchlist', market: false, hint: 'your markets with live prices' },
+  ladder: { title: 'Ladder', market: true, hint: 'the order book with the quote' },
+  depth: { title: 'Depth', market: true, hint: 'cumulative bid and ask depth' },
+  tape: { title: 'Trades', market: true, hint: 'the trade tape with filters' },
+  chart: { title: 'Chart', market: true, hint: 'candles and volume' },
+  account: { title: 'Account', market: false, hint: 'balances, positions with P&L, orders, fills' },
+  alerts: { title: 'Alerts', market: false, hint: 'your alert rules and their state' },
+  inspector: { title: 'Inspector', market: false, hint: 'raw frames and counters' },
+  matrix: { title: 'Event matrix', market: true, hint: "every market of the selected market's event" },
+}
+
+/** What panes ask of the window around them. */
+export interface WindowActions {
+  openWindow(target: WindowTarget): void
+  openKeySettings(): void
+}
+
+const ActionsContext = createContext<WindowActions | null>(null)
+
+export function WindowActionsProvider({
+  actions,
+  children,
+}: {
+  actions: WindowActions
+  children: ReactNode
+}) {
+  return <ActionsContext.Provider value={actions}>{children}</ActionsContext.Provider>
+}
+
+function useWindowActions(): WindowActions {
+  const a = useContext(ActionsContext)
+  if (!a) throw new Error('WindowActionsProvider is missing')
+  return a
+}
+
+export function paneParams(raw: unknown): PaneParams {
+  const parsed = paneParamsSchema.safeParse(raw ?? {})
+  return parsed.success ? parsed.data : {}
+}
+
+/** The market a pane shows: its pinned one, else the window's selection. */
+function usePaneMarket(params: PaneParams): string | null {
+  const selected = useWindowWorkspace((s) => s.selectedMarket)
+  return params.market ?? selected
+}
+
+function Frame({ kind, market, children }: { kind: PaneKind; market?: string | null; children: ReactNode }) {
+  return (
+    // tabIndex -1: the keyboard's pane navigation can focus a pane that has no control of its own (depth chart).
+    <div
+      className="dock-pane"
+      data-testid="dock-pane"
+      data-pane={kind}
+      data-market={market ?? undefined}
+      tabIndex={-1}
+    >
+      {children}
+    </div>
+  )
+}
+
+/** The ladder's empty state keeps the id the main window's market pane always had. */
+function NoMarket({ testId = 'pane-no-market' }: { testId?: string }) {
+  return (
+    <div className="state-block center" data-testid={testId}>
+      <b>No market selected</b>
+      <span className="muted">
+        Pick one in Events or the watchlist, or press <kbd>/</kbd> to jump to one.
+      </span>
+    </div>
+  )
+}
+
+type Props = IDockviewPanelProps
+
+/** Whether the pane is on screen (not a tab behind another): hidden panes subscribe to nothing they need not. */
+function usePaneVisible(api: Props['api']): boolean {
+  const subscribe = useCallback(
+    (changed: () => void) => {
+      const sub = api.onDidVisibilityChange(changed)
+      return () => sub.dispose()
+    },
+    [api],
+  )
+  return useSyncExternalStore(subscribe, () => api.isVisible)
+}
+
+function EventsPaneView(_: Props) {
+  const actions = useWindowActions()
+  const selected = useWindowWorkspace((s) => s.selectedMarket)
+  const reveal = useWindowWorkspace((s) => s.reveal)
+  const searchRef = useMemo(() => ({ current: null as HTMLInputElement | null }), [])
+  return (
+    <Frame kind="events">
+      <EventsColumn
+        selectedMarket={selected}
+        onOpenMarket={(id, newWindow) =>
+          newWindow ? actions.openWindow({ kind: 'market', market: id }) : selectMarket(id)
+        }
+        onOpenEvent={(id) => actions.openWindow({ kind: 'event', event: id })}
+        onOpenKeySettings={actions.openKeySettings}
+        reveal={reveal}
+        searchRef={searchRef}
+      />
+    </Frame>
+  )
+}
+
+function WatchlistPaneView({ api }: Props) {
+  const actions = useWindowActions()
+  const visible = usePaneVisible(api)
+  return (
+    <Frame kind="watchlist">
+      <WatchlistPane
+        owner={`pane:${api.id}`}
+        subscribe={visible}
+        onOpenMarket={(id, newWindow) =>
+          newWindow ? actions.openWindow({ kind: 'market', market: id }) : selectMarket(id)
+        }
+      />
+    </Frame>
+  )
+}
+
+function LadderPaneView({ api, params }: Props) {
+  const market = usePaneMarket(paneParams(params))
+  return (
+    <Frame kind="ladder" market={market}>
+      {market === null ? (
+        <NoMarket testId="market-pane-empty" />
+      ) : (
+        <MarketPane key={market} market={market} owner={`pane:${api.id}`} />
+      )}
+    </Frame>
+  )
+}
+
+function DepthPaneView({ api, params }: Props) {
+  const market = usePaneMarket(paneParams(params))
+  useMarketFeed(market, `pane:${api.id}`, 'orderbook')
+  return (
+    <Frame kind="depth" market={market}>
+      {market === null ? <NoMarket /> : <DepthChart key={market} market={market} />}
+    </Frame>
+  )
+}
+
+function TapePaneView({ api, params }: Props) {
+  const p = paneParams(params)
+  const market = usePaneMarket(p)
+  useMarketFeed(market, `pane:${api.id}`, 'trades')
+  const client = useApi()
+  const rule = useMonitor((s) => s.workspace?.bigTrades.find((b) => b.market === market) ?? null)
+  const filters: TapeFilters = { side: p.side ?? 'all', minSize: p.minSize ?? null }
+  return (
+    <Frame kind="tape" market={market}>
+      {market === null ? (
+        <NoMarket />
+      ) : (
+        <TradeTape
+          key={market}
+          market={market}
+          filters={filters}
+          onFiltersChange={(f) => api.updateParameters({ ...p, side: f.side, minSize: f.minSize })}
+          bigTrade={rule ? { minSize: rule.minSize, relative: rule.relative } : null}
+          onBigTradeChange={(r) => void client.setBigTrade(market, r)}
+        />
+      )}
+    </Frame>
+  )
+}
+
+function ChartPaneView({ api, params }: Props) {
+  const market = usePaneMarket(paneParams(params))
+  useMarketFeed(market, `pane:${api.id}`, 'trades')
+  return (
+    <Frame kind="chart" market={market}>
+      {market === null ? <NoMarket /> : <PriceChart key={market} market={market} />}
+    </Frame>
+  )
+}
+
+function AccountPaneView(_: Props) {
+  const actions = useWindowActions()
+  return (
+    <Frame kind="account">
+      <AccountPane onOpenKeySettings={actions.openKeySettings} />
+    </Frame>
+  )
+}
+
+function AlertsPaneView(_: Props) {
+  return (
+    <Frame kind="alerts">
+      <AlertsPane />
+    </Frame>
+  )
+}
+
+function InspectorPaneView({ api }: Props) {
+  // The engine keeps raw frames only while an inspector is open: a tab behind another is not open.
+  const visible = usePaneVisible(api)
+  return <Frame kind="inspector">{visible ? <Inspector onClose={() => api.close()} /> : null}</Frame>
+}
+
+function MatrixPaneView({ api, params }: Props) {
+  const market = usePaneMarket(paneParams(params))
+  const events = useEvents((s) => s.events)
+  const found = market === null ? undefined : findMarket(events, market)
+  // The matrix subscribes to its event's markets itself; the pane only keeps its title in step.
+  useEffect(() => {
+    api.setTitle(found ? `Matrix · ${found.event.title}` : PANES.matrix.title)
+  }, [api, found])
+  return (
+    <Frame kind="matrix" market={market}>
+      {found ? (
+        <EventMatrix event={found.event} />
+      ) : market === null ? (
+        <NoMarket />
+      ) : (
+        <div className="state-block center">The selected market is not in the events listing.</div>
+      )}
+    </Frame>
+  )
+}
+
+export const PANE_COMPONENTS: Record<PaneKind, FunctionComponent<Props>> = {
+  events: EventsPaneView,
+  watchlist: WatchlistPaneView,
+  ladder: LadderPaneView,
+  depth: DepthPaneView,
+  tape: TapePaneView,
+  chart: ChartPaneView,
+  account: AccountPaneView,
+  alerts: AlertsPaneView,
+  inspector: InspectorPaneView,
+  matrix: MatrixPaneView,
+}
