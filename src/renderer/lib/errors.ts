@@ -104,28 +104,5 @@ export function expiryState(
   return { state: days < warnDays ? 'soon' : 'ok', days }
 }
 
-/** Endpoint checks for a custom profile: http(s) base URL, ws(s) stream URL. */
-export function validateEndpoints(baseUrl: string, wsUrl: string): { baseUrl?: string; wsUrl?: string } {
-  const errors: { baseUrl?: string; wsUrl?: string } = {}
-  const check = (value: string, protocols: string[]): string | undefined => {
-    let u: URL
-    try {
-      u = new URL(value.trim())
-    } catch {
-      return 'Not a valid URL'
-    }
-    if (!protocols.includes(u.protocol))
-      return `Must start with ${protocols.map((p) => `${p}//`).join(' or ')}`
-    if (u.protocol === 'http:' || u.protocol === 'ws:') {
-      const local = ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname)
-      if (!local)
-        return `Unencrypted ${u.protocol.slice(0, -1)} is only allowed for localhost; use ${u.protocol === 'http:' ? 'https' : 'wss'}`
-    }
-    return undefined
-  }
-  const b = check(baseUrl, ['https:', 'http:'])
-  const w = check(wsUrl, ['wss:', 'ws:'])
-  if (b) errors.baseUrl = b
-  if (w) errors.wsUrl = w
-  return errors
-}
+// The form marks each endpoint field with the engine's own refusal (src/shared/endpoints.ts): one rule, one place.
+export { endpointErrors as validateEndpoints } from '../../shared/endpoints'

@@ -1,0 +1,149 @@
+// The latest fills, with a CSV export of all held. Fills show the contract (YES/NO) and the fee where their
+// update says (src/shared/account.ts); those columns appear only when some fill has them. Prices follow the
+// price preference (¢ or probability).
+import { memo } from 'react'
+import type { FillRow } from '../../../shared/account'
+import { csvFilename, downloadCsv, fillsCsv } from '../../lib/csv'
+import {
+  formatClock,
+  formatMoney,
+  formatPrice,
+  formatSize,
+  hasMoneySymbol,
+  type PriceUnit,
+} from '../../lib/format'
+import { MarketCell, SideCell, type TitleOf } from './cells'
+
+/** The most fills listed; the export has all. */
+const FILL_ROWS = 30
+
+const FillLine = memo(function FillLine({
+  f,
+  title,
+  unit,
+  showOutcome,
+  showFee,
+  currency,
+}: {
+  f: FillRow
+  title: string | undefined
+  unit: PriceUnit
+  showOutcome: boolean
+  showFee: boolean
+  /** The account's currency (its one balance's), for a fee whose record names none. */
+  currency: string | null
+}) {
+  return (
+    <tr data-testid="fill-row" data-outcome={f.outcome?.toUpperCase()} data-fee={f.fee}>
+      <td className="num">{formatClock(f.ts)}</td>
+      <MarketCell id={f.market} title={title} />
+      <SideCell side={f.side} />
+      {showOutcome ? (
+        <td data-testid="fill-outcome">
+          {f.outcome ? (
+            <span className={`outcome-mark outcome-${f.outcome}`}>{f.outcome.toUpperCase()}</span>
+          ) : (
+            '—'
+          )}
+        </td>
+      ) : null}
+      <td className="num">{formatPrice(f.price, unit)}</td>
+      <td className="num">{formatSize(f.size)}</td>
+      {showFee ? (
+        <td
+          className="num"
+          data-testid="fill-fee"
+          title={
+            f.fee === undefined
+              ? 'No fee in this fill’s update'
+              : `Fee ${formatMoney(f.fee, currency)}${currency && !hasMoneySymbol(currency) ? ` ${currency}` : ''}`
+          }
+        >
+          {f.fee === undefined ? '—' : formatMoney(f.fee, currency)}
+        </td>
+      ) : null}
+    </tr>
+  )
+})
+
+export function FillsTable({
+  fills: all,
+  currency,
+  title,
+  unit,
+}: {
+  fills: readonly FillRow[]
+  /** A fee's currency when its record names none: the account's, when it has one currency only. */
+  currency: string | null
+  title: TitleOf
+  unit: PriceUnit
+}) {
+  const fills = all.slice(0, FILL_ROWS)
+  const showOutcome = fills.some((x) => x.outcome !== undefined)
+  const showFee = fills.some((x) => x.fee !== undefined)
+  return (
+    <>
+      <h4 className="section-head">
+        Fills <span className="muted">{all.length}</span>
+        <button
+          type="button"
+          className="link-btn export-btn"
+          data-testid="fills-export"
+          disabled={all.length === 0}
+          title={
+            all.length === 0
+              ? 'No fills to export'
+              : `Save the ${all.length} fills held (newest first) as a CSV file`
+          }
+          onClick={() => downloadCsv(csvFilename('fills', null), fillsCsv(all))}
+        >
+          Export CSV
+        </button>
+      </h4>
+      <table className="grid-table compact" data-testid="fills">
+        <colgroup>
+          {/* The market keeps room for a name: the extra VoxFi columns are narrow. */}
+          <col style={{ width: 66 }} />
+          <col />
+          <col style={{ width: 36 }} />
+          {showOutcome ? <col style={{ width: 34 }} /> : null}
+          <col style={{ width: 42 }} />
+          <col style={{ width: 44 }} />
+          {showFee ? <col style={{ width: 58 }} /> : null}
+        </colgroup>
+        <thead>
+          <tr>
+            <th>Time</th>
+            <th>Market</th>
+            <th>Side</th>
+            {showOutcome ? <th title="The contract filled: YES or NO">Out.</th> : null}
+            <th className="num">Price</th>
+            <th className="num">Size</th>
+            {showFee ? <th className="num">Fee</th> : null}
+          </tr>
+        </thead>
+        <tbody>
+          {all.length === 0 ? (
+            <tr>
+              <td colSpan={5} className="empty-cell">
+                No fills yet
+              </td>
+            </tr>
+          ) : (
+            fills.map((f) => (
+              <FillLine
+                key={f.key}
+                f={f}
+                title={title(f.market)}
+                unit={unit}
+                showOutcome={showOutcome}
+                showFee={showFee}
+                currency={currency}
+              />
+            ))
+          )}
+        </tbody>
+      </table>
+    </>
+  )
+}

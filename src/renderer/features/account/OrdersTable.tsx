@@ -1,0 +1,109 @@
+// Open orders, newest first, each with a button for an alert when its market's order is filled. Prices follow
+// the price preference (¢ or probability).
+import { memo } from 'react'
+import type { OrderRow } from '../../../shared/account'
+import { prefill } from '../../lib/alerts'
+import { formatPrice, formatSize, type PriceUnit } from '../../lib/format'
+import { openAlertForm } from '../../store/alerts-ui'
+import { MarketCell, SideCell, type TitleOf } from './cells'
+
+/** The most orders listed; the count in the heading is of all. */
+const ORDER_ROWS = 50
+
+/** Venue statuses are snake_case words of any length; the column has room for one short word. */
+function statusLabel(status: string | null | undefined): string {
+  if (!status) return 'open'
+  const s = status.toLowerCase()
+  if (s.startsWith('partial')) return 'partial'
+  if (s === 'canceled' || s === 'cancelled') return 'cancelled'
+  return s.replace(/_/g, ' ')
+}
+
+const OrderLine = memo(function OrderLine({
+  o,
+  title,
+  unit,
+}: {
+  o: OrderRow
+  title: string | undefined
+  unit: PriceUnit
+}) {
+  return (
+    <tr data-market={o.market ?? undefined} title={`Order ${o.id}`}>
+      <MarketCell id={o.market} title={title} />
+      <SideCell side={o.side} />
+      <td className="num">{formatPrice(o.price, unit)}</td>
+      <td className="num">
+        {formatSize(o.filled ?? 0)}/{formatSize(o.size)}
+      </td>
+      <td className="ellipsis" title={o.status ?? 'open'}>
+        {statusLabel(o.status)}
+      </td>
+      <td className="row-btn-cell">
+        <button
+          type="button"
+          className="row-btn"
+          data-testid="order-alert"
+          title={`Alert when this market's order is filled${o.market ? ` (${o.market})` : ''}`}
+          aria-label={`Alert when an order in ${title ?? o.market ?? 'any market'} is filled`}
+          onClick={() => openAlertForm(prefill({ market: o.market, subject: 'order-filled' }))}
+        >
+          Alert
+        </button>
+      </td>
+    </tr>
+  )
+})
+
+export function OrdersTable({
+  orders,
+  title,
+  unit,
+}: {
+  orders: readonly OrderRow[]
+  title: TitleOf
+  unit: PriceUnit
+}) {
+  return (
+    <>
+      <h4>
+        Open orders <span className="muted">{orders.length}</span>
+      </h4>
+      <table className="grid-table compact" data-testid="open-orders">
+        <colgroup>
+          <col />
+          <col style={{ width: 36 }} />
+          <col style={{ width: 44 }} />
+          <col style={{ width: 70 }} />
+          <col style={{ width: 64 }} />
+          <col style={{ width: 40 }} />
+        </colgroup>
+        <thead>
+          <tr>
+            <th>Market</th>
+            <th>Side</th>
+            <th className="num">Price</th>
+            <th className="num">Filled</th>
+            <th>Status</th>
+            <th>
+              <span className="sr-only">Alert</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {orders.length === 0 ? (
+            <tr>
+              <td colSpan={6} className="empty-cell">
+                No open orders
+              </td>
+            </tr>
+          ) : (
+            orders
+              .slice(0, ORDER_ROWS)
+              .map((o) => <OrderLine key={o.id} o={o} title={title(o.market)} unit={unit} />)
+          )}
+        </tbody>
+      </table>
+    </>
+  )
+}

@@ -1,0 +1,201 @@
+// Positions marked to their markets' live prices. A position's average and mark stay in probability (R$ per
+// contract), the terms its P&L is worked out in ((mark − avg) × size), whatever the price preference.
+import { memo, useId } from 'react'
+import { useShallow } from 'zustand/react/shallow'
+import type { PositionRow } from '../../../shared/account'
+import { useInterests } from '../../hooks/context'
+import { formatAmount, formatMid, formatPrice, formatSize } from '../../lib/format'
+import { useMonitor } from '../../store/monitor'
+import { MarketCell, type TitleOf } from './cells'
+import { markOf, positionPnl, priceInputsIn, totalPnl, type Known, type Mark } from './pnl'
+
+function markText(mark: Mark): string {
+  if (mark.price === null) return '—'
+  return mark.source === 'mid' ? formatMid(mark.price) : formatPrice(mark.price)
+}
+
+function markTitle(mark: Mark, size: number, value: number | null): string {
+  const head =
+    mark.price === null
+      ? (mark.reason ?? 'no price')
+      : mark.source === 'mid'
+        ? 'Mid of the live book'
+        : (mark.reason ?? 'Last trade')
+  return value === null ? head : `${head}. Market value ${formatAmount(value)} (${formatSize(size)} shares)`
+}
+
+const signClass = (v: number | null) => (v === null ? 'muted' : v >= 0 ? 'bid-text' : 'ask-text')
+
+/** A P&L cell: the amount, or "—" with the reason it is unknown as its tooltip. */
+function PnlCell({ testId, v, title }: { testId: string; v: Known; title: string }) {
+  return (
+    <td
+      className={`num ${signClass(v.value)}`}
+      data-testid={testId}
+      data-known={v.value !== null}
+      title={v.value === null ? (v.reason ?? undefined) : title}
+    >
+      {formatAmount(v.value)}
+    </td>
+  )
+}
+
+/**
+ * One position, marked to its market's live price. It watches its own market (an interest of its own, released
+ * on unmount) and selects only the plain values of its mark, so a book delta that leaves the top of the book
+ * and the last trade unchanged does not re-render it, and another market never does.
+ */
+const PositionLine = memo(function PositionLine({ p, title }: { p: PositionRow; title: string | undefined }) {
+  const id = useId()
+  useInterests(`position${id}${p.market}`, [{ channel: 'market', id: p.market, filter: 'all' }])
+  const inputs = useMonitor(useShallow((s) => priceInputsIn(s, p.market)))
+  const row = positionPnl(p, markOf(inputs))
+  const { mark } = row
+  const venuePnl = p.pnl === null ? '' : `; the venue reports P&L ${formatAmount(p.pnl)}`
+  return (
+    <tr data-testid="position-row" data-market={p.market} data-size={p.size}>
+      <MarketCell id={p.market} title={title} />
+      <td className={`num ${p.size > 0 ? 'bid-text' : 'ask-text'}`}>{formatSize(p.size)}</td>
+      <td
+        className="num"
+        data-testid="position-avg"
+        title={p.avgPrice === null ? (row.unrealized.reason ?? undefined) : 'Average price (venue)'}
+      >
+        {formatPrice(p.avgPrice)}
+      </td>
+      <td
+        className={`num pos-mark${mark.live ? '' : ' not-live'}`}
+        data-testid="position-mark"
+        data-source={mark.source ?? 'none'}
+        data-live={mark.live}
+        title={markTitle(mark, p.size, row.marketValue.value)}
+      >
+        {mark.source !== null ? <span className="mark-src">{mark.source}</span> : null}
+        {markText(mark)}
+      </td>
+      <PnlCell
+        testId="position-upnl"
+        v={
+          row.unrealized.value === null
+            ? { ...row.unrealized, reason: `${row.unrealized.reason}${venuePnl}` }
+            : row.unrealized
+        }
+        title={`(mark ${markText(mark)} − avg ${formatPrice(p.avgPrice)}) × ${formatSize(p.size)}${venuePnl}`}
+      />
+      <PnlCell testId="position-rpnl" v={row.realized} title="Realised P&L as the venue reports it" />
+    </tr>
+  )
+})
+
+function totalTitle(what: string, known: number, unknown: number): string {
+  if (known === 0) return `No position has a known ${what}`
+  return unknown === 0
+    ? `Sum over ${known} position${known === 1 ? '' : 's'}`
+    : `Partial: the sum over ${known} position${known === 1 ? '' : 's'}; ${unknown} unknown left out`
+}
+
+/** Sums of the known values only, and "partial" when some are unknown; never fills a gap with a guess. */
+function PositionsTotal({ positions }: { positions: readonly PositionRow[] }) {
+  const t = useMonitor(
+    useShallow((s) => {
+      const sums = totalPnl(positions.map((p) => positionPnl(p, markOf(priceInputsIn(s, p.market)))))
+      return {
+        mv: sums.marketValue.value,
+        mvKnown: sums.marketValue.known,
+        mvUnknown: sums.marketValue.unknown,
+        u: sums.unrealized.value,
+        uKnown: sums.unrealized.known,
+        uUnknown: sums.unrealized.unknown,
+        r: sums.realized.value,
+        rKnown: sums.realized.known,
+        rUnknown: sums.realized.unknown,
+      }
+    }),
+  )
+  // Partial: some values are summed and some left out. With none known the cell is "—" and says why.
+  const uPartial = t.uKnown > 0 && t.uUnknown > 0
+  const rPartial = t.rKnown > 0 && t.rUnknown > 0
+  const partial = uPartial || rPartial
+  const value = `Market value ${formatAmount(t.mv)}: ${totalTitle('mark', t.mvKnown, t.mvUnknown).toLowerCase()}`
+  return (
+    <tr className="positions-total" data-testid="positions-total" data-partial={partial}>
+      <td colSpan={4} title={value}>
+        Total{partial ? <span className="muted total-partial"> · partial</span> : null}
+      </td>
+      <td
+        className={`num ${signClass(t.u)}`}
+        data-partial={uPartial}
+        title={totalTitle('unrealised P&L', t.uKnown, t.uUnknown)}
+      >
+        {formatAmount(t.u)}
+      </td>
+      <td
+        className={`num ${signClass(t.r)}`}
+        data-partial={rPartial}
+        title={`${totalTitle('realised P&L', t.rKnown, t.rUnknown)} (open positions only)`}
+      >
+        {formatAmount(t.r)}
+      </td>
+    </tr>
+  )
+}
+
+export function PositionsTable({ positions, title }: { positions: readonly PositionRow[]; title: TitleOf }) {
+  return (
+    <>
+      <h4>
+        Positions <span className="muted">{positions.length}</span>
+      </h4>
+      <table className="grid-table compact positions-table" data-testid="positions">
+        <colgroup>
+          <col />
+          <col style={{ width: 36 }} />
+          <col style={{ width: 40 }} />
+          <col style={{ width: 64 }} />
+          <col style={{ width: 52 }} />
+          <col style={{ width: 44 }} />
+        </colgroup>
+        <thead>
+          <tr>
+            <th>Market</th>
+            <th className="num">Size</th>
+            <th className="num" title="Average price, as the venue sends it">
+              Avg
+            </th>
+            <th className="num" title="The live mid, else the last trade price">
+              Mark
+            </th>
+            <th className="num" title="Unrealised P&L: (mark − avg) × size">
+              Unreal.
+            </th>
+            <th className="num" title="Realised P&L, as the venue sends it">
+              Real.
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {positions.length === 0 ? (
+            <tr>
+              <td colSpan={6} className="empty-cell">
+                No positions
+              </td>
+            </tr>
+          ) : (
+            positions.map((p) => <PositionLine key={p.market} p={p} title={title(p.market)} />)
+          )}
+        </tbody>
+        {positions.length > 0 ? (
+          <tfoot>
+            <PositionsTotal positions={positions} />
+          </tfoot>
+        ) : null}
+      </table>
+      {positions.length > 0 && !positions.some((p) => p.avgPrice !== null) ? (
+        <p className="pnl-note muted" data-testid="pnl-note">
+          The venue sends no cost basis (average price) for these positions, so their P&amp;L cannot be
+          computed.
+        </p>
+      ) : null}
+    </>
+  )
+}
