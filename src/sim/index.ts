@@ -12,7 +12,8 @@ import { KeyStore, type KeyPatch } from './keys'
 import { buildMarketBooks, type MarketBook, type StepOut } from './market'
 import { createRestHandler } from './rest'
 import { hexId, deriveSeed, mulberry32 } from './rng'
-import { StreamHub, type Subscription } from './stream'
+import type { Subscription } from './hub'
+import { StreamHub } from './stream'
 import {
   createVoxRuntime,
   VOXFI_MALFORMED,
@@ -25,7 +26,7 @@ import { startOfUtcDay } from './voxfi/listing'
 export type { SimConfig, SimKeyConfig, Permission } from './config'
 export { PERMISSIONS, parseConfig, loadConfigFile, ConfigError } from './config'
 export type { SimulatorFaults } from './faults'
-export type { Subscription } from './stream'
+export type { Subscription } from './hub'
 export type { EventsListing, ListingEvent, ListingMarket } from './catalog'
 export type { KeyPatch } from './keys'
 export type { VoxfiListing, VoxEvent, VoxMarket, VoxOption } from './voxfi'

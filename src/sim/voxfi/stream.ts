@@ -2,13 +2,11 @@
 // market and event channels without a key, the user channel with the key in `auth`, errors as close codes
 // (/errors: 4001 unauthorized, 4003 server error, 4004 invalid message), a text `ping` answered with `pong`, and
 // the heartbeat of /connection: protocol pings every 10 s, a client silent for 20 s after a ping is dropped.
-import type { IncomingMessage } from 'node:http'
-import type { Duplex } from 'node:stream'
-import { WebSocketServer, WebSocket, type RawData } from 'ws'
+import { WebSocket } from 'ws'
 import type { ChannelFilter } from '../../shared/model'
 import type { Permission } from '../config'
+import { SocketHub, type Conn } from '../hub'
 import type { KeyStore } from '../keys'
-import type { Subscription } from '../stream'
 import { ack, newTradeFrame, updateFrame, updateOrderbookFrame, type Channel } from './frames'
 
 /** VoxFi's close codes (docs.voxfi.com.br/en/websockets/errors). */
@@ -23,17 +21,6 @@ export type FrameKind = 'orderbook' | 'trades'
 
 const CHANNELS: readonly Channel[] = ['user', 'market', 'event']
 const FILTERS: readonly ChannelFilter[] = ['all', 'orderbook', 'trades']
-
-interface Conn {
-  id: number
-  ws: WebSocket
-  ip: string
-  markets: Map<string, ChannelFilter>
-  events: Map<string, ChannelFilter>
-  userKey: string | null
-  /** When the oldest ping this client has not answered was sent; null when it is up to date. */
-  pendingSince: number | null
-}
 
 export interface VoxHubOptions {
   keys: KeyStore
@@ -94,106 +81,22 @@ export function parseVoxMessage(value: unknown): Parsed {
   return { ok: true, type, channel, ids: [...new Set(list as string[])], filter, auth: '' }
 }
 
-export class VoxHub {
-  private readonly wss = new WebSocketServer({
-    noServer: true,
-    maxPayload: 64 * 1024,
-    perMessageDeflate: false,
-  })
-  private readonly conns = new Set<Conn>()
-  private readonly byMarket = new Map<string, Set<Conn>>()
-  private readonly byEvent = new Map<string, Set<Conn>>()
-  private nextId = 1
+export class VoxHub extends SocketHub {
   private lastPing = Date.now()
   private readonly heartbeat: NodeJS.Timeout
-  /** Fault: while true no data frame leaves (protocol pings and close frames still do). */
-  stalled = false
-  framesSent = 0
 
   constructor(private readonly opts: VoxHubOptions) {
+    super(opts.keys, opts.maxBufferedBytes)
     const every = Math.min(1000, Math.max(5, Math.floor(Math.min(opts.pingMs, opts.pongTimeoutMs) / 4)))
     this.heartbeat = setInterval(() => this.beat(), every)
     this.heartbeat.unref()
   }
 
-  accept(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.attach(ws, req.socket.remoteAddress ?? ''))
+  protected onBinary(conn: Conn): void {
+    this.closeConn(conn, CLOSE.invalidMessage, 'invalid message')
   }
 
-  private attach(ws: WebSocket, ip: string): void {
-    const conn: Conn = {
-      id: this.nextId++,
-      ws,
-      ip,
-      markets: new Map(),
-      events: new Map(),
-      userKey: null,
-      pendingSince: null,
-    }
-    this.conns.add(conn)
-    ws.on('pong', () => {
-      conn.pendingSince = null
-    })
-    ws.on('message', (data, isBinary) => this.onMessage(conn, data, isBinary))
-    ws.on('error', () => {
-      // 'close' follows; an unhandled 'error' would crash the process.
-    })
-    ws.on('close', () => this.detach(conn))
-  }
-
-  private detach(conn: Conn): void {
-    if (!this.conns.delete(conn)) return
-    for (const id of conn.markets.keys()) this.unindex(this.byMarket, id, conn)
-    for (const id of conn.events.keys()) this.unindex(this.byEvent, id, conn)
-    conn.markets.clear()
-    conn.events.clear()
-    conn.userKey = null
-  }
-
-  private index(map: Map<string, Set<Conn>>, id: string, conn: Conn): void {
-    let set = map.get(id)
-    if (set === undefined) {
-      set = new Set()
-      map.set(id, set)
-    }
-    set.add(conn)
-  }
-
-  private unindex(map: Map<string, Set<Conn>>, id: string, conn: Conn): void {
-    const set = map.get(id)
-    if (set === undefined) return
-    set.delete(conn)
-    if (set.size === 0) map.delete(id)
-  }
-
-  private send(conn: Conn, text: string): void {
-    if (this.stalled || conn.ws.readyState !== WebSocket.OPEN) return
-    if (conn.ws.bufferedAmount > this.opts.maxBufferedBytes) {
-      conn.ws.terminate()
-      return
-    }
-    conn.ws.send(text)
-    this.framesSent++
-  }
-
-  /** Close one connection with a code; it stops receiving at once, whatever the client does next. */
-  private closeConn(conn: Conn, code: number, reason: string): void {
-    const ws = conn.ws
-    this.detach(conn)
-    if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING) ws.close(code, reason)
-  }
-
-  private onMessage(conn: Conn, data: RawData, isBinary: boolean): void {
-    if (!this.conns.has(conn)) return
-    if (isBinary) {
-      this.closeConn(conn, CLOSE.invalidMessage, 'invalid message')
-      return
-    }
-    const text = Array.isArray(data)
-      ? Buffer.concat(data).toString('utf8')
-      : data instanceof ArrayBuffer
-        ? Buffer.from(data).toString('utf8')
-        : data.toString('utf8')
+  protected onText(conn: Conn, text: string): void {
     if (text === 'ping') {
       this.send(conn, 'pong')
       return
@@ -225,27 +128,16 @@ export class VoxHub {
       this.send(conn, ack('subscribed', 'user', null, null))
       return
     }
-    const subs = m.channel === 'market' ? conn.markets : conn.events
-    const index = m.channel === 'market' ? this.byMarket : this.byEvent
     for (const id of m.ids) {
-      if (m.type === 'subscribe') {
-        // Re-subscribing is accepted and replaces the filter. Unknown ids are accepted too; they never send.
-        subs.set(id, m.filter)
-        this.index(index, id, conn)
-      } else {
-        subs.delete(id)
-        this.unindex(index, id, conn)
-      }
+      // Re-subscribing is accepted and replaces the filter. Unknown ids are accepted too; they never send.
+      if (m.type === 'subscribe') this.follow(conn, m.channel, id, m.filter)
+      else this.unfollow(conn, m.channel, id)
     }
     const type = m.type === 'subscribe' ? 'subscribed' : 'unsubscribed'
     this.send(
       conn,
       m.channel === 'market' ? ack(type, 'market', m.ids, null) : ack(type, 'event', null, m.ids),
     )
-  }
-
-  hasSubscribers(marketId: string, eventId: string): boolean {
-    return this.byMarket.has(marketId) || this.byEvent.has(eventId)
   }
 
   /**
@@ -275,44 +167,31 @@ export class VoxHub {
       if (trade !== null) return (nt ??= newTradeFrame(eventId, marketId, tj()))
       return null
     }
-    for (const c of this.byMarket.get(marketId) ?? []) {
-      const f = c.markets.get(marketId)
-      const text = f === undefined ? null : frameFor(f)
+    this.forEachFollower(marketId, eventId, (c, f) => {
+      const text = frameFor(f)
       if (text !== null) this.send(c, text)
-    }
-    for (const c of this.byEvent.get(eventId) ?? []) {
-      const f = c.events.get(eventId)
-      const text = f === undefined ? null : frameFor(f)
-      if (text !== null) this.send(c, text)
-    }
+    })
   }
 
   /** A ready-made frame of one kind (firehose, faults) to the subscriptions whose filter takes that kind. */
   publishRaw(marketId: string, eventId: string, kind: FrameKind, text: string): void {
-    const wants = (f: ChannelFilter | undefined): boolean => f === 'all' || f === kind
-    for (const c of this.byMarket.get(marketId) ?? []) if (wants(c.markets.get(marketId))) this.send(c, text)
-    for (const c of this.byEvent.get(eventId) ?? []) if (wants(c.events.get(eventId))) this.send(c, text)
+    this.forEachFollower(marketId, eventId, (c, f) => {
+      if (f === 'all' || f === kind) this.send(c, text)
+    })
   }
 
   /** Fills to every user subscriber whose key still passes (4001 otherwise) and may read orders. */
   publishUser(frames: readonly string[]): void {
     this.revalidateUsers()
     if (frames.length === 0) return
-    for (const c of this.conns) {
-      if (c.userKey === null) continue
-      const key = this.opts.keys.get(c.userKey)
-      if (key === undefined || !key.permissions.includes(this.opts.userPermission)) continue
-      for (const f of frames) this.send(c, f)
-    }
+    this.forEachUser((c, key) => {
+      if (key.permissions.includes(this.opts.userPermission)) for (const f of frames) this.send(c, f)
+    })
   }
 
   /** A key revoked, disabled or expired (or an IP no longer allowed) closes its sockets with 4001. */
   revalidateUsers(): void {
-    for (const c of [...this.conns]) {
-      if (c.userKey === null) continue
-      const check = this.opts.keys.check(c.userKey, c.ip)
-      if (!check.ok) this.closeConn(c, CLOSE.unauthorized, check.error)
-    }
+    this.forEachRefusedUser((c, error) => this.closeConn(c, CLOSE.unauthorized, error))
   }
 
   private beat(): void {
@@ -334,45 +213,8 @@ export class VoxHub {
     }
   }
 
-  /** Fault and test helpers send regardless of a stall: they are explicit. */
-  sendToAll(text: string | Buffer): void {
-    for (const c of this.conns) {
-      if (c.ws.readyState === WebSocket.OPEN) {
-        c.ws.send(text, { binary: false })
-        this.framesSent++
-      }
-    }
-  }
-
-  closeAll(code: number, reason: string): void {
-    for (const c of [...this.conns]) this.closeConn(c, code, reason)
-  }
-
-  dropAll(): void {
-    for (const c of [...this.conns]) {
-      c.ws.terminate()
-      this.detach(c)
-    }
-  }
-
-  close(): void {
+  override close(): void {
     clearInterval(this.heartbeat)
-    this.dropAll()
-    this.wss.close()
-  }
-
-  connections(): number {
-    return this.conns.size
-  }
-
-  subscriptions(): Subscription[] {
-    return [...this.conns]
-      .sort((a, b) => a.id - b.id)
-      .map((c) => ({
-        connection: c.id,
-        market: [...c.markets].map(([id, filter]) => ({ id, filter })),
-        event: [...c.events].map(([id, filter]) => ({ id, filter })),
-        user: c.userKey !== null,
-      }))
+    super.close()
   }
 }
