@@ -8,9 +8,35 @@ import globals from 'globals'
 const electronMsg = 'Only src/main/*.ts and src/preload may import electron (DESIGN §2).'
 const electronBan = { name: 'electron', message: electronMsg }
 const electronSubBan = { group: ['electron/*'], message: electronMsg }
+// The engine's rooms (docs/architecture.md): each folder under src/main/services may import only the rooms below
+// it, and nothing imports the top level (monitor, frames, clients, index) but the shells through index.ts.
+const rooms = {
+  base: [],
+  health: ['base'],
+  feed: ['base', 'health'],
+  market: ['base', 'health', 'feed'],
+  credentials: ['base', 'health', 'feed'],
+  account: ['base', 'health', 'feed', 'market'],
+  alerts: ['base', 'health', 'feed', 'market'],
+  fanout: ['base'],
+  recording: ['base'],
+  settings: ['base', 'health', 'feed', 'credentials'],
+}
+const topLevel = ['monitor', 'frames', 'clients', 'index']
+const doorOnly = {
+  group: ['**/services/**'],
+  message: 'Outside the engine, import src/main/services only through its door, services/index.ts.',
+}
+function roomRule(room) {
+  const forbidden = Object.keys(rooms).filter((r) => r !== room && !rooms[room].includes(r))
+  return {
+    group: [...forbidden.map((r) => `../${r}/*`), ...topLevel.map((t) => `../${t}`)],
+    message: `services/${room} may import only ${rooms[room].length ? rooms[room].join(', ') : 'nothing else in services'} (rooms point one way; docs/architecture.md).`,
+  }
+}
 const keyringBan = {
   name: '@napi-rs/keyring',
-  message: 'Only src/main/services/credentials* touches the keychain (DESIGN §2).',
+  message: 'Only src/main/services/credentials/ touches the keychain (DESIGN §2).',
 }
 
 export default tseslint.config(
@@ -83,11 +109,32 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: [keyringBan], patterns: [] }] },
   },
   {
-    files: ['src/main/services/**', 'src/main/web/**', 'src/sim/**', 'bench/**'],
+    files: ['src/main/services/**', 'src/sim/**'],
     rules: {
       'no-restricted-imports': ['error', { paths: [electronBan, keyringBan], patterns: [electronSubBan] }],
     },
   },
+  {
+    files: ['src/main/web/**', 'bench/**', 'scripts/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [electronBan, keyringBan], patterns: [electronSubBan, doorOnly] },
+      ],
+    },
+  },
+  ...Object.keys(rooms).map((room) => ({
+    files: [`src/main/services/${room}/**`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: room === 'credentials' ? [electronBan] : [electronBan, keyringBan],
+          patterns: [electronSubBan, roomRule(room)],
+        },
+      ],
+    },
+  })),
   // Electron glue: raw ipcMain only in the typed wrapper.
   {
     files: ['src/main/*.ts'],
@@ -104,7 +151,7 @@ export default tseslint.config(
               message: 'Bind IPC only through src/main/ipc.ts (DESIGN §5).',
             },
           ],
-          patterns: [],
+          patterns: [doorOnly],
         },
       ],
     },
@@ -167,11 +214,6 @@ export default tseslint.config(
         },
       ],
     },
-  },
-  // The keychain is touched by credentials* only.
-  {
-    files: ['src/main/services/credentials*'],
-    rules: { 'no-restricted-imports': ['error', { paths: [electronBan], patterns: [electronSubBan] }] },
   },
   prettier,
 )

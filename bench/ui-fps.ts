@@ -17,7 +17,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { join, resolve } from 'node:path'
-import type { Logger } from '../src/main/services/types'
+import type { Logger } from '../src/main/services'
 import { ensureRendererBuilt } from '../src/main/web/build'
 import { DIALECTS, type Dialect } from '../src/sim/index'
 import { CHROMIUM, CHROMIUM_ARGS } from '../test/e2e/chromium.mjs'

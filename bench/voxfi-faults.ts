@@ -14,9 +14,9 @@
 // names, 2 on bad arguments, 1 on an error, 130 after Ctrl-C; the targets are reported, not asserted.
 import { cpus, loadavg } from 'node:os'
 import WebSocket from 'ws'
-import { createMemoryStore } from '../src/main/services/credentials'
-import { createMonitor } from '../src/main/services/monitor'
-import type { Logger, MonitorClient, MonitorEngine } from '../src/main/services/types'
+import { createMemoryStore } from '../src/main/services'
+import { createMonitor } from '../src/main/services'
+import type { Logger, MonitorClient, MonitorEngine } from '../src/main/services'
 import { WINDOW_BOOK_DEPTH, type Interest, type ViewBatch } from '../src/shared/ipc'
 import type { StreamStatus } from '../src/shared/model'
 import { pickMarkets } from './lib/demo-load'

@@ -12,7 +12,7 @@
 //   - a big trade of 50 or more (re-arm, cooldown 2 s): about 2% of a trading market's trades, so in the markets
 //     among the trading 25 about once per rule every 2 s: a few firings fall inside every measured window.
 import type { AlertRuleInput, AlertsView } from '../../src/shared/alerts'
-import type { MonitorClient } from '../../src/main/services/types'
+import type { MonitorClient } from '../../src/main/services'
 
 /** Rules of the set that can fire at all on the firehose (see above). */
 export const FIRING_RULES_PER_10_MARKETS = 2

@@ -1,9 +1,9 @@
 // The full engine as a product shell drives it: createMonitor() pointed at the bench simulator, N attached
 // clients (windows) with counting sinks, each watching the same markets. Latency samples are taken in the sink.
 import type { ViewBatch } from '../../src/shared/ipc'
-import { createMemoryStore } from '../../src/main/services/credentials'
-import { createMonitor } from '../../src/main/services/monitor'
-import type { Logger, MonitorClient, MonitorEngine } from '../../src/main/services/types'
+import { createMemoryStore } from '../../src/main/services'
+import { createMonitor } from '../../src/main/services'
+import type { Logger, MonitorClient, MonitorEngine } from '../../src/main/services'
 import { SampleSet } from './stats'
 
 export interface SinkTotals {

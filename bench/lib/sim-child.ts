@@ -18,7 +18,7 @@
 // `--demo` runs the simulator as the app's demo does: createSimulator's defaults (12 events x 4 markets, 100 ms
 // steps, the demo account); without it, a tiny listing (the benchmark only uses the firehose's fh-NNNN markets).
 // `--dialect voxfi|reference` (default reference, the library's default: bench/run.ts's raw client reads the
-// reference frames); the app's demo runs voxfi (src/main/services/demo.ts).
+// reference frames); the app's demo runs voxfi (src/main/services/feed/demo.ts).
 import { createInterface } from 'node:readline'
 import {
   createSimulator,

@@ -15,9 +15,9 @@ import {
   type VoxfiListing,
 } from '../../src/sim/index'
 import { deriveSeed, mulberry32, randInt } from '../../src/sim/rng'
-import { createMemoryStore } from '../../src/main/services/credentials'
-import { createMonitor } from '../../src/main/services/monitor'
-import type { LogFields, Logger, MonitorClient, MonitorEngine } from '../../src/main/services/types'
+import { createMemoryStore } from '../../src/main/services'
+import { createMonitor } from '../../src/main/services'
+import type { LogFields, Logger, MonitorClient, MonitorEngine } from '../../src/main/services'
 import { round, type SampleSet } from '../lib/stats'
 import { BEHIND_MS, Checker, CURRENT_MS, HEAL_DEADLINE_MS, MATCH_WINDOW_MS, type Failures } from './checks'
 import { createFaultProxy, type FaultProxy } from './fault-proxy'

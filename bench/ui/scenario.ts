@@ -3,7 +3,7 @@
 // on success and on error.
 import { chromium, type Browser, type Page } from '@playwright/test'
 import { createMemoryStore, createMonitor } from '../../src/main/services'
-import type { Logger, MonitorClient } from '../../src/main/services/types'
+import type { Logger, MonitorClient } from '../../src/main/services'
 import { startWebHost } from '../../src/main/web/server'
 import { firehoseId } from '../../src/sim/firehose'
 import type { Dialect } from '../../src/sim/index'

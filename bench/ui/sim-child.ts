@@ -1,7 +1,7 @@
 // The UI benchmark's simulator in its own Node process, so its timers (the firehose ticks every 10 ms and drops
 // what it cannot catch up on) never wait behind the engine, the browser host or Playwright's driver.
 // createSimulator({ seed, dialect }) with the default listing, as the demo runs it: `--dialect voxfi` (default, the
-// app's demo: src/main/services/demo.ts) or `--dialect reference`. Protocol, one JSON object per line:
+// app's demo: src/main/services/feed/demo.ts) or `--dialect reference`. Protocol, one JSON object per line:
 // stdout first {"type":"ready",wsUrl,baseUrl,demoKey,dialect}, then one reply per stdin command, echoing its id:
 //   {id, cmd:'firehose', msgsPerSec, markets} → {id, ok}     {id, cmd:'stop'} → {id, ok}
 //   {id, cmd:'generated'} → {id, ok, generated}  (firehose messages sent to subscribers so far)

@@ -2,8 +2,8 @@
 // notifications, sound, tray, keep-running policy). Kept thin on purpose; each concern lives in its own module.
 import { join, resolve } from 'node:path'
 import { BrowserWindow, app, dialog, powerMonitor, session } from 'electron'
-import { createMonitor } from './services/monitor'
-import type { MonitorEngine } from './services/types'
+import { createMonitor } from './services'
+import type { MonitorEngine } from './services'
 import { devServerOrigin, isAppUrl, windowUrl } from './app-origin'
 import { installCsp } from './csp'
 import { bindMonitorIpc } from './ipc'
@@ -18,7 +18,7 @@ import { SoundPlayer } from './sound-player'
 import { AppTray } from './tray'
 import { Updater, loadElectronUpdater, updatesOffReason } from './updater'
 import { WindowManager } from './windows'
-import { errorMessage } from './services/errors'
+import { errorMessage } from './services'
 
 const devOrigin = app.isPackaged ? null : devServerOrigin(process.env['ELECTRON_RENDERER_URL'])
 // Tests (and power users) may keep a separate profile; the single-instance lock is per user-data directory.

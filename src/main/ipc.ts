@@ -6,8 +6,8 @@ import { IPC_PREFIX, MONITOR_METHODS, fail } from '../shared/ipc'
 import type { MonitorMethod } from '../shared/ipc'
 import { validateArgs } from '../shared/ipc-validate'
 import type { Result, WindowTarget } from '../shared/model'
-import type { Logger, MonitorClient } from './services/types'
-import { errorMessage } from './services/errors'
+import type { Logger, MonitorClient } from './services'
+import { errorMessage } from './services'
 
 export interface IpcHost {
   /** The engine client of one of our windows; undefined for any web contents we did not create. */

@@ -1,8 +1,8 @@
 // What happens when the last window closes: the quit policy (pure) and its binding to app's window-all-closed.
 import { existsSync, writeFileSync } from 'node:fs'
 import type { AlertsSummary } from '../shared/alerts'
-import type { Logger } from './services/types'
-import { errorMessage } from './services/errors'
+import type { Logger } from './services'
+import { errorMessage } from './services'
 
 /**
  * stay: macOS convention, the app lives on in the dock (and the menu bar) until Cmd+Q, whatever the setting.

@@ -2,8 +2,8 @@
 // alert is about.
 import { Notification } from 'electron'
 import type { AlertEvent } from '../shared/alerts'
-import type { Logger } from './services/types'
-import { errorMessage } from './services/errors'
+import type { Logger } from './services'
+import { errorMessage } from './services'
 
 /**
  * Windows shows toasts only for a process whose AppUserModelID matches a Start-menu shortcut; electron-builder's

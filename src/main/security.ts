@@ -1,7 +1,7 @@
 // Hardening applied to every web contents the app ever creates (windows, and anything a page might try to
 // spawn): no popups, no navigation away from our pages, no <webview>, no permissions.
 import type { App, Session, WebContents } from 'electron'
-import type { Logger } from './services/types'
+import type { Logger } from './services'
 import { isAppUrl } from './app-origin'
 import { openExternalLink } from './links'
 

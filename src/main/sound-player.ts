@@ -4,8 +4,8 @@
 import { spawn as nodeSpawn } from 'node:child_process'
 import type { ChildProcess, SpawnOptions } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import type { Logger } from './services/types'
-import { errorMessage } from './services/errors'
+import type { Logger } from './services'
+import { errorMessage } from './services'
 
 export interface PlayCommand {
   command: string

@@ -11,8 +11,8 @@ import { Menu, Tray, nativeImage } from 'electron'
 import type { MenuItem, MenuItemConstructorOptions, NativeImage } from 'electron'
 import { join } from 'node:path'
 import type { ConnectionState } from '../shared/model'
-import type { Logger, ShellState } from './services/types'
-import { errorMessage } from './services/errors'
+import type { Logger, ShellState } from './services'
+import { errorMessage } from './services'
 
 export interface TrayActions {
   /** Focus the main window, or open one. */

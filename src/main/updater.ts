@@ -7,8 +7,8 @@
 import type { AppUpdater } from 'electron-updater'
 import { fail, ok } from '../shared/ipc'
 import type { Result, UpdateStatus } from '../shared/model'
-import type { Logger } from './services/types'
-import { errorMessage } from './services/errors'
+import type { Logger } from './services'
+import { errorMessage } from './services'
 
 /** The first check waits this long after start, so that it never competes with the first window and book. */
 export const UPDATE_FIRST_CHECK_MS = 15_000

@@ -3,13 +3,13 @@
 import { BrowserWindow, screen } from 'electron'
 import type { WebContents } from 'electron'
 import { IPC_BATCH_CHANNEL, IPC_COMMAND_CHANNEL, fail, ok } from '../shared/ipc'
-import { batchJson } from './services/batch-json'
+import { batchJson } from './services'
 import type { MenuCommand, ViewBatch } from '../shared/ipc'
 import type { Bounds, Result, WindowLayout, WindowTarget } from '../shared/model'
-import type { Logger, MonitorClient, MonitorEngine } from './services/types'
+import type { Logger, MonitorClient, MonitorEngine } from './services'
 import { WINDOW_SIZE, placeWindow } from './layout'
 import type { PlacedLayout } from './layout'
-import { errorMessage } from './services/errors'
+import { errorMessage } from './services'
 
 export interface WindowManagerOptions {
   engine: MonitorEngine

@@ -79,7 +79,7 @@ export function createMonitorApi(): MonitorApi {
   return {
     ...buildInvokers(),
     onBatch(listener: (batch: ViewBatch) => void): () => void {
-      // The main process sends each batch as its JSON text (src/main/services/batch-json.ts).
+      // The main process sends each batch as its JSON text (src/main/services/fanout/batch-json.ts).
       const relay = (_event: IpcRendererEvent, text: unknown): void => {
         const batch = parseBatchText(text)
         if (batch !== null) listener(batch)

@@ -207,6 +207,8 @@ export interface ApiError {
   status?: number
   /** For rate_limited: how long to wait, from Retry-After. */
   retryAfterMs?: number
+  /** For invalid_argument: the input field at fault, so a form can mark it without reading the message. */
+  field?: string
 }
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: ApiError }

@@ -2,11 +2,11 @@
 // events catalog over it, and a registry that records what it sends.
 import type { ApiError, EventSummary, Profile, Result } from '../../src/shared/model'
 import type { ClientMessage } from '../../src/shared/protocol'
-import { EventsCatalog, type CatalogDeps } from '../../src/main/services/catalog'
-import { createRegistry, type SubscriptionRegistry } from '../../src/main/services/registry'
-import type { RestClient } from '../../src/main/services/rest'
-import type { Logger } from '../../src/main/services/types'
-import { captureLogger } from '../engine/helpers'
+import { EventsCatalog, type CatalogDeps } from '../../src/main/services/market/catalog'
+import { createRegistry, type SubscriptionRegistry } from '../../src/main/services/feed/registry'
+import type { RestClient } from '../../src/main/services/feed/rest'
+import type { Logger } from '../../src/main/services/base/types'
+import { captureLogger } from './helpers'
 
 export function profile(id = 'p-1', patch: Partial<Profile> = {}): Profile {
   return {

@@ -17,7 +17,7 @@ import type { IpcHost } from '../../src/main/ipc'
 import { isAppUrl } from '../../src/main/app-origin'
 import { IPC_PREFIX, MONITOR_METHODS, ok } from '../../src/shared/ipc'
 import type { Result, WindowTarget } from '../../src/shared/model'
-import type { LogFields, MonitorClient } from '../../src/main/services/types'
+import type { LogFields, MonitorClient } from '../../src/main/services/base/types'
 
 interface Frame {
   url: string

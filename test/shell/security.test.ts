@@ -11,7 +11,7 @@ vi.mock('electron', () => ({
 }))
 
 import { denyAllPermissions, hardenWebContents, installHardening } from '../../src/main/security'
-import type { Logger } from '../../src/main/services/types'
+import type { Logger } from '../../src/main/services/base/types'
 
 type PermissionHandler = (contents: unknown, permission: string, callback: (granted: boolean) => void) => void
 type CheckHandler = (contents: unknown, permission: string) => boolean

@@ -55,7 +55,7 @@ vi.mock('electron', () => ({
 }))
 
 import { AppTray, trayIconFile, trayView } from '../../src/main/tray'
-import type { ShellState } from '../../src/main/services/types'
+import type { ShellState } from '../../src/main/services/base/types'
 // @ts-expect-error -- plain .mjs script without type declarations
 import * as trayScript from '../../scripts/make-tray-icons.mjs'
 

@@ -3,9 +3,9 @@
 // engine's relay (StreamStatus.update, installUpdate() to the shell's handler, `unavailable` without one).
 import { EventEmitter } from 'node:events'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createMemoryStore } from '../../src/main/services/credentials'
+import { createMemoryStore } from '../../src/main/services/credentials/store'
 import { createMonitor } from '../../src/main/services/monitor'
-import type { MonitorEngine } from '../../src/main/services/types'
+import type { MonitorEngine } from '../../src/main/services/base/types'
 import {
   UPDATE_CHECK_INTERVAL_MS,
   UPDATE_FIRST_CHECK_MS,
@@ -17,7 +17,7 @@ import {
 } from '../../src/main/updater'
 import type { ViewBatch } from '../../src/shared/ipc'
 import type { UpdateStatus } from '../../src/shared/model'
-import { captureLogger } from '../engine/helpers'
+import { captureLogger } from '../services/helpers'
 
 /** electron-updater's autoUpdater as far as the Updater sees it; each check runs a scripted scenario. */
 class FakeAutoUpdater extends EventEmitter implements AutoUpdaterLike {

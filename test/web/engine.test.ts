@@ -1,9 +1,9 @@
 // The real engine behind the browser host, against the in-process simulator over real loopback sockets:
 // calls through the bridge, the interest lifecycle across pages, and the API key never leaving the host.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createMemoryStore } from '../../src/main/services/credentials'
+import { createMemoryStore } from '../../src/main/services/credentials/store'
 import { createMonitor } from '../../src/main/services/monitor'
-import type { MonitorEngine } from '../../src/main/services/types'
+import type { MonitorEngine } from '../../src/main/services/base/types'
 import { startWebHost, type WebHost } from '../../src/main/web/server'
 import { createBridgeApi } from '../../src/renderer/api/bridge-client'
 import type { ViewBatch } from '../../src/shared/ipc'

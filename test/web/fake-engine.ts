@@ -2,7 +2,7 @@
 // it records attach/dispose and calls, answers every method with ok(), and lets a test push batches.
 import { MONITOR_METHODS, ok } from '../../src/shared/ipc'
 import type { ViewBatch } from '../../src/shared/ipc'
-import type { AttachOptions, MonitorClient, MonitorEngine } from '../../src/main/services/types'
+import type { AttachOptions, MonitorClient, MonitorEngine } from '../../src/main/services/base/types'
 
 export interface FakeEngine extends MonitorEngine {
   attached: number

@@ -5,7 +5,7 @@ import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { WebSocket } from 'ws'
-import type { Logger } from '../../src/main/services/types'
+import type { Logger } from '../../src/main/services/base/types'
 
 /** A page's WebSocket: the `ws` client sends no Origin by itself, a browser always sends the page's. */
 export class PageSocket extends WebSocket {

@@ -1,4 +1,5 @@
-// The engine's public face for the shells (Electron main, browser host) and tests.
+// The engine's one door: the Electron glue, the browser host, the benches and scripts import from here and
+// nowhere deeper (lint enforces it), so a room can be rearranged without touching its callers.
 export { createMonitor, type CreateMonitorOptions, type StreamTuning } from './monitor'
 export type {
   AttachOptions,
@@ -7,15 +8,9 @@ export type {
   MonitorClient,
   MonitorClientApi,
   MonitorEngine,
-} from './types'
-export { createKeyringStore, createMemoryStore, type CredentialStore } from './credentials'
-export { createSettingsStore, type Settings } from './settings'
-export {
-  createStreamConnection,
-  type StreamCloseInfo,
-  type StreamConnection,
-  type StreamOptions,
-  type StreamState,
-} from './stream'
-export { createRegistry, type SubscriptionRegistry, type UserChannelState } from './registry'
-export { createInspector, type Inspector } from './inspector'
+  ShellState,
+} from './base/types'
+export { errorMessage } from './base/errors'
+export { createKeyringStore, createMemoryStore, type CredentialStore } from './credentials/store'
+export { batchJson } from './fanout/batch-json'
+export { AdapterFiles, type AdapterSet } from './feed/adapter-files'

@@ -7,10 +7,10 @@ import { fail } from '../../shared/ipc'
 import type { ViewBatch } from '../../shared/ipc'
 import { isMonitorMethod, validateArgs } from '../../shared/ipc-validate'
 import type { ApiError, Result } from '../../shared/model'
-import type { Logger, MonitorClient, MonitorEngine } from '../services/types'
+import type { Logger, MonitorClient, MonitorEngine } from '../services'
 import { hostAllowed, originAllowed, tokenMatches } from './access'
 import { mergeBatches } from './batch-merge'
-import { batchJson } from '../services/batch-json'
+import { batchJson } from '../services'
 import { BRIDGE_PATH, parseCall, type HostFrame } from '../../shared/bridge'
 
 export interface BridgeOptions {

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs'
 import { readdir, rename, rm, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import type { Logger } from '../services/types'
+import type { Logger } from '../services'
 
 const repoRoot = resolve(__dirname, '../../..')
 

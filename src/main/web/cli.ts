@@ -6,7 +6,7 @@ import { ensureRendererBuilt, RENDERER_OUT_DIR } from './build'
 import { parseCliArgs, USAGE, type CliOptions } from './cli-args'
 import { createStderrLogger } from './logger'
 import { startWebHost } from './server'
-import { errorMessage } from '../services/errors'
+import { errorMessage } from '../services'
 
 async function main(): Promise<void> {
   const logger = createStderrLogger()

@@ -1,5 +1,5 @@
 // The host's log sink: one JSON object per line on stderr, so stdout stays the one-line startup contract.
-import type { LogFields, Logger } from '../services/types'
+import type { LogFields, Logger } from '../services'
 
 export function createStderrLogger(
   write: (line: string) => void = (line) => process.stderr.write(line),

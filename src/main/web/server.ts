@@ -1,7 +1,7 @@
 // The browser host: the built renderer over HTTP and the engine over a WebSocket bridge, on one loopback port.
 import { createServer, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { Logger, MonitorEngine } from '../services/types'
+import type { Logger, MonitorEngine } from '../services'
 import { createToken, hostAllowed, tokenMatches } from './access'
 import { createBridge, type Bridge } from './bridge'
 import { RENDERER_OUT_DIR } from './build'
@@ -76,7 +76,7 @@ export async function startWebHost(options: WebHostOptions = {}): Promise<WebHos
     engine = options.monitor
   } else {
     // Loaded lazily so that a host serving a caller's engine does not pull in the engine's module graph.
-    const { createMonitor } = await import('../services/monitor')
+    const { createMonitor } = await import('../services')
     engine = await createMonitor({
       settingsPath: options.settingsPath ?? null,
       demo: options.demo ?? false,

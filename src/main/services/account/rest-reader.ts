@@ -1,0 +1,342 @@
+// The account from the venue's REST (VoxFi): its user channel pushes only order executions, never balances or
+// positions, so balance, positions, open orders and recent activity are read over REST when the account is
+// first wanted, soon after every execution the stream reports, and on a slow timer, always inside the rate
+// limit. Each answer becomes the same user updates a pushing venue would send (docs/voxfi.md, "Account"), in
+// our units: prices 0–1 from ticks, money in reais from centavos, so the account pane and the alert rules
+// read one model whatever the venue.
+import type { Outcome, Result, Update } from '../../../shared/model'
+import type { Logger } from '../base/types'
+
+type UserUpdate = Extract<Update, { kind: 'user' }>
+type Obj = Record<string, unknown>
+
+export interface AccountRest {
+  get(path: string, apiKey: string): Promise<Result<unknown>>
+}
+
+/**
+ * Where VoxFi keeps the account. Its docs name these reads ("Get User Balance and Totals", "Get Portfolio",
+ * "List User Orders", "Get User Activity") without their paths: these are our choice, one place to change.
+ */
+export const ACCOUNT_PATHS = {
+  balance: '/data/wallet/balance',
+  portfolio: '/data/wallet/portfolio',
+  orders: '/data/orders',
+  activity: '/data/activity?page=1&pageSize=50',
+} as const
+
+export interface AccountReaderDeps {
+  rest(): AccountRest | null
+  /** The stored key of the active profile: the account is never read with a borrowed one. */
+  key(): Promise<string | null>
+  /** Whether some window (or alert rule) wants the account, and the venue is one whose account lives in REST. */
+  wanted(): boolean
+  /** Each read's records, as user updates. */
+  push(updates: readonly UserUpdate[], at: number): void
+  log: Logger
+  now(): number
+  /** Between reads while nothing happens (default 30 s): four requests a round, well inside VoxFi's limit. */
+  intervalMs?: number
+  /** After an execution, the read waits this long for the rest of a burst (default 750 ms). */
+  settleMs?: number
+  /** Executions never make rounds closer than this (default 5 s): an active account costs at most 36 reads a minute. */
+  minGapMs?: number
+}
+
+const CURRENCY = 'BRL'
+
+function isObj(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}
+
+function num(v: unknown): number | null {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN
+  return Number.isFinite(n) ? n : null
+}
+
+function pickNum(o: Obj, names: readonly string[]): number | null {
+  for (const n of names) {
+    const v = num(o[n])
+    if (v !== null) return v
+  }
+  return null
+}
+
+function pickStr(o: Obj, names: readonly string[]): string | null {
+  for (const n of names) {
+    const v = o[n]
+    if (typeof v === 'string' && v !== '') return v.slice(0, 200)
+    if (typeof v === 'number' && Number.isFinite(v)) return String(v)
+  }
+  return null
+}
+
+/** A list at the top, or under the names such lists go by; never more than `cap` items. */
+export function listOf(body: unknown, names: readonly string[], cap = 500): Obj[] {
+  let list: unknown = body
+  if (isObj(body)) {
+    list = undefined
+    for (const n of [...names, 'data', 'items', 'results']) {
+      const v = body[n]
+      if (Array.isArray(v)) {
+        list = v
+        break
+      }
+      if (isObj(v)) {
+        for (const inner of names) if (Array.isArray(v[inner])) list = v[inner]
+        if (list !== undefined) break
+      }
+    }
+  }
+  return Array.isArray(list) ? list.filter(isObj).slice(0, cap) : []
+}
+
+const ticks = (v: number | null): number | null => (v === null ? null : v / 100)
+const reais = (v: number | null): number | null => (v === null ? null : v / 100)
+
+function outcomeOf(o: Obj): Outcome {
+  const v = pickStr(o, ['contract_type', 'outcome', 'option'])
+  return v !== null && v.toUpperCase() === 'NO' ? 'no' : 'yes'
+}
+
+function sideOf(o: Obj): 'buy' | 'sell' | null {
+  const v = pickStr(o, ['side'])?.toUpperCase()
+  return v === 'BUY' ? 'buy' : v === 'SELL' ? 'sell' : null
+}
+
+function user(topic: UserUpdate['topic'], market: string | null, data: Obj): UserUpdate {
+  return { kind: 'user', topic, market, data }
+}
+
+/** The wallet's balance and totals: centavos to reais. */
+export function balanceUpdate(body: unknown): UserUpdate | null {
+  const b = isObj(body) && isObj(body.data) ? body.data : body
+  if (!isObj(b)) return null
+  const total = reais(pickNum(b, ['total_balance', 'balance']))
+  const available = reais(pickNum(b, ['available']))
+  if (total === null && available === null) return null
+  return user('balance', null, {
+    currency: CURRENCY,
+    total,
+    available,
+    locked: reais(pickNum(b, ['locked_waiting_orders'])),
+    realized_pnl: reais(pickNum(b, ['total_realized_pnl'])),
+    unrealized_pnl: reais(pickNum(b, ['total_unrealized_pnl'])),
+    raw: b,
+  })
+}
+
+/**
+ * A position in YES terms, so that one row per market marks to the YES book: NO contracts held are a short
+ * YES position at 1 − their price (`outcome` and `contracts` keep what the venue said).
+ */
+export function positionUpdates(body: unknown): UserUpdate[] {
+  const out: UserUpdate[] = []
+  for (const p of listOf(body, ['positions', 'portfolio'])) {
+    const market = pickStr(p, ['market_id', 'market', 'marketId'])
+    const contracts = pickNum(p, ['quantity', 'qty_contracts', 'contracts', 'size'])
+    if (market === null || contracts === null) continue
+    const outcome = outcomeOf(p)
+    const avg = ticks(pickNum(p, ['avg_price', 'average_price', 'avg_price_ticks', 'price_ticks']))
+    out.push(
+      user('position', market, {
+        market,
+        size: outcome === 'no' ? -contracts : contracts,
+        avg_price: avg === null ? null : outcome === 'no' ? 1 - avg : avg,
+        pnl: reais(pickNum(p, ['unrealized_pnl', 'pnl'])),
+        realized_pnl: reais(pickNum(p, ['realized_pnl'])),
+        outcome,
+        contracts,
+        raw: p,
+      }),
+    )
+  }
+  return out
+}
+
+/** Open orders; `seen` is the previous read's ids, so that an order that left the list closes its row. */
+export function orderUpdates(
+  body: unknown,
+  seen: ReadonlySet<string>,
+): { updates: UserUpdate[]; ids: Set<string> } {
+  const updates: UserUpdate[] = []
+  const ids = new Set<string>()
+  for (const o of listOf(body, ['orders'])) {
+    const id = pickStr(o, ['id', 'order_id', 'orderId'])
+    if (id === null) continue
+    ids.add(id)
+    const market = pickStr(o, ['market_id', 'market', 'marketId'])
+    const status = pickStr(o, ['status', 'order_status'])
+    updates.push(
+      user('order', market, {
+        id,
+        market,
+        side: sideOf(o),
+        outcome: outcomeOf(o),
+        price: ticks(pickNum(o, ['price_ticks', 'price'])),
+        size: pickNum(o, ['quantity', 'wanted', 'size']),
+        filled: pickNum(o, ['filled', 'filled_quantity']),
+        status: status === null ? 'open' : status.toLowerCase(),
+        raw: o,
+      }),
+    )
+  }
+  for (const id of seen) {
+    if (!ids.has(id)) updates.push(user('order', null, { id, status: 'closed' }))
+  }
+  return { updates, ids }
+}
+
+/** The activity page's executions, as fills (the stream's `order-info` brings the ones after start). */
+export function activityUpdates(body: unknown): UserUpdate[] {
+  const out: UserUpdate[] = []
+  for (const a of listOf(body, ['activity', 'activities'])) {
+    const price = ticks(pickNum(a, ['price_ticks', 'price']))
+    const size = pickNum(a, ['quantity', 'qty_contracts'])
+    if (price === null || size === null) continue
+    const market = pickStr(a, ['market_id', 'market', 'marketId'])
+    const ts = pickStr(a, ['created_at'])
+    const id = pickStr(a, ['id', 'trade_id'])
+    out.push(
+      user('fill', market, {
+        ...(id !== null ? { id } : {}),
+        market,
+        side: sideOf(a),
+        outcome: outcomeOf(a),
+        price,
+        size,
+        ...(ts !== null ? { created_at: ts } : {}),
+        raw: a,
+      }),
+    )
+  }
+  // Oldest first, as fills arrive.
+  return out.reverse()
+}
+
+export class AccountReader {
+  private timer: NodeJS.Timeout | null = null
+  private dueAt: number | null = null
+  private lastRoundAt: number | null = null
+  private running = false
+  private again = false
+  private client: AccountRest | null = null
+  private orderIds = new Set<string>()
+  private backfilled = false
+  /** What was last pushed per record, so a round that changed nothing pushes nothing. */
+  private last = new Map<string, string>()
+  private closed = false
+
+  constructor(private readonly d: AccountReaderDeps) {}
+
+  /** Something changed (the account became wanted, a key was stored, a profile opened): read now. */
+  refresh(): void {
+    this.schedule(0)
+  }
+
+  /** The stream reported an execution: read once the burst has settled, and not sooner than minGapMs after the last. */
+  executed(): void {
+    const settle = this.d.settleMs ?? 750
+    const gap = (this.lastRoundAt ?? -Infinity) + (this.d.minGapMs ?? 5_000) - this.d.now()
+    const wait = Math.max(settle, gap)
+    // An earlier read already due (a refresh, or the settle of this burst) is kept.
+    if (this.timer !== null && this.dueAt !== null && this.dueAt <= this.d.now() + wait) return
+    this.schedule(wait)
+  }
+
+  /** Another profile or key: nothing of the old account is kept. */
+  reset(): void {
+    this.client = null
+    this.orderIds = new Set()
+    this.backfilled = false
+    this.last = new Map()
+  }
+
+  /** Only records that changed since the last round: the user feed is history, not a polling log. */
+  private changed(updates: readonly UserUpdate[]): UserUpdate[] {
+    const out: UserUpdate[] = []
+    for (const u of updates) {
+      const data = u.data as Obj
+      const id = u.topic === 'order' ? String(data.id) : u.topic === 'fill' ? '' : (u.market ?? '')
+      if (u.topic === 'fill') {
+        out.push(u)
+        continue
+      }
+      const key = `${u.topic}:${id}`
+      const text = JSON.stringify(data)
+      if (this.last.get(key) === text) continue
+      this.last.set(key, text)
+      out.push(u)
+    }
+    return out
+  }
+
+  close(): void {
+    this.closed = true
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = null
+  }
+
+  private schedule(ms: number): void {
+    if (this.closed) return
+    if (this.timer) clearTimeout(this.timer)
+    this.dueAt = this.d.now() + ms
+    this.timer = setTimeout(() => {
+      this.timer = null
+      this.dueAt = null
+      void this.read()
+    }, ms)
+    this.timer.unref?.()
+  }
+
+  private async read(): Promise<void> {
+    if (this.running) {
+      this.again = true
+      return
+    }
+    this.running = true
+    this.lastRoundAt = this.d.now()
+    try {
+      await this.round()
+    } catch (e) {
+      this.d.log.warn('account rest: read failed', { error: String(e) })
+    } finally {
+      this.running = false
+      if (this.again) {
+        this.again = false
+        this.schedule(0)
+      } else if (this.timer === null) this.schedule(this.d.intervalMs ?? 30_000)
+    }
+  }
+
+  private async round(): Promise<void> {
+    const rest = this.d.rest()
+    if (rest === null || !this.d.wanted()) return
+    if (rest !== this.client) {
+      this.reset()
+      this.client = rest
+    }
+    const key = await this.d.key()
+    if (key === null) return
+    const get = async (path: string): Promise<unknown> => {
+      const r = await rest.get(path, key)
+      // A 401/403/429 stops the round: the next one comes after the timer (and after any Retry-After).
+      if (!r.ok) throw new Error(`${path}: ${r.error.code}`)
+      return r.value
+    }
+    const stillCurrent = (): boolean => rest === this.d.rest() && rest === this.client
+    try {
+      const balance = balanceUpdate(await get(ACCOUNT_PATHS.balance))
+      const positions = positionUpdates(await get(ACCOUNT_PATHS.portfolio))
+      const orders = orderUpdates(await get(ACCOUNT_PATHS.orders), this.orderIds)
+      const fills = this.backfilled ? [] : activityUpdates(await get(ACCOUNT_PATHS.activity))
+      if (!stillCurrent()) return
+      this.orderIds = orders.ids
+      this.backfilled = true
+      const updates = this.changed([...(balance ? [balance] : []), ...positions, ...orders.updates, ...fills])
+      if (updates.length > 0) this.d.push(updates, this.d.now())
+    } catch (e) {
+      if (stillCurrent()) this.d.log.info('account rest: round stopped', { reason: String(e).slice(0, 200) })
+    }
+  }
+}

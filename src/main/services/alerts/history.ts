@@ -1,0 +1,55 @@
+// What the user has been told: the firings and held entries of this run, newest first, capped so a rule that
+// fires all day cannot grow the engine without bound, and which of them are still unread. Kept apart from the
+// rules: the history outlives edits and deletions of the rules it speaks of, and lives for the engine's run only.
+import { ALERT_HISTORY_CAP, type AlertEvent, type AlertRule } from '../../../shared/alerts'
+import type { Firing } from './rules'
+
+export class AlertHistory {
+  private entries: AlertEvent[] = []
+  private nextId = 1
+
+  /** A copy: the caller's view must not change under it. */
+  list(): AlertEvent[] {
+    return this.entries.slice()
+  }
+
+  unread(): number {
+    let n = 0
+    for (const e of this.entries) if (e.kind === 'fired' && !e.acknowledged) n++
+    return n
+  }
+
+  /** Adds an entry for `rule` (newest first, dropping the oldest beyond the cap) and returns it. */
+  add(rule: AlertRule, kind: AlertEvent['kind'], now: number, text: Firing): AlertEvent {
+    const event: AlertEvent = {
+      id: this.nextId++,
+      ruleId: rule.id,
+      kind,
+      at: now,
+      title: text.title,
+      detail: rule.label !== null ? `${rule.label}: ${text.detail}` : text.detail,
+      value: text.value,
+      market: text.market,
+      // A held entry is not a notification: it makes no sound.
+      sound: kind === 'fired' && rule.sound,
+      acknowledged: false,
+    }
+    this.entries.unshift(event)
+    if (this.entries.length > ALERT_HISTORY_CAP) this.entries.length = ALERT_HISTORY_CAP
+    return event
+  }
+
+  /** Marks entries read (`ids`, or 'all'); true when any changed. */
+  acknowledge(ids: readonly number[] | 'all'): boolean {
+    const wanted = ids === 'all' ? null : new Set(ids)
+    let changed = false
+    for (let i = 0; i < this.entries.length; i++) {
+      const e = this.entries[i] as AlertEvent
+      if (e.acknowledged || (wanted !== null && !wanted.has(e.id))) continue
+      // Entries are replaced, never mutated: views already handed out stay as they were.
+      this.entries[i] = { ...e, acknowledged: true }
+      changed = true
+    }
+    return changed
+  }
+}

@@ -1,0 +1,361 @@
+// REST client for the exchange (trading-api.md §4.1): GET {base_url}/data/events with X-Api-Key.
+// Every failure becomes a typed ApiError with a message a user can act on; the key never appears in an
+// error or a log line. A 429 blocks further requests until Retry-After has elapsed: no request is sent while
+// blocked and nothing is retried automatically.
+import { decodeEventsListing } from '../../../shared/decode'
+import type { ApiError, EventSummary, RateLimitInfo, Result } from '../../../shared/model'
+import { blockDelayMs, parseRateLimitHeaders } from './rate-limit'
+import type { Logger } from '../base/types'
+import { errorMessage } from '../base/errors'
+
+export interface RestClientOptions {
+  /** {base_url} of the spec, including `/v1`. http or https only. */
+  baseUrl: string
+  /** Whole request, headers and body. Default 10 000 ms. */
+  timeoutMs?: number
+  fetchImpl?: typeof fetch
+  now?: () => number
+  logger?: Logger
+}
+
+export interface RestClient {
+  listEvents(apiKey: string): Promise<Result<EventSummary[]>>
+  /**
+   * GET `path` below the base URL (`/data/markets/m1/orderbook`) with the key: the parsed JSON body. A 404 is
+   * `not_found`; the other failures are typed as for the listing, and a 429 holds back every request.
+   */
+  get(path: string, apiKey: string): Promise<Result<unknown>>
+  /** One listing request: ok when the exchange accepts the key and answers with a listing. */
+  verifyKey(apiKey: string): Promise<Result<void>>
+  /** The latest rate-limit state: headers seen and any 429 block; null when nothing is known. */
+  rateLimit(): RateLimitInfo | null
+}
+
+export const DEFAULT_TIMEOUT_MS = 10_000
+/** A listing larger than this is refused rather than buffered. */
+export const MAX_BODY_BYTES = 32 * 1024 * 1024
+const EVENTS_PATH = '/data/events'
+
+const silentLogger: Logger = { info() {}, warn() {}, error() {} }
+
+/** Checks a profile's base URL. Errors say what is wrong in words a user can fix. */
+export function validateBaseUrl(baseUrl: string): Result<URL> {
+  const bad = (why: string): Result<URL> => ({
+    ok: false,
+    error: {
+      code: 'invalid_argument',
+      message: `The API base URL ${why}. Example: https://api.example.com/v1`,
+    },
+  })
+  if (typeof baseUrl !== 'string' || baseUrl.trim() === '') return bad('is empty')
+  let url: URL
+  try {
+    url = new URL(baseUrl.trim())
+  } catch {
+    return bad('is not a valid URL')
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return bad(`must start with http:// or https:// (got ${url.protocol.slice(0, 20)})`)
+  }
+  if (url.username !== '' || url.password !== '') return bad('must not contain a user name or password')
+  if (url.search !== '' || url.hash !== '') return bad('must not contain a query (?…) or fragment (#…)')
+  return { ok: true, value: url }
+}
+
+/** A header value fetch will send unchanged: visible ASCII only (no spaces, line breaks or non-ASCII). */
+function keyProblem(apiKey: unknown): ApiError | null {
+  if (typeof apiKey !== 'string' || apiKey.length === 0) {
+    return {
+      code: 'no_key',
+      message: 'No API key was given. Enter the key from your profile security settings.',
+    }
+  }
+  if (!/^[\x21-\x7e]+$/.test(apiKey)) {
+    return {
+      code: 'invalid_argument',
+      message:
+        'The API key contains characters that cannot be sent (spaces, line breaks or non-ASCII). ' +
+        'Paste the key again exactly as the exchange showed it.',
+    }
+  }
+  return null
+}
+
+function scrub(text: string, apiKey: string): string {
+  return apiKey.length > 0 ? text.split(apiKey).join('[redacted]') : text
+}
+
+function errorCodeOf(e: unknown): string | undefined {
+  const cause = (e as { cause?: unknown } | null)?.cause
+  for (const src of [cause, e]) {
+    const code = (src as { code?: unknown } | null | undefined)?.code
+    if (typeof code === 'string') return code
+  }
+  return undefined
+}
+
+function isTimeout(e: unknown): boolean {
+  const name = (e as { name?: unknown } | null)?.name
+  if (name === 'TimeoutError' || name === 'AbortError') return true
+  const code = errorCodeOf(e)
+  return (
+    code === 'UND_ERR_CONNECT_TIMEOUT' ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT'
+  )
+}
+
+const NETWORK_REASONS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused: nothing is listening at that address',
+  ENOTFOUND: 'the host name could not be resolved (DNS)',
+  EAI_AGAIN: 'the host name could not be resolved right now (DNS)',
+  ECONNRESET: 'the connection was reset',
+  EPIPE: 'the connection was closed',
+  UND_ERR_SOCKET: 'the server closed the connection',
+  EHOSTUNREACH: 'the host is unreachable',
+  ENETUNREACH: 'the network is unreachable',
+  ETIMEDOUT: 'the connection timed out',
+}
+
+class BodyTooLarge extends Error {}
+
+async function readBody(res: Response): Promise<string> {
+  const declared = Number(res.headers.get('content-length'))
+  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) throw new BodyTooLarge()
+  if (res.body === null) return ''
+  const reader = res.body.getReader()
+  const chunks: Uint8Array[] = []
+  let total = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    total += value.byteLength
+    if (total > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => undefined)
+      throw new BodyTooLarge()
+    }
+    chunks.push(value)
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks))
+}
+
+function bodyErrorWord(body: unknown): string | null {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null
+  const e = (body as Record<string, unknown>)['error']
+  return typeof e === 'string' ? e.trim().toLowerCase().replace(/[_-]/g, ' ') : null
+}
+
+/** VoxFi's 429 body says how long to wait as `retry_after` (seconds), beside the Retry-After header. */
+function retryAfterField(body: unknown): number | null {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null
+  const v = (body as Record<string, unknown>)['retry_after']
+  const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : NaN
+  return Number.isFinite(n) && n >= 0 ? n : null
+}
+
+export function createRestClient(options: RestClientOptions): RestClient {
+  const base = validateBaseUrl(options.baseUrl)
+  if (!base.ok) throw new TypeError(base.error.message)
+  const origin = base.value.origin
+  const basePath = base.value.pathname.replace(/\/+$/, '')
+  const host = base.value.host
+  const timeoutMs =
+    options.timeoutMs !== undefined && Number.isFinite(options.timeoutMs) && options.timeoutMs > 0
+      ? options.timeoutMs
+      : DEFAULT_TIMEOUT_MS
+  const fetchImpl = options.fetchImpl ?? fetch
+  const now = options.now ?? Date.now
+  const log = options.logger ?? silentLogger
+
+  let info: RateLimitInfo | null = null
+  let blockedUntil: number | null = null
+
+  const errors = {
+    unauthorized: (status?: number): ApiError => ({
+      code: 'unauthorized',
+      message:
+        'The exchange rejected the API key (unauthorized): the key is wrong, expired, disabled or revoked. ' +
+        "Check it in your profile's security settings on the exchange, or create a new key and enter it here.",
+      ...(status !== undefined ? { status } : {}),
+    }),
+    ipNotAllowed: (status?: number): ApiError => ({
+      code: 'ip_not_allowed',
+      message:
+        "This machine's IP address is not in the API key's allowed IPs. Allowed IPs can't be edited on an " +
+        'existing key: create a new key whose allowed IPs include this machine (or leave them empty), ' +
+        'enter it here, then revoke the old one.',
+      ...(status !== undefined ? { status } : {}),
+    }),
+    rateLimited: (retryAfterMs: number, status?: number): ApiError => ({
+      code: 'rate_limited',
+      message:
+        `The exchange's rate limit was reached. Requests are paused for ${Math.ceil(retryAfterMs / 1000)} s ` +
+        `(until ${new Date(now() + retryAfterMs).toLocaleTimeString()}); try again after that.`,
+      retryAfterMs,
+      ...(status !== undefined ? { status } : {}),
+    }),
+    badResponse: (why: string, status?: number): ApiError => ({
+      code: 'bad_response',
+      message: `The answer from ${host} ${why}. Check that the profile's base URL points at the exchange API (it ends with /v1).`,
+      ...(status !== undefined ? { status } : {}),
+    }),
+  }
+
+  function currentInfo(): RateLimitInfo | null {
+    const t = now()
+    const blocked = blockedUntil !== null && blockedUntil > t ? blockedUntil : null
+    if (blocked === null) blockedUntil = null
+    if (info === null && blocked === null) return null
+    const base = info ?? { limit: null, remaining: null, resetAt: null, blockedUntil: null, observedAt: t }
+    return { ...base, blockedUntil: blocked }
+  }
+
+  function transportError(e: unknown, apiKey: string): ApiError {
+    if (isTimeout(e)) {
+      return {
+        code: 'timeout',
+        message: `No answer from ${host} within ${Math.round(timeoutMs / 100) / 10} s. The exchange may be slow or unreachable; try again.`,
+      }
+    }
+    if (e instanceof BodyTooLarge) {
+      return errors.badResponse(`was larger than ${MAX_BODY_BYTES / 1024 / 1024} MB`)
+    }
+    const code = errorCodeOf(e)
+    const certProblem = code !== undefined && /CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code)
+    const reason = certProblem
+      ? `its TLS certificate was not accepted (${code})`
+      : code !== undefined && NETWORK_REASONS[code] !== undefined
+        ? NETWORK_REASONS[code]
+        : scrub(errorMessage(e).slice(0, 200), apiKey)
+    return {
+      code: 'network',
+      message: `Could not reach ${host}: ${reason}. Check the profile's base URL and your network connection.`,
+    }
+  }
+
+  /**
+   * One GET of `path` (below the base URL) with the key: the parsed JSON body, or a typed error. Every request of
+   * the client goes through here, so a 429 from any endpoint holds back all of them until it has passed.
+   */
+  async function getJson(path: string, apiKey: string): Promise<Result<unknown>> {
+    const problem = keyProblem(apiKey)
+    if (problem) return { ok: false, error: problem }
+    const started = now()
+    if (blockedUntil !== null && blockedUntil > started) {
+      const error = errors.rateLimited(blockedUntil - started)
+      log.warn('rest: request held back by rate limit', { path, retryAfterMs: error.retryAfterMs })
+      return { ok: false, error }
+    }
+    const fail = (error: ApiError): Result<unknown> => {
+      const safe = { ...error, message: scrub(error.message, apiKey) }
+      log.warn('rest: request failed', {
+        path,
+        code: safe.code,
+        status: safe.status ?? null,
+        ms: now() - started,
+        message: safe.message,
+      })
+      return { ok: false, error: safe }
+    }
+
+    let res: Response
+    let text: string
+    try {
+      res = await fetchImpl(new URL(`${basePath}${path}`, origin).toString(), {
+        method: 'GET',
+        headers: { 'X-Api-Key': apiKey, Accept: 'application/json' },
+        // A redirect would carry X-Api-Key to wherever it points; make the user fix the URL instead.
+        redirect: 'manual',
+        signal: AbortSignal.timeout(timeoutMs),
+      })
+      const observed = parseRateLimitHeaders(res.headers, now())
+      info = observed
+      text = await readBody(res)
+    } catch (e) {
+      return fail(transportError(e, apiKey))
+    }
+    const status = res.status
+
+    let body: unknown
+    let json = true
+    try {
+      body = JSON.parse(text)
+    } catch {
+      json = false
+    }
+    const word = json ? bodyErrorWord(body) : null
+    if (word === 'unauthorized' || status === 401) return fail(errors.unauthorized(status))
+    if (word === 'ip not allowed' || status === 403) return fail(errors.ipNotAllowed(status))
+    if (status === 429) {
+      const t = now()
+      const delay = blockDelayMs(res.headers, info, t, json ? retryAfterField(body) : null)
+      blockedUntil = t + delay
+      return fail(errors.rateLimited(delay, status))
+    }
+    if (status >= 500) {
+      return fail({
+        code: 'server',
+        status,
+        message: `The exchange had a server error (HTTP ${status}). This is on the exchange's side; try again later.`,
+      })
+    }
+    if (status >= 300 && status < 400) {
+      const location = res.headers.get('location')
+      return fail(
+        errors.badResponse(
+          `was a redirect (HTTP ${status}${location ? ` to ${scrub(location.slice(0, 200), apiKey)}` : ''}); redirects are not followed so the key is not sent elsewhere`,
+          status,
+        ),
+      )
+    }
+    if (status === 404) {
+      return fail({ code: 'not_found', status, message: `The exchange has no ${path} (HTTP 404).` })
+    }
+    if (status < 200 || status >= 300) {
+      return fail(errors.badResponse(`was HTTP ${status} for ${path}`, status))
+    }
+    if (!json) {
+      const type = res.headers.get('content-type')
+      return fail(
+        errors.badResponse(`was not JSON${type ? ` (content type ${type.slice(0, 60)})` : ''}`, status),
+      )
+    }
+    log.info('rest: answered', { path, status, ms: now() - started })
+    return { ok: true, value: body }
+  }
+
+  async function getEvents(apiKey: string): Promise<Result<EventSummary[]>> {
+    const r = await getJson(EVENTS_PATH, apiKey)
+    if (!r.ok) {
+      // A venue without this path is not "missing": for the listing it is a wrong base URL.
+      if (r.error.code !== 'not_found') return r
+      return { ok: false, error: errors.badResponse(`was HTTP 404 for ${EVENTS_PATH}`, 404) }
+    }
+    const listing = decodeEventsListing(r.value)
+    if (listing.events.length === 0 && listing.errors.length > 0) {
+      return {
+        ok: false,
+        error: errors.badResponse(`was not an events listing: ${listing.errors[0]}`, 200),
+      }
+    }
+    if (listing.errors.length > 0) {
+      log.warn('rest: some listing items were skipped', {
+        path: EVENTS_PATH,
+        skipped: listing.errors.length,
+        first: listing.errors[0]?.slice(0, 200),
+      })
+    }
+    log.info('rest: events listed', { path: EVENTS_PATH, events: listing.events.length })
+    return { ok: true, value: listing.events }
+  }
+
+  return {
+    listEvents: getEvents,
+    get: getJson,
+    async verifyKey(apiKey) {
+      const r = await getEvents(apiKey)
+      return r.ok ? { ok: true, value: undefined } : r
+    },
+    rateLimit: currentInfo,
+  }
+}

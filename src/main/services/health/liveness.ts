@@ -1,0 +1,122 @@
+// Per-market liveness: learns each market's usual update gap from its own traffic and flags a market whose
+// silence outlasts it, first `quiet` (maybe behind) and then `stale` (resync it). A market that trades once a
+// minute is judged by its minute, an active one by its milliseconds, so neither raises false alarms nor hides a
+// dead feed (DESIGN §4 "Liveness, adaptive"). The connection itself is watched by the stream.
+import { GapEstimator, silenceLimit } from './gap-estimator'
+import type { LivenessConfig } from './thresholds'
+
+export type Silence = 'quiet' | 'stale'
+
+interface MarketClock {
+  gaps: GapEstimator
+  /** The last verdict reported, so each is reported once per silence. */
+  verdict: Silence | null
+}
+
+export interface MarketLivenessOptions {
+  config: Pick<LivenessConfig, 'marketQuiet' | 'marketStale'>
+}
+
+export class MarketLiveness {
+  private readonly clocks = new Map<string, MarketClock>()
+
+  constructor(private readonly options: MarketLivenessOptions) {}
+
+  /**
+   * An update for `market` arrived (hot path: one map lookup and a few arithmetic operations). True when the
+   * market had been reported silent, so the caller can lift its quiet mark.
+   */
+  observe(market: string, at: number): boolean {
+    let clock = this.clocks.get(market)
+    if (clock === undefined) {
+      clock = { gaps: new GapEstimator(), verdict: null }
+      this.clocks.set(market, clock)
+    }
+    clock.gaps.observe(at)
+    if (clock.verdict === null) return false
+    clock.verdict = null
+    return true
+  }
+
+  /**
+   * The venue's REST vouched for the market's book as of `at` (rest-books.ts): its silence counts from then, and
+   * no gap is learnt from it (REST answering is not the market's rhythm).
+   */
+  vouched(market: string, at: number): void {
+    let clock = this.clocks.get(market)
+    if (clock === undefined) {
+      clock = { gaps: new GapEstimator(), verdict: null }
+      this.clocks.set(market, clock)
+    }
+    const last = clock.gaps.lastAt()
+    if (last === null || at > last) clock.gaps.restartClock(at)
+    clock.verdict = null
+  }
+
+  usualGap(market: string): number | null {
+    return this.clocks.get(market)?.gaps.usualGap() ?? null
+  }
+
+  /** Reports each market whose silence has just crossed its quiet or stale limit. */
+  check(now: number, report: (market: string, silence: Silence) => void): void {
+    for (const [market, clock] of this.clocks) {
+      if (clock.verdict === 'stale') continue
+      const last = clock.gaps.lastAt()
+      if (last === null) continue
+      const silent = now - last
+      const { quietMs, staleMs } = this.limitsOf(clock)
+      if (silent >= staleMs) {
+        clock.verdict = 'stale'
+        report(market, 'stale')
+      } else if (silent >= quietMs && clock.verdict === null) {
+        clock.verdict = 'quiet'
+        report(market, 'quiet')
+      }
+    }
+  }
+
+  /**
+   * A new socket: silence is measured from now (the time across a reconnect says nothing of a market's
+   * rhythm), and what was reported before is forgotten, while each market's learnt rhythm is kept.
+   */
+  restartClocks(at: number): void {
+    for (const clock of this.clocks.values()) {
+      clock.gaps.restartClock(at)
+      clock.verdict = null
+    }
+  }
+
+  forget(market: string): void {
+    this.clocks.delete(market)
+  }
+
+  clear(): void {
+    this.clocks.clear()
+  }
+
+  private limitsOf(clock: MarketClock): { quietMs: number; staleMs: number } {
+    const usual = clock.gaps.usualGap()
+    const samples = clock.gaps.samples()
+    return {
+      quietMs: silenceLimit(usual, samples, this.options.config.marketQuiet),
+      staleMs: silenceLimit(usual, samples, this.options.config.marketStale),
+    }
+  }
+}
+
+/** Checks market silence every `checkMs` while the socket is open (a closed socket has its own states). */
+export function watchLiveness(
+  liveness: MarketLiveness,
+  options: {
+    checkMs: number
+    now(): number
+    isOpen(): boolean
+    onSilence(market: string, silence: Silence): void
+  },
+): () => void {
+  const timer = setInterval(() => {
+    if (options.isOpen()) liveness.check(options.now(), options.onSilence)
+  }, options.checkMs)
+  timer.unref()
+  return () => clearInterval(timer)
+}

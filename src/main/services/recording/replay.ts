@@ -1,0 +1,170 @@
+// The replay clock (docs/recording.md): hands a recording's frames to the engine's frame path at 1× to 50× the
+// recorded pace, with pause and seek. Seeking back forgets everything the frames built (books, tapes, account)
+// and feeds the frames again from the start up to the target without pacing, so the books there are exactly
+// what a straight replay to that point builds; seeking forward feeds the frames in between without pacing.
+import type { ReplayState } from '../../../shared/model'
+import type { RecordedFrame } from './file'
+
+export interface ReplayClockDeps {
+  /** One frame into the engine (the same path the live socket's frames take). */
+  feed(text: string, receivedAt: number): void
+  /** Forget what the frames built so far (a seek back starts from the beginning of the recording). */
+  reset(): void
+  /** The replay's own state changed (position jumps, pause, speed, end). */
+  changed(): void
+  now(): number
+}
+
+/** Frames fed in one go before the clock yields to the event loop (a dense recording at 50×). */
+const MAX_FRAMES_PER_TURN = 2_000
+
+export class ReplayClock {
+  /** The next frame to feed. */
+  private index = 0
+  /** The position (ms into the recording) at wall time `baseWall`. */
+  private basePos = 0
+  private baseWall = 0
+  private speedValue: number
+  private pausedValue: boolean
+  private ended = false
+  private stopped = false
+  private timer: NodeJS.Timeout | null = null
+  private immediate: NodeJS.Immediate | null = null
+
+  constructor(
+    private readonly frames: readonly RecordedFrame[],
+    readonly durationMs: number,
+    private readonly d: ReplayClockDeps,
+    options: { speed: number; paused?: boolean },
+  ) {
+    this.speedValue = options.speed
+    this.pausedValue = options.paused ?? false
+  }
+
+  get speed(): number {
+    return this.speedValue
+  }
+
+  get paused(): boolean {
+    return this.pausedValue
+  }
+
+  state(): ReplayState {
+    return this.ended ? 'ended' : this.pausedValue ? 'paused' : 'playing'
+  }
+
+  /** ms into the recording. */
+  position(): number {
+    if (this.pausedValue || this.ended || this.stopped) return this.basePos
+    return Math.min(this.durationMs, this.basePos + (this.d.now() - this.baseWall) * this.speedValue)
+  }
+
+  /** Frames fed so far. */
+  fed(): number {
+    return this.index
+  }
+
+  start(): void {
+    this.baseWall = this.d.now()
+    this.run()
+  }
+
+  setSpeed(speed: number): void {
+    if (this.stopped || speed === this.speedValue) return
+    this.rebase()
+    this.speedValue = speed
+    this.reschedule()
+    this.d.changed()
+  }
+
+  setPaused(paused: boolean): void {
+    if (this.stopped || paused === this.pausedValue) return
+    this.rebase()
+    this.pausedValue = paused
+    // Play after the end starts again from the beginning.
+    if (!paused && this.ended) this.seek(0)
+    else this.reschedule()
+    this.d.changed()
+  }
+
+  /** Jump to `ms` into the recording (clamped); the books are re-derived as described above. */
+  /** How many times a seek back made the replay forget what it built (windows then drop what they hold). */
+  resets = 0
+
+  seek(ms: number): void {
+    if (this.stopped) return
+    const target = Math.max(0, Math.min(this.durationMs, ms))
+    this.cancel()
+    const last = this.index > 0 ? this.frames[this.index - 1] : undefined
+    if (last !== undefined && last.t > target) {
+      this.d.reset()
+      this.index = 0
+      this.resets += 1
+    }
+    // Unpaced, synchronously: nothing else runs between the reset and the target.
+    const now = this.d.now()
+    while (this.index < this.frames.length) {
+      const frame = this.frames[this.index] as RecordedFrame
+      if (frame.t > target) break
+      this.index += 1
+      this.d.feed(frame.f, now)
+    }
+    this.basePos = target
+    this.baseWall = this.d.now()
+    this.ended = false
+    this.run()
+    this.d.changed()
+  }
+
+  stop(): void {
+    this.stopped = true
+    this.cancel()
+  }
+
+  private rebase(): void {
+    this.basePos = this.position()
+    this.baseWall = this.d.now()
+  }
+
+  private cancel(): void {
+    if (this.timer !== null) clearTimeout(this.timer)
+    if (this.immediate !== null) clearImmediate(this.immediate)
+    this.timer = null
+    this.immediate = null
+  }
+
+  private reschedule(): void {
+    this.cancel()
+    this.run()
+  }
+
+  /** Feeds every frame that is due, then sleeps until the next one is. */
+  private run(): void {
+    this.timer = null
+    this.immediate = null
+    if (this.stopped || this.pausedValue || this.ended) return
+    const pos = this.position()
+    let budget = MAX_FRAMES_PER_TURN
+    while (this.index < this.frames.length && budget > 0) {
+      const frame = this.frames[this.index] as RecordedFrame
+      if (frame.t > pos) break
+      this.index += 1
+      budget -= 1
+      this.d.feed(frame.f, this.d.now())
+      if (this.stopped) return
+    }
+    if (this.index >= this.frames.length) {
+      this.ended = true
+      this.basePos = this.durationMs
+      this.d.changed()
+      return
+    }
+    if (budget === 0) {
+      this.immediate = setImmediate(() => this.run())
+      return
+    }
+    const next = this.frames[this.index] as RecordedFrame
+    const wait = Math.max(0, Math.ceil((next.t - pos) / this.speedValue))
+    this.timer = setTimeout(() => this.run(), wait)
+  }
+}

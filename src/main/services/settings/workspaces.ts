@@ -1,0 +1,139 @@
+// Workspaces, watchlists, each window's last workspace and per-market big-trade rules, kept in settings. Every
+// change goes through the settings store's strict check before it is written, then every window hears of it
+// (the same view for all: a watchlist edited in one window shows in the others). Inputs arrive already
+// shape-checked by the IPC validation; this module adds what needs the current state (limits, unknown ids).
+import { randomUUID } from 'node:crypto'
+import { fail, ok } from '../../../shared/ipc'
+import type { Result } from '../../../shared/model'
+import {
+  DEFAULT_WORKSPACE_ID,
+  MARKET_WORKSPACE_ID,
+  MAX_WATCHLISTS,
+  MAX_WINDOW_WORKSPACES,
+  MAX_WORKSPACES,
+  type BigTradeRule,
+  type Watchlist,
+  type WatchlistInput,
+  type Workspace,
+  type WorkspaceInput,
+  type WorkspaceView,
+} from '../../../shared/workspace'
+import { invalid } from '../base/errors'
+import type { Settings, SettingsStore } from './store'
+
+export interface WorkspaceServiceDeps {
+  settings: Pick<SettingsStore, 'get' | 'update'>
+  now(): number
+  /** Every window gets the new view. */
+  changed(): void
+}
+
+export class WorkspaceService {
+  private cached: WorkspaceView | null = null
+
+  constructor(private readonly d: WorkspaceServiceDeps) {}
+
+  view(): WorkspaceView {
+    if (this.cached) return this.cached
+    const s = this.d.settings.get()
+    this.cached = {
+      workspaces: s.workspaces,
+      watchlists: s.watchlists,
+      windows: s.windowWorkspaces,
+      bigTrades: s.bigTrades,
+    }
+    return this.cached
+  }
+
+  async saveWorkspace(input: WorkspaceInput): Promise<Result<Workspace>> {
+    const current = this.d.settings.get().workspaces
+    const existing = input.id === undefined ? undefined : current.find((w) => w.id === input.id)
+    if (input.id !== undefined && !existing && !isBuiltIn(input.id))
+      return fail(invalid(`There is no workspace "${input.id}".`))
+    const clash = current.find(
+      (w) => w.id !== input.id && w.name.toLowerCase() === input.name.trim().toLowerCase(),
+    )
+    if (clash) return fail(invalid(`A workspace is already called "${clash.name}".`))
+    if (!existing && current.length >= MAX_WORKSPACES)
+      return fail(invalid(`At most ${MAX_WORKSPACES} workspaces can be saved; delete one first.`))
+    const saved: Workspace = {
+      id: input.id ?? `ws-${randomUUID()}`,
+      name: input.name.trim(),
+      layout: input.layout,
+      updatedAt: this.d.now(),
+    }
+    const r = await this.write((s) => ({
+      ...s,
+      workspaces: existing
+        ? s.workspaces.map((w) => (w.id === saved.id ? saved : w))
+        : [...s.workspaces, saved],
+    }))
+    return r.ok ? ok(saved) : r
+  }
+
+  async deleteWorkspace(id: string): Promise<Result<void>> {
+    if (!this.d.settings.get().workspaces.some((w) => w.id === id))
+      return fail(invalid(`There is no workspace "${id}".`))
+    // Windows that showed it fall back to their built-in layout at their next start.
+    return this.write((s) => ({
+      ...s,
+      workspaces: s.workspaces.filter((w) => w.id !== id),
+      windowWorkspaces: s.windowWorkspaces.filter((w) => w.workspace !== id),
+    }))
+  }
+
+  async setWindowWorkspace(window: string, workspace: string): Promise<Result<void>> {
+    const s = this.d.settings.get()
+    if (!isBuiltIn(workspace) && !s.workspaces.some((w) => w.id === workspace))
+      return fail(invalid(`There is no workspace "${workspace}".`))
+    if (s.windowWorkspaces.some((w) => w.window === window && w.workspace === workspace)) return ok(undefined)
+    // Most recent last; the oldest windows' choices go first when the list is full.
+    const others = s.windowWorkspaces.filter((w) => w.window !== window)
+    const kept = others.slice(Math.max(0, others.length - (MAX_WINDOW_WORKSPACES - 1)))
+    return this.write((x) => ({ ...x, windowWorkspaces: [...kept, { window, workspace }] }))
+  }
+
+  async saveWatchlist(input: WatchlistInput): Promise<Result<Watchlist>> {
+    const current = this.d.settings.get().watchlists
+    const existing = input.id === undefined ? undefined : current.find((w) => w.id === input.id)
+    if (input.id !== undefined && !existing) return fail(invalid(`There is no watchlist "${input.id}".`))
+    if (!existing && current.length >= MAX_WATCHLISTS)
+      return fail(invalid(`At most ${MAX_WATCHLISTS} watchlists can be kept; delete one first.`))
+    const markets = [...new Set(input.markets)]
+    const saved: Watchlist = { id: input.id ?? `wl-${randomUUID()}`, name: input.name.trim(), markets }
+    const r = await this.write((s) => ({
+      ...s,
+      watchlists: existing
+        ? s.watchlists.map((w) => (w.id === saved.id ? saved : w))
+        : [...s.watchlists, saved],
+    }))
+    return r.ok ? ok(saved) : r
+  }
+
+  async deleteWatchlist(id: string): Promise<Result<void>> {
+    if (!this.d.settings.get().watchlists.some((w) => w.id === id))
+      return fail(invalid(`There is no watchlist "${id}".`))
+    return this.write((s) => ({ ...s, watchlists: s.watchlists.filter((w) => w.id !== id) }))
+  }
+
+  async setBigTrade(market: string, rule: BigTradeRule | null): Promise<Result<void>> {
+    const off = rule === null || (rule.minSize === null && rule.relative === null)
+    return this.write((s) => {
+      const others = s.bigTrades.filter((b) => b.market !== market)
+      return { ...s, bigTrades: off ? others : [...others, { market, ...rule }] }
+    })
+  }
+
+  private async write(mutate: (s: Settings) => Settings): Promise<Result<void>> {
+    const r = await this.d.settings.update(mutate)
+    if (!r.ok) return r
+    this.cached = null
+    this.d.changed()
+    return ok(undefined)
+  }
+}
+
+/** The built-in layouts exist without being saved; saving one under its id makes the user's version of it. */
+function isBuiltIn(id: string): boolean {
+  return id === DEFAULT_WORKSPACE_ID || id === MARKET_WORKSPACE_ID
+}

@@ -1,0 +1,150 @@
+// The account read from VoxFi's REST: the docs' wallet example in reais, positions in YES terms, orders that leave
+// the list closed, activity as fills, and a reader that pushes only what changed and stops on the first refusal.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import {
+  ACCOUNT_PATHS,
+  AccountReader,
+  activityUpdates,
+  balanceUpdate,
+  orderUpdates,
+  positionUpdates,
+} from '../../../src/main/services/account/rest-reader'
+import { deriveAccount } from '../../../src/shared/account'
+import type { Result, Update, UserUpdateView } from '../../../src/shared/model'
+import { captureLogger, waitFor } from '../helpers'
+
+type UserUpdate = Extract<Update, { kind: 'user' }>
+
+function fixture(name: string): { url: string; example: unknown } {
+  return JSON.parse(readFileSync(join(__dirname, '../../fixtures/voxfi', name), 'utf8')) as {
+    url: string
+    example: unknown
+  }
+}
+
+function views(updates: readonly UserUpdate[]): UserUpdateView[] {
+  return updates.map((u, i) => ({
+    seq: i + 1,
+    topic: u.topic,
+    market: u.market,
+    data: u.data,
+    receivedAt: 1000,
+  }))
+}
+
+describe('VoxFi account over REST', () => {
+  it('reads the docs wallet example as R$ from centavos (https://docs.voxfi.com.br/en/api/wallets)', () => {
+    const u = balanceUpdate(fixture('rest-wallet-balance.json').example)
+    expect(u).not.toBeNull()
+    const account = deriveAccount(views([u as UserUpdate]))
+    expect(account.balances.BRL).toMatchObject({ currency: 'BRL', total: 26988.8, available: 9956.1 })
+    expect((u?.data as Record<string, unknown>).unrealized_pnl).toBe(1910.97)
+  })
+
+  it('holds NO contracts as a short YES position at 1 − price, keeping what the venue said', () => {
+    const updates = positionUpdates({
+      data: [
+        { market_id: 'm1', contract_type: 'YES', quantity: 10, avg_price: 40, unrealized_pnl: 150 },
+        { market_id: 'm2', contract_type: 'NO', quantity: 4, avg_price: 70 },
+        { market_id: 'm3' },
+      ],
+    })
+    expect(updates).toHaveLength(2)
+    const account = deriveAccount(views(updates))
+    expect(account.positions.m1).toMatchObject({ size: 10, avgPrice: 0.4, pnl: 1.5 })
+    expect(account.positions.m2?.size).toBe(-4)
+    expect(account.positions.m2?.avgPrice).toBeCloseTo(0.3, 10)
+    expect((updates[1]?.data as Record<string, unknown>).outcome).toBe('no')
+  })
+
+  it('closes an order that left the open list', () => {
+    const first = orderUpdates(
+      [{ id: 'o1', market_id: 'm1', side: 'BUY', price_ticks: 40, quantity: 5 }],
+      new Set(),
+    )
+    expect(deriveAccount(views(first.updates)).orders.o1).toMatchObject({ price: 0.4, size: 5, side: 'buy' })
+    const second = orderUpdates([], first.ids)
+    const account = deriveAccount(views([...first.updates, ...second.updates]))
+    expect(account.orders.o1).toBeUndefined()
+  })
+
+  it('reads activity as fills, oldest first, in 0–1 prices', () => {
+    const fills = activityUpdates([
+      {
+        market_id: 'm1',
+        contract_type: 'YES',
+        created_at: '2026-11-26T10:01:00Z',
+        price_ticks: 41,
+        quantity: 2,
+        side: 'SELL',
+      },
+      {
+        market_id: 'm1',
+        contract_type: 'YES',
+        created_at: '2026-11-26T10:00:00Z',
+        price_ticks: 40,
+        quantity: 3,
+        side: 'BUY',
+      },
+    ])
+    const account = deriveAccount(views(fills))
+    expect(account.fills.map((f) => [f.price, f.size, f.side])).toEqual([
+      [0.41, 2, 'sell'],
+      [0.4, 3, 'buy'],
+    ])
+  })
+
+  it('reads each endpoint once a round, pushes only what changed, and stops a round at a refusal', async () => {
+    const calls: string[] = []
+    let refuse = false
+    const bodies: Record<string, unknown> = {
+      [ACCOUNT_PATHS.balance]: { total_balance: 10000, available: 5000 },
+      [ACCOUNT_PATHS.portfolio]: [],
+      [ACCOUNT_PATHS.orders]: [],
+      [ACCOUNT_PATHS.activity]: [],
+    }
+    const rest = {
+      get: async (path: string): Promise<Result<unknown>> => {
+        calls.push(path)
+        if (refuse)
+          return { ok: false, error: { code: 'rate_limited', message: 'wait', retryAfterMs: 60_000 } }
+        return { ok: true, value: bodies[path] }
+      },
+    }
+    const pushed: UserUpdate[][] = []
+    const reader = new AccountReader({
+      rest: () => rest,
+      key: async () => 'k-1234567890',
+      wanted: () => true,
+      push: (u) => pushed.push([...u]),
+      log: captureLogger().logger,
+      now: () => Date.now(),
+      intervalMs: 60_000,
+      settleMs: 5,
+      minGapMs: 5,
+    })
+    try {
+      reader.refresh()
+      await waitFor(() => pushed.length === 1, 'the first round')
+      expect(calls).toEqual(Object.values(ACCOUNT_PATHS))
+      expect(pushed[0]?.map((u) => u.topic)).toEqual(['balance'])
+      // An execution: the next round reads again, but activity only once, and an unchanged balance is not pushed.
+      calls.length = 0
+      reader.executed()
+      await waitFor(() => calls.length === 3, 'the second round')
+      expect(calls).not.toContain(ACCOUNT_PATHS.activity)
+      await new Promise((r) => setTimeout(r, 30))
+      expect(pushed).toHaveLength(1)
+      refuse = true
+      calls.length = 0
+      reader.executed()
+      await waitFor(() => calls.length === 1, 'the refused round')
+      await new Promise((r) => setTimeout(r, 30))
+      expect(calls).toEqual([ACCOUNT_PATHS.balance])
+    } finally {
+      reader.close()
+    }
+  })
+})

@@ -1,0 +1,101 @@
+// Hidden windows against the real simulator: a window that says it is hidden gets no book, ticker or trade views
+// while its market keeps trading; shown again, its first batch is a fresh full view at the engine's current book
+// seq (never one from before it was hidden), marked `resume`, and the tape can be refetched.
+import { afterEach, describe, expect, it } from 'vitest'
+import type { ViewBatch } from '../../../src/shared/ipc'
+import type { BookView } from '../../../src/shared/model'
+import type { MonitorClient } from '../../../src/main/services/base/types'
+import { waitFor } from '../helpers'
+import { pickTargets, startHarness, type Harness } from '../harness'
+
+let h: Harness | null = null
+afterEach(async () => {
+  await h?.close()
+  h = null
+})
+
+type Snapshot = Awaited<ReturnType<MonitorClient['getMarketSnapshot']>>
+
+interface Seen {
+  batch: ViewBatch
+  /** The engine's own view when the batch arrived: getMarketSnapshot reads it synchronously when called. */
+  engine: Promise<Snapshot> | null
+}
+
+async function bookOf(snapshot: Promise<Snapshot> | null): Promise<BookView | null> {
+  const r = await snapshot
+  return r?.ok ? r.value.book : null
+}
+
+describe('hidden windows (engine against the simulator)', () => {
+  it('a hidden window receives no book or trade views until shown, then a fresh full view', async () => {
+    h = await startHarness()
+    const { market } = pickTargets(h.sim)
+    const seen: Seen[] = []
+    let client: MonitorClient | null = null
+    client = h.engine.attachClient({
+      label: 'visibility',
+      sink: (batch) => {
+        seen.push({ batch, engine: client?.getMarketSnapshot(market) ?? null })
+      },
+    })
+    const c = client
+    await c.setInterests([{ channel: 'market', id: market, filter: 'all' }])
+    const has = (from: number, pick: (b: ViewBatch) => boolean): boolean =>
+      seen.slice(from).some((s) => pick(s.batch))
+    await waitFor(
+      () => has(0, (b) => (b.books ?? []).some((v) => v.market === market && v.state === 'live')),
+      'a live book',
+    )
+    await waitFor(() => has(0, (b) => (b.trades ?? []).length > 0), 'a trade')
+
+    const hid = await c.setVisibility(false)
+    expect(hid.ok).toBe(true)
+    const mark = seen.length
+    const seqAtHide = (await bookOf(c.getMarketSnapshot(market)))?.seq ?? 0
+    // The market keeps moving while the window is hidden (the simulator ticks every 50 ms).
+    await waitFor(
+      async () => ((await bookOf(c.getMarketSnapshot(market)))?.seq ?? 0) > seqAtHide + 5,
+      'the book to move on while hidden',
+    )
+    for (const s of seen.slice(mark)) {
+      expect(s.batch.books).toBeUndefined()
+      expect(s.batch.tickers).toBeUndefined()
+      expect(s.batch.trades).toBeUndefined()
+    }
+
+    const shownAt = seen.length
+    const shownTime = Date.now()
+    const shown = await c.setVisibility(true)
+    expect(shown.ok).toBe(true)
+    await waitFor(() => has(shownAt, (b) => b.resume === true), 'the resume batch')
+    const resume = seen.slice(shownAt).find((s) => s.batch.resume === true)
+    const view = resume?.batch.books?.find((v) => v.market === market)
+    const engineBook = await bookOf(resume?.engine ?? null)
+    expect(view).toBeDefined()
+    expect(resume?.batch.tickers?.some((t) => t.market === market)).toBe(true)
+    // Fresh: exactly the engine's book when the batch was emitted, and newer than anything before hiding.
+    expect(engineBook).not.toBeNull()
+    expect(view?.seq).toBe(engineBook?.seq)
+    expect(view?.bids).toEqual(engineBook?.bids)
+    expect(view?.asks).toEqual(engineBook?.asks)
+    expect(view?.seq ?? 0).toBeGreaterThan(seqAtHide + 5)
+    // Trades made while hidden were not sent (only ones received since showing may ride along); the tape is
+    // there to refetch, and new trades flow again.
+    for (const t of resume?.batch.trades ?? []) expect(t.receivedAt).toBeGreaterThanOrEqual(shownTime)
+    const tape = await c.getMarketSnapshot(market)
+    expect(tape.ok && tape.value.trades.length).toBeGreaterThan(0)
+    const after = seen.length
+    await waitFor(() => has(after, (b) => (b.trades ?? []).length > 0), 'a trade after showing')
+  })
+
+  it('setVisibility refuses anything but a boolean', async () => {
+    h = await startHarness()
+    const { client } = h.attach('visibility-args')
+    const setVisibility = client.setVisibility as (v: unknown) => ReturnType<MonitorClient['setVisibility']>
+    const bad = await setVisibility('no')
+    expect(bad.ok).toBe(false)
+    if (!bad.ok) expect(bad.error.code).toBe('invalid_argument')
+    expect((await client.setVisibility(false)).ok).toBe(true)
+  })
+})

@@ -1,0 +1,39 @@
+// Shared parts of the record-and-replay tests: a throwaway settings folder, and the book a recording's frames build
+// when they are decoded and applied directly (the reference a replay through the engine must match).
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { AUTO, builtinAdapters, FrameDecoder } from '../../../src/shared/adapters'
+import type { BookView } from '../../../src/shared/model'
+import { BookStore } from '../../../src/main/services/market/books'
+import type { RecordedFrame } from '../../../src/main/services/recording/file'
+
+export function tempDir(prefix = 'tm-replay-'): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix))
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+/** The book of `market` after every frame with t <= uptoMs, decoded and applied outside the engine. */
+export function expectedBook(
+  frames: readonly RecordedFrame[],
+  market: string,
+  uptoMs: number,
+  depth = 25,
+): BookView | null {
+  const decoder = new FrameDecoder({ adapters: builtinAdapters(), selection: AUTO })
+  const books = new BookStore()
+  for (const frame of frames) {
+    if (frame.t > uptoMs) break
+    const decoded = decoder.decodeText(frame.f)
+    if (!decoded.ok) continue
+    for (const u of decoded.updates) {
+      if (u.kind === 'book' && u.market === market) books.apply({ ...u, market }, 0)
+    }
+  }
+  return books.bookView(market, depth)
+}
+
+/** What must agree between two views of a book: its levels and sequence. */
+export function levels(book: BookView | null | undefined): unknown {
+  return book ? { bids: book.bids, asks: book.asks, seq: book.seq } : null
+}

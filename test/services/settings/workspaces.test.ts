@@ -1,0 +1,177 @@
+// Workspaces and watchlists through the real engine and a real settings file: saved from one window, seen by
+// the others, kept across a restart, refused when malformed (IPC validation), and a corrupt saved layout is set
+// aside by name while every other workspace survives.
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterEach, beforeEach, expect, it } from 'vitest'
+import { createMemoryStore } from '../../../src/main/services/credentials/store'
+import { createMonitor } from '../../../src/main/services/monitor'
+import type { MonitorEngine } from '../../../src/main/services/base/types'
+import type { ViewBatch } from '../../../src/shared/ipc'
+import { validateArgs } from '../../../src/shared/ipc-validate'
+import type { WorkspaceView } from '../../../src/shared/workspace'
+import { layoutOf } from '../../fixtures/layouts'
+import { captureLogger } from '../helpers'
+
+let dir: string
+let file: string
+let engine: MonitorEngine | null = null
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'tm-workspaces-'))
+  file = path.join(dir, 'settings.json')
+})
+afterEach(async () => {
+  await engine?.close()
+  engine = null
+  await rm(dir, { recursive: true, force: true })
+})
+
+async function start(): Promise<MonitorEngine> {
+  engine = await createMonitor({
+    settingsPath: file,
+    credentials: createMemoryStore(),
+    demo: false,
+    logger: captureLogger().logger,
+  })
+  return engine
+}
+
+async function lastWorkspace(
+  batches: ViewBatch[],
+  test: (v: WorkspaceView) => boolean,
+): Promise<WorkspaceView> {
+  for (let i = 0; i < 100; i++) {
+    const found = [...batches].reverse().find((b) => b.workspace !== undefined)?.workspace
+    if (found && test(found)) return found
+    await new Promise((r) => setTimeout(r, 20))
+  }
+  throw new Error('no matching workspace view reached the window')
+}
+
+const trading = layoutOf([
+  { id: 'p-ladder', kind: 'ladder' },
+  { id: 'p-tape', kind: 'tape', market: 'm-1' },
+])
+
+it('a workspace and a watchlist saved in one window reach the others and survive a restart', async () => {
+  const e = await start()
+  const other: ViewBatch[] = []
+  e.attachClient({ sink: (b) => other.push(b) })
+  const a = e.attachClient({ sink: () => {} })
+  const first = await lastWorkspace(other, () => true)
+  expect(first.workspaces).toEqual([])
+
+  const saved = await a.saveWorkspace({ name: '  Trading ', layout: trading })
+  if (!saved.ok) throw new Error(saved.error.message)
+  expect(saved.value.name).toBe('Trading')
+  const list = await a.saveWatchlist({ name: 'Elections', markets: ['m-1', 'm-2', 'm-1'] })
+  if (!list.ok) throw new Error(list.error.message)
+  expect(list.value.markets).toEqual(['m-1', 'm-2'])
+  expect((await a.setWindowWorkspace('main', saved.value.id)).ok).toBe(true)
+  expect((await a.setBigTrade('m-1', { minSize: 250, relative: 3 })).ok).toBe(true)
+
+  const seen = await lastWorkspace(other, (v) => v.bigTrades.length === 1)
+  expect(seen.workspaces.map((w) => w.name)).toEqual(['Trading'])
+  expect(seen.watchlists[0]?.markets).toEqual(['m-1', 'm-2'])
+  expect(seen.windows).toEqual([{ window: 'main', workspace: saved.value.id }])
+
+  await e.close()
+  const again = await start()
+  const view = await again.attachClient({ sink: () => {} }).getWorkspaces()
+  if (!view.ok) throw new Error(view.error.message)
+  expect(view.value.workspaces[0]?.layout).toEqual(trading)
+  expect(view.value.watchlists[0]?.name).toBe('Elections')
+  expect(view.value.windows).toEqual([{ window: 'main', workspace: saved.value.id }])
+  expect(view.value.bigTrades).toEqual([{ market: 'm-1', minSize: 250, relative: 3 }])
+})
+
+it('refuses duplicate names, unknown ids and a window pointed at no workspace, changing nothing', async () => {
+  const e = await start()
+  const c = e.attachClient({ sink: () => {} })
+  const one = await c.saveWorkspace({ name: 'Scalping', layout: trading })
+  expect(one.ok).toBe(true)
+  const dup = await c.saveWorkspace({ name: 'scalping', layout: trading })
+  expect(dup.ok ? null : dup.error.message).toMatch(/already called "Scalping"/)
+  const ghost = await c.saveWorkspace({ id: 'ws-ghost', name: 'Ghost', layout: trading })
+  expect(ghost.ok ? null : ghost.error.message).toMatch(/no workspace "ws-ghost"/)
+  const nowhere = await c.setWindowWorkspace('main', 'ws-ghost')
+  expect(nowhere.ok).toBe(false)
+  // The built-in ids need no saved workspace.
+  expect((await c.setWindowWorkspace('market:m-1', 'market')).ok).toBe(true)
+  const view = await c.getWorkspaces()
+  expect(view.ok && view.value.workspaces.map((w) => w.name)).toEqual(['Scalping'])
+  expect(view.ok && view.value.windows).toEqual([{ window: 'market:m-1', workspace: 'market' }])
+  // Deleting a workspace forgets the windows that showed it.
+  if (!one.ok) throw new Error('unreachable')
+  await c.setWindowWorkspace('main', one.value.id)
+  expect((await c.deleteWorkspace(one.value.id)).ok).toBe(true)
+  const after = await c.getWorkspaces()
+  expect(after.ok && after.value.windows.map((w) => w.window)).toEqual(['market:m-1'])
+})
+
+it('IPC validation refuses malformed layouts and watchlists before the engine sees them', () => {
+  const bad = structuredClone(trading) as unknown as { panels: Record<string, { contentComponent: string }> }
+  ;(bad.panels['p-tape'] as { contentComponent: string }).contentComponent = 'script'
+  const r = validateArgs('saveWorkspace', [{ name: 'X', layout: bad }])
+  expect(r.ok ? null : r.message).toMatch(/contentComponent/)
+  const stray = validateArgs('saveWorkspace', [
+    { name: 'X', layout: layoutOf([{ id: 'p', kind: 'tape' }]), extra: 1 },
+  ])
+  expect(stray.ok).toBe(false)
+  const deep: Record<string, unknown> = { type: 'branch', data: [] }
+  let node = deep
+  for (let i = 0; i < 40; i++) {
+    const child: Record<string, unknown> = { type: 'branch', data: [] }
+    node.data = [child]
+    node = child
+  }
+  const tooDeep = { ...layoutOf([{ id: 'p', kind: 'tape' }]) }
+  tooDeep.grid = { ...tooDeep.grid, root: deep as never }
+  const d = validateArgs('saveWorkspace', [{ name: 'Deep', layout: tooDeep }])
+  expect(d.ok ? null : d.message).toMatch(/nested deeper/)
+  const big = validateArgs('saveWatchlist', [
+    { name: 'All', markets: Array.from({ length: 501 }, (_, i) => `m-${i}`) },
+  ])
+  expect(big.ok).toBe(false)
+  expect(validateArgs('setWindowWorkspace', ['../etc', 'default']).ok).toBe(false)
+  expect(validateArgs('setBigTrade', ['m-1', { minSize: -1, relative: null }]).ok).toBe(false)
+  expect(validateArgs('setBigTrade', ['m-1', null]).ok).toBe(true)
+})
+
+it('a corrupt saved layout is set aside by name with a notice; the other workspaces are kept', async () => {
+  const good = { id: 'ws-good', name: 'Good', layout: trading, updatedAt: 1 }
+  const broken = { id: 'ws-broken', name: 'Broken', layout: { grid: 'garbage', panels: {} }, updatedAt: 1 }
+  const demo = {
+    id: 'demo',
+    name: 'Demo (simulator)',
+    baseUrl: '',
+    wsUrl: '',
+    demo: true,
+    keyLabel: null,
+    keyExpiresAt: null,
+  }
+  const original = JSON.stringify({
+    version: 1,
+    profiles: [demo],
+    activeProfileId: 'demo',
+    windows: [],
+    workspaces: [broken, good],
+    watchlists: [{ id: 'wl-1', name: 'Mine', markets: ['m-1'] }],
+    windowWorkspaces: [{ window: 'main', workspace: 'ws-broken' }],
+  })
+  await writeFile(file, original)
+  const e = await start()
+  const c = e.attachClient({ sink: () => {} })
+  const view = await c.getWorkspaces()
+  if (!view.ok) throw new Error(view.error.message)
+  expect(view.value.workspaces.map((w) => w.id)).toEqual(['ws-good'])
+  expect(view.value.watchlists.map((w) => w.id)).toEqual(['wl-1'])
+  const status = await c.getStatus()
+  const notices = status.ok ? (status.value.notices ?? []) : []
+  expect(notices.join('\n')).toMatch(/workspaces "ws-broken"/)
+  // The original file is kept beside the repaired one, byte for byte.
+  const backup = (await readdir(dir)).find((f) => f.startsWith('settings.json.corrupt-'))
+  expect(backup).toBeDefined()
+  expect(await readFile(path.join(dir, backup as string), 'utf8')).toBe(original)
+})
