@@ -2,25 +2,15 @@
 // rate. Messages are built by string concatenation from prebuilt prefixes so each one costs little.
 import type { Level } from '../shared/model'
 import type { BookSnapshot, DeltaOut } from './market'
+import { PacedFirehose } from './pacing'
+import { lcg32 } from './rng'
+import { ASK_TOP, BID_TOP, FIREHOSE_EVENT, LEVELS, startingSizes } from './synthetic'
 
-export const FIREHOSE_EVENT = 'fh'
-const ID_RE = /^fh-\d{4,}$/
-const LEVELS = 10
-// Bids at 0.40…0.49, asks at 0.51…0.60: fixed ticks, so no update can cross the book.
-const BID_TOP = 49
-const ASK_TOP = 51
-
-export function isFirehoseId(id: string): boolean {
-  return ID_RE.test(id)
-}
-
-export function firehoseId(i: number): string {
-  return `fh-${String(i + 1).padStart(4, '0')}`
-}
+export { FIREHOSE_EVENT, firehoseId, isFirehoseId } from './synthetic'
 
 export class FirehoseBook {
   /** sizes[0..9] = bids from the best down, sizes[10..19] = asks from the best up. */
-  readonly sizes = new Int32Array(LEVELS * 2)
+  readonly sizes = startingSizes(LEVELS * 2)
   seq = 0
   skipNext = false
   tradeNo = 0
@@ -31,7 +21,6 @@ export class FirehoseBook {
   readonly tradePrefix: string
 
   constructor(readonly id: string) {
-    for (let i = 0; i < this.sizes.length; i++) this.sizes[i] = 100 + ((i * 7919) % 900)
     const ids = `,"market":${JSON.stringify(id)},"event":"${FIREHOSE_EVENT}"`
     this.bookPrefix = `"type":"orderbook"${ids},"snapshot":false,"seq":`
     this.tradePrefix = `"type":"trade"${ids},"price":`
@@ -69,92 +58,23 @@ export type FirehoseSink = (
   body: string,
 ) => void
 
-export class Firehose {
-  private readonly books = new Map<string, FirehoseBook>()
-  private active: FirehoseBook[] = []
-  private rate = 0
-  private timer: NodeJS.Timeout | null = null
-  private startedAt = 0
-  private generated = 0
-  private cursor = 0
-  private rand = 0x2545f491
-  sent = 0
+export class Firehose extends PacedFirehose<FirehoseBook> {
+  private readonly draw = lcg32(0x2545f491)
 
   constructor(
     private readonly sink: FirehoseSink,
     private readonly wanted: (marketId: string, eventId: string) => boolean,
-  ) {}
-
-  /** The synthetic book for an `fh-NNNN` id, created on first use so it can be subscribed before start. */
-  get(id: string): FirehoseBook | undefined {
-    if (!isFirehoseId(id)) return undefined
-    let b = this.books.get(id)
-    if (b === undefined) {
-      b = new FirehoseBook(id)
-      this.books.set(id, b)
-    }
-    return b
+  ) {
+    super()
   }
 
-  get running(): boolean {
-    return this.timer !== null
+  protected makeBook(id: string): FirehoseBook {
+    return new FirehoseBook(id)
   }
 
-  start(msgsPerSec: number, markets: number): string[] {
-    this.stop()
-    const ids: string[] = []
-    this.active = []
-    for (let i = 0; i < markets; i++) {
-      const id = firehoseId(i)
-      ids.push(id)
-      this.active.push(this.get(id) as FirehoseBook)
-    }
-    this.rate = msgsPerSec
-    this.startedAt = performance.now()
-    this.generated = 0
-    this.cursor = 0
-    this.timer = setInterval(() => this.tick(), 10)
-    this.timer.unref()
-    return ids
-  }
-
-  stop(): void {
-    if (this.timer !== null) clearInterval(this.timer)
-    this.timer = null
-  }
-
-  private tick(): void {
-    const target = Math.floor(((performance.now() - this.startedAt) * this.rate) / 1000)
-    let due = target - this.generated
-    // After a long event-loop stall, do not try to catch up more than 100 ms worth in one burst.
-    const cap = Math.max(1, Math.ceil(this.rate / 10))
-    if (due > cap) {
-      this.generated = target - cap
-      due = cap
-    }
-    if (due <= 0) return
-    const ts = String(Date.now())
-    const n = this.active.length
-    for (let k = 0; k < due; k++) {
-      const b = this.active[this.cursor] as FirehoseBook
-      this.cursor = this.cursor + 1 === n ? 0 : this.cursor + 1
-      this.emit(b, ts)
-    }
-    this.generated += due
-  }
-
-  /**
-   * An LCG: its low bits repeat with short periods (bit k every 2^(k+1) draws), and the books are visited in a
-   * fixed round, so every choice reads high bits; low bits made only a quarter of the markets ever trade.
-   */
-  private next(): number {
-    this.rand = (Math.imul(this.rand, 1664525) + 1013904223) >>> 0
-    return this.rand
-  }
-
-  private emit(b: FirehoseBook, ts: string): void {
+  protected emit(b: FirehoseBook, ts: number): void {
     const wanted = this.wanted(b.id, FIREHOSE_EVENT)
-    const r = this.next()
+    const r = this.draw()
     if (b.pending < 0 && r >>> 29 === 0) {
       // A taker takes from the best level; the level's new size follows in the next book message.
       const buy = ((r >>> 28) & 1) !== 0

@@ -1,19 +1,17 @@
-// Benchmark load in the VoxFi dialect: the synthetic markets `fh-0001`… of firehose.ts (event "fh"), each with a
+// Benchmark load in the VoxFi dialect: the synthetic markets `fh-0001`… of synthetic.ts (event "fh"), each with a
 // fixed-tick YES and NO book, at a target message rate. Every book message is a whole-book `update-orderbook` (VoxFi
 // has no deltas), every trade a `new-trade`; a trade's new level sizes come with the next book message.
-import { firehoseId, isFirehoseId, FIREHOSE_EVENT } from '../firehose'
+import { PacedFirehose } from '../pacing'
+import { lcg32 } from '../rng'
+import { ASK_TOP, BID_TOP, FIREHOSE_EVENT, LEVELS, startingSizes } from '../synthetic'
 import { orderCount, type BookState, type Level, type VoxTrade } from './books'
 import { lastTrade, newTradeFrame, updateOrderbookFrame, wsOrderbook, crossedOrderbook } from './frames'
 import type { FrameKind } from './stream'
 
-const LEVELS = 10
-// YES bids 40…49, asks 51…60; NO bids at 100 - (YES asks) = 40…49 and asks 51…60: never crossed either way.
-const BID_TOP = 49
-const ASK_TOP = 51
-
+// NO's book mirrors YES's on the same grid (NO bids at 100 - YES asks): never crossed either way.
 export class VoxFirehoseBook {
   /** [0..9] YES bids from the best down, [10..19] YES asks from the best up, [20..39] the same for NO. */
-  readonly sizes = new Int32Array(LEVELS * 4)
+  readonly sizes = startingSizes(LEVELS * 4)
   prints = 0
   volume = 0
   lastYes: number | null = null
@@ -23,7 +21,6 @@ export class VoxFirehoseBook {
   readonly salt: number
 
   constructor(readonly id: string) {
-    for (let i = 0; i < this.sizes.length; i++) this.sizes[i] = 100 + ((i * 7919) % 900)
     this.salt = Number(id.slice(3)) | 0
   }
 
@@ -66,56 +63,21 @@ export class VoxFirehoseBook {
 
 export type VoxFirehoseSink = (marketId: string, eventId: string, kind: FrameKind, text: string) => void
 
-export class VoxFirehose {
-  private readonly books = new Map<string, VoxFirehoseBook>()
-  private active: VoxFirehoseBook[] = []
-  private rate = 0
-  private timer: NodeJS.Timeout | null = null
-  private startedAt = 0
-  private generated = 0
-  private cursor = 0
-  private rand = 0x2545f491
+export class VoxFirehose extends PacedFirehose<VoxFirehoseBook> {
+  private readonly draw = lcg32(0x2545f491)
   /** Level index a trade just took from: the next message for that book is its whole book. */
   private readonly pending = new Map<VoxFirehoseBook, number>()
-  sent = 0
 
   constructor(
     private readonly sink: VoxFirehoseSink,
     private readonly wanted: (marketId: string, eventId: string) => boolean,
     private readonly users: readonly string[],
-  ) {}
-
-  get(id: string): VoxFirehoseBook | undefined {
-    if (!isFirehoseId(id)) return undefined
-    let b = this.books.get(id)
-    if (b === undefined) {
-      b = new VoxFirehoseBook(id)
-      this.books.set(id, b)
-    }
-    return b
+  ) {
+    super()
   }
 
-  start(msgsPerSec: number, markets: number): string[] {
-    this.stop()
-    const ids: string[] = []
-    this.active = []
-    for (let i = 0; i < markets; i++) {
-      const id = firehoseId(i)
-      ids.push(id)
-      this.active.push(this.get(id) as VoxFirehoseBook)
-    }
-    this.rate = msgsPerSec
-    this.startedAt = performance.now()
-    this.generated = 0
-    this.cursor = 0
-    this.timer = setInterval(() => this.tick(), 10)
-    this.timer.unref()
-    return ids
-  }
-
-  stop(): void {
-    if (this.timer !== null) clearInterval(this.timer)
-    this.timer = null
+  protected makeBook(id: string): VoxFirehoseBook {
+    return new VoxFirehoseBook(id)
   }
 
   /** Fault: one crossed whole book for a synthetic market. */
@@ -131,32 +93,9 @@ export class VoxFirehose {
     return true
   }
 
-  private tick(): void {
-    const target = Math.floor(((performance.now() - this.startedAt) * this.rate) / 1000)
-    let due = target - this.generated
-    const cap = Math.max(1, Math.ceil(this.rate / 10))
-    if (due > cap) {
-      this.generated = target - cap
-      due = cap
-    }
-    if (due <= 0) return
-    const n = this.active.length
-    for (let k = 0; k < due; k++) {
-      const b = this.active[this.cursor] as VoxFirehoseBook
-      this.cursor = this.cursor + 1 === n ? 0 : this.cursor + 1
-      this.emit(b)
-    }
-    this.generated += due
-  }
-
-  private next(): number {
-    this.rand = (Math.imul(this.rand, 1664525) + 1013904223) >>> 0
-    return this.rand
-  }
-
-  private emit(b: VoxFirehoseBook): void {
+  protected emit(b: VoxFirehoseBook): void {
     const wanted = this.wanted(b.id, FIREHOSE_EVENT)
-    const r = this.next()
+    const r = this.draw()
     const pending = this.pending.get(b)
     if (pending === undefined && r >>> 29 === 0) {
       // A taker takes from a best level (YES or NO); the book message that follows shows the level's new size.

@@ -7,7 +7,7 @@ import type { Catalog } from '../catalog'
 import type { KeyStore } from '../keys'
 import type { MarketBook, StepOut } from '../market'
 import type { RateLimiter } from '../rest'
-import { isFirehoseId } from '../firehose'
+import { isFirehoseId } from '../synthetic'
 import { AccountView } from './account'
 import { VoxMarketState } from './books'
 import {
