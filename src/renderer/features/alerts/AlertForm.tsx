@@ -4,7 +4,6 @@
 import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
 import { ALERT_OPS, describeCondition, type PriceSubject } from '../../../shared/alerts'
 import { askNotificationPermissionOnce } from '../../api/alert-delivery'
-import { useDialog } from '../../hooks/dialog'
 import { useApi } from '../../hooks/context'
 import {
   draftToInput,
@@ -22,6 +21,7 @@ import { findMarket } from '../../lib/events'
 import { formatSubject, quoteOf } from '../../lib/quote'
 import { useEvents } from '../../store/events'
 import { NO_TRADES, useMonitor } from '../../store/monitor'
+import { Dialog } from '../../ui/Dialog'
 
 /** A sensible threshold when the kind changes to one whose threshold means something else. */
 const DEFAULT_VALUE: Partial<Record<AlertDraft['subject'], string>> = {
@@ -50,12 +50,11 @@ export function AlertForm({ initial, onClose }: { initial: AlertDraft; onClose()
   const [draft, setDraft] = useState(initial)
   const [error, setError] = useState<{ field: DraftField | null; message: string } | null>(null)
   const [busy, setBusy] = useState(false)
-  const ref = useRef<HTMLFormElement | null>(null)
+  const ref = useRef<HTMLElement | null>(null)
   const firstField = useRef<HTMLSelectElement | null>(null)
   const valueRef = useRef<HTMLInputElement | null>(null)
   const marketRef = useRef<HTMLInputElement | null>(null)
   const ids = useId()
-  useDialog(ref, onClose, initial.market && initial.value ? valueRef : firstField)
 
   const f = fieldsOf(draft.subject)
   const set = (patch: Partial<AlertDraft>) => {
@@ -103,7 +102,7 @@ export function AlertForm({ initial, onClose }: { initial: AlertDraft; onClose()
     e.preventDefault()
     save()
   }
-  const onKeyDown = (e: KeyboardEvent<HTMLFormElement>) => {
+  const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
     const tag = (e.target as HTMLElement).tagName
     if (e.key === 'Enter' && (tag === 'INPUT' || tag === 'SELECT')) {
       e.preventDefault()
@@ -115,266 +114,255 @@ export function AlertForm({ initial, onClose }: { initial: AlertDraft; onClose()
   const describedBy = (field: DraftField) => (error?.field === field ? errorId : undefined)
 
   return (
-    <div className="modal-backdrop alert-backdrop" onMouseDown={onClose}>
-      <form
-        ref={ref}
-        className="modal alert-form"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={`${ids}-title`}
-        data-testid="alert-form"
-        data-subject={draft.subject}
-        noValidate
-        onMouseDown={(e) => e.stopPropagation()}
-        onSubmit={onSubmit}
-        onKeyDown={onKeyDown}
-      >
-        <div className="modal-head">
-          <h2 id={`${ids}-title`}>{draft.id ? 'Edit alert' : 'New alert'}</h2>
-          <button type="button" className="icon-btn" onClick={onClose} aria-label="Close">
-            ×
-          </button>
-        </div>
-        <div className="alert-form-body">
-          <div className="form-row">
-            <label className="grow">
-              <span>Alert on</span>
+    <Dialog
+      title={draft.id ? 'Edit alert' : 'New alert'}
+      testId="alert-form"
+      className="alert-form"
+      kind="form"
+      initialFocus={initial.market && initial.value ? valueRef : firstField}
+      onClose={onClose}
+      boxRef={ref}
+      boxProps={{ 'data-subject': draft.subject, noValidate: true, onSubmit, onKeyDown }}
+    >
+      <div className="alert-form-body">
+        <div className="form-row">
+          <label className="grow">
+            <span>Alert on</span>
+            <select
+              ref={firstField}
+              name="subject"
+              data-testid="alert-subject"
+              value={draft.subject}
+              onChange={(e) => {
+                const subject = e.target.value
+                if (!isFormSubject(subject)) return
+                const next = fieldsOf(subject)
+                const keepValue = next.value === f.value
+                set({ subject, value: keepValue ? draft.value : (DEFAULT_VALUE[subject] ?? '') })
+              }}
+            >
+              {SUBJECT_GROUPS.map((g) => (
+                <optgroup key={g.label} label={g.label}>
+                  {g.options.map((o) => (
+                    <option key={o.value} value={o.value}>
+                      {o.label}
+                    </option>
+                  ))}
+                </optgroup>
+              ))}
+            </select>
+          </label>
+          {f.scope ? (
+            <label>
+              <span>In</span>
               <select
-                ref={firstField}
-                name="subject"
-                data-testid="alert-subject"
-                value={draft.subject}
-                onChange={(e) => {
-                  const subject = e.target.value
-                  if (!isFormSubject(subject)) return
-                  const next = fieldsOf(subject)
-                  const keepValue = next.value === f.value
-                  set({ subject, value: keepValue ? draft.value : (DEFAULT_VALUE[subject] ?? '') })
-                }}
+                name="scope"
+                value={draft.scope}
+                onChange={(e) => set({ scope: e.target.value === 'event' ? 'event' : 'market' })}
               >
-                {SUBJECT_GROUPS.map((g) => (
-                  <optgroup key={g.label} label={g.label}>
-                    {g.options.map((o) => (
-                      <option key={o.value} value={o.value}>
-                        {o.label}
-                      </option>
-                    ))}
-                  </optgroup>
-                ))}
+                <option value="market">this market</option>
+                <option value="event">any market of its event</option>
               </select>
             </label>
-            {f.scope ? (
-              <label>
-                <span>In</span>
+          ) : null}
+        </div>
+        {f.market ? (
+          <label>
+            <span>
+              Market{f.market === 'optional' ? ' (empty: any)' : ''}
+              {found ? <span className="muted"> · {found.market.title}</span> : null}
+            </span>
+            <input
+              ref={marketRef}
+              name="market"
+              data-testid="alert-market"
+              className="mono-input"
+              list={`${ids}-markets`}
+              value={draft.market}
+              autoComplete="off"
+              spellCheck={false}
+              placeholder={f.market === 'optional' ? 'any market' : 'market id'}
+              aria-invalid={invalid('market')}
+              aria-describedby={describedBy('market')}
+              onChange={(e) => set({ market: e.target.value })}
+            />
+            <datalist id={`${ids}-markets`}>
+              {events.flatMap((ev) =>
+                ev.markets.map((m) => (
+                  <option key={m.id} value={m.id}>
+                    {`${m.title} · ${ev.title}`}
+                  </option>
+                )),
+              )}
+            </datalist>
+          </label>
+        ) : null}
+        {f.op || f.value !== null ? (
+          <div className="form-row">
+            {f.op ? (
+              <label className="grow">
+                <span>Condition</span>
                 <select
-                  name="scope"
-                  value={draft.scope}
-                  onChange={(e) => set({ scope: e.target.value === 'event' ? 'event' : 'market' })}
+                  name="op"
+                  data-testid="alert-op"
+                  value={draft.op}
+                  onChange={(e) => {
+                    if (isAlertOp(e.target.value)) set({ op: e.target.value })
+                  }}
                 >
-                  <option value="market">this market</option>
-                  <option value="event">any market of its event</option>
+                  {ALERT_OPS.map((op) => (
+                    <option key={op} value={op}>
+                      {OP_LABELS[op]}
+                    </option>
+                  ))}
                 </select>
               </label>
             ) : null}
-          </div>
-          {f.market ? (
-            <label>
-              <span>
-                Market{f.market === 'optional' ? ' (empty: any)' : ''}
-                {found ? <span className="muted"> · {found.market.title}</span> : null}
-              </span>
-              <input
-                ref={marketRef}
-                name="market"
-                data-testid="alert-market"
-                className="mono-input"
-                list={`${ids}-markets`}
-                value={draft.market}
-                autoComplete="off"
-                spellCheck={false}
-                placeholder={f.market === 'optional' ? 'any market' : 'market id'}
-                aria-invalid={invalid('market')}
-                aria-describedby={describedBy('market')}
-                onChange={(e) => set({ market: e.target.value })}
-              />
-              <datalist id={`${ids}-markets`}>
-                {events.flatMap((ev) =>
-                  ev.markets.map((m) => (
-                    <option key={m.id} value={m.id}>
-                      {`${m.title} · ${ev.title}`}
-                    </option>
-                  )),
-                )}
-              </datalist>
-            </label>
-          ) : null}
-          {f.op || f.value !== null ? (
-            <div className="form-row">
-              {f.op ? (
-                <label className="grow">
-                  <span>Condition</span>
-                  <select
-                    name="op"
-                    data-testid="alert-op"
-                    value={draft.op}
-                    onChange={(e) => {
-                      if (isAlertOp(e.target.value)) set({ op: e.target.value })
-                    }}
-                  >
-                    {ALERT_OPS.map((op) => (
-                      <option key={op} value={op}>
-                        {OP_LABELS[op]}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-              ) : null}
-              {f.value !== null ? (
-                <label className="grow">
-                  <span>
-                    {f.value}
-                    {isPriceSubject(draft.subject) && draft.market.trim() ? (
-                      <>
-                        {' '}
-                        <CurrentValue market={draft.market.trim()} subject={draft.subject} />
-                      </>
-                    ) : null}
-                  </span>
-                  <input
-                    ref={valueRef}
-                    name="value"
-                    data-testid="alert-value"
-                    className="num-input"
-                    inputMode="decimal"
-                    autoComplete="off"
-                    value={draft.value}
-                    aria-invalid={invalid('value')}
-                    aria-describedby={describedBy('value')}
-                    onChange={(e) => set({ value: e.target.value })}
-                  />
-                </label>
-              ) : null}
-              {f.currency ? (
-                <label>
-                  <span>Currency (empty: any)</span>
-                  <input
-                    name="currency"
-                    value={draft.currency}
-                    placeholder="any"
-                    autoComplete="off"
-                    onChange={(e) => set({ currency: e.target.value })}
-                  />
-                </label>
-              ) : null}
-            </div>
-          ) : null}
-          {f.op ? (
-            <p className="muted small op-note">
-              {draft.op.startsWith('crosses')
-                ? 'Fires when the value crosses the level: it must be seen on the other side first.'
-                : 'Fires as soon as the value is at or past the level, also if it already is.'}
-            </p>
-          ) : null}
-          <fieldset className="form-row mode-row">
-            <legend>Trigger</legend>
-            <label className="radio">
-              <input
-                type="radio"
-                name="mode"
-                value="once"
-                checked={draft.mode === 'once'}
-                onChange={() => set({ mode: 'once' })}
-              />
-              Once
-            </label>
-            <label className="radio">
-              <input
-                type="radio"
-                name="mode"
-                value="rearm"
-                checked={draft.mode === 'rearm'}
-                onChange={() => set({ mode: 'rearm' })}
-              />
-              Re-arm
-            </label>
-            {draft.mode === 'rearm' && f.hysteresis ? (
-              <label className="inline">
-                <span>Hysteresis</span>
+            {f.value !== null ? (
+              <label className="grow">
+                <span>
+                  {f.value}
+                  {isPriceSubject(draft.subject) && draft.market.trim() ? (
+                    <>
+                      {' '}
+                      <CurrentValue market={draft.market.trim()} subject={draft.subject} />
+                    </>
+                  ) : null}
+                </span>
                 <input
-                  name="hysteresis"
-                  className="num-input small-input"
+                  ref={valueRef}
+                  name="value"
+                  data-testid="alert-value"
+                  className="num-input"
                   inputMode="decimal"
-                  value={draft.hysteresis}
-                  aria-invalid={invalid('hysteresis')}
-                  aria-describedby={describedBy('hysteresis')}
-                  title="How far the value must go back past the level before the rule can fire again"
-                  onChange={(e) => set({ hysteresis: e.target.value })}
+                  autoComplete="off"
+                  value={draft.value}
+                  aria-invalid={invalid('value')}
+                  aria-describedby={describedBy('value')}
+                  onChange={(e) => set({ value: e.target.value })}
                 />
               </label>
             ) : null}
-            {draft.mode === 'rearm' ? (
-              <label className="inline">
-                <span>Cooldown s</span>
+            {f.currency ? (
+              <label>
+                <span>Currency (empty: any)</span>
                 <input
-                  name="cooldown"
-                  className="num-input small-input"
-                  inputMode="numeric"
-                  value={draft.cooldown}
-                  aria-invalid={invalid('cooldown')}
-                  aria-describedby={describedBy('cooldown')}
-                  title="The least time between two firings"
-                  onChange={(e) => set({ cooldown: e.target.value })}
+                  name="currency"
+                  value={draft.currency}
+                  placeholder="any"
+                  autoComplete="off"
+                  onChange={(e) => set({ currency: e.target.value })}
                 />
               </label>
             ) : null}
-          </fieldset>
-          <div className="form-row">
-            <label className="grow">
-              <span>Label (optional)</span>
+          </div>
+        ) : null}
+        {f.op ? (
+          <p className="muted small op-note">
+            {draft.op.startsWith('crosses')
+              ? 'Fires when the value crosses the level: it must be seen on the other side first.'
+              : 'Fires as soon as the value is at or past the level, also if it already is.'}
+          </p>
+        ) : null}
+        <fieldset className="form-row mode-row">
+          <legend>Trigger</legend>
+          <label className="radio">
+            <input
+              type="radio"
+              name="mode"
+              value="once"
+              checked={draft.mode === 'once'}
+              onChange={() => set({ mode: 'once' })}
+            />
+            Once
+          </label>
+          <label className="radio">
+            <input
+              type="radio"
+              name="mode"
+              value="rearm"
+              checked={draft.mode === 'rearm'}
+              onChange={() => set({ mode: 'rearm' })}
+            />
+            Re-arm
+          </label>
+          {draft.mode === 'rearm' && f.hysteresis ? (
+            <label className="inline">
+              <span>Hysteresis</span>
               <input
-                name="label"
-                value={draft.label}
-                maxLength={200}
-                autoComplete="off"
-                placeholder="e.g. take profit"
-                aria-invalid={invalid('label')}
-                aria-describedby={describedBy('label')}
-                onChange={(e) => set({ label: e.target.value })}
+                name="hysteresis"
+                className="num-input small-input"
+                inputMode="decimal"
+                value={draft.hysteresis}
+                aria-invalid={invalid('hysteresis')}
+                aria-describedby={describedBy('hysteresis')}
+                title="How far the value must go back past the level before the rule can fire again"
+                onChange={(e) => set({ hysteresis: e.target.value })}
               />
             </label>
-            <label className="check">
-              <input
-                type="checkbox"
-                name="sound"
-                data-testid="alert-sound"
-                checked={draft.sound}
-                onChange={(e) => set({ sound: e.target.checked })}
-              />
-              Sound
-            </label>
-          </div>
-          <div className="alert-preview muted" data-testid="alert-preview">
-            {built.ok ? `Alert when ${describeCondition(built.input.condition)}` : '\u00a0'}
-          </div>
-          {error ? (
-            <div className="alert error" role="alert" id={errorId} data-testid="alert-form-error">
-              {error.message}
-            </div>
           ) : null}
+          {draft.mode === 'rearm' ? (
+            <label className="inline">
+              <span>Cooldown s</span>
+              <input
+                name="cooldown"
+                className="num-input small-input"
+                inputMode="numeric"
+                value={draft.cooldown}
+                aria-invalid={invalid('cooldown')}
+                aria-describedby={describedBy('cooldown')}
+                title="The least time between two firings"
+                onChange={(e) => set({ cooldown: e.target.value })}
+              />
+            </label>
+          ) : null}
+        </fieldset>
+        <div className="form-row">
+          <label className="grow">
+            <span>Label (optional)</span>
+            <input
+              name="label"
+              value={draft.label}
+              maxLength={200}
+              autoComplete="off"
+              placeholder="e.g. take profit"
+              aria-invalid={invalid('label')}
+              aria-describedby={describedBy('label')}
+              onChange={(e) => set({ label: e.target.value })}
+            />
+          </label>
+          <label className="check">
+            <input
+              type="checkbox"
+              name="sound"
+              data-testid="alert-sound"
+              checked={draft.sound}
+              onChange={(e) => set({ sound: e.target.checked })}
+            />
+            Sound
+          </label>
         </div>
-        <div className="modal-foot">
-          <span className="muted small">
-            <kbd>Enter</kbd> save · <kbd>Esc</kbd> close
-          </span>
-          <span className="spacer" />
-          <button type="button" className="btn ghost" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="btn primary" data-testid="alert-save" disabled={busy}>
-            {busy ? 'Saving…' : draft.id ? 'Save changes' : 'Create alert'}
-          </button>
+        <div className="alert-preview muted" data-testid="alert-preview">
+          {built.ok ? `Alert when ${describeCondition(built.input.condition)}` : '\u00a0'}
         </div>
-      </form>
-    </div>
+        {error ? (
+          <div className="alert error" role="alert" id={errorId} data-testid="alert-form-error">
+            {error.message}
+          </div>
+        ) : null}
+      </div>
+      <div className="modal-foot">
+        <span className="muted small">
+          <kbd>Enter</kbd> save · <kbd>Esc</kbd> close
+        </span>
+        <span className="spacer" />
+        <button type="button" className="btn ghost" onClick={onClose}>
+          Cancel
+        </button>
+        <button type="submit" className="btn primary" data-testid="alert-save" disabled={busy}>
+          {busy ? 'Saving…' : draft.id ? 'Save changes' : 'Create alert'}
+        </button>
+      </div>
+    </Dialog>
   )
 }

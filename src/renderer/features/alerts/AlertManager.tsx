@@ -2,7 +2,7 @@
 // the alert history; pausing everything; and what the app does when all windows are closed. Opened from the
 // status bar's badge or Alt+A in any window. Opening it marks nothing read: a row is read when the trader
 // clicks it (or presses Enter on it), or with "Mark all read".
-import { memo, useId, useRef, useState } from 'react'
+import { memo, useState } from 'react'
 import {
   conditionMarket,
   type AlertEvent,
@@ -13,12 +13,12 @@ import type { MonitorApi } from '../../../shared/ipc'
 import type { Result } from '../../../shared/model'
 import { notificationState, openAlertMarket, requestNotificationPermission } from '../../api/alert-delivery'
 import { useApi } from '../../hooks/context'
-import { useDialog } from '../../hooks/dialog'
 import { draftFromRule, minutesUntilTomorrowMorning } from '../../lib/alerts'
 import { formatClock, formatPrice } from '../../lib/format'
 import { openAlertForm, openMarketAlert, useAlertUi } from '../../store/alerts-ui'
 import { useMarketTitles } from '../../store/events'
 import { useMonitor } from '../../store/monitor'
+import { Dialog } from '../../ui/Dialog'
 
 type Report = (p: Promise<Result<unknown>>) => void
 
@@ -280,9 +280,6 @@ export function AlertManager({ onClose }: { onClose(): void }) {
   const loadError = useMonitor((s) => s.alertsError)
   const selected = useAlertUi((s) => s.selectedMarket)
   const [error, setError] = useState<string | null>(null)
-  const ref = useRef<HTMLDivElement | null>(null)
-  const ids = useId()
-  useDialog(ref, onClose)
 
   const report: Report = (p) => {
     setError(null)
@@ -299,128 +296,120 @@ export function AlertManager({ onClose }: { onClose(): void }) {
   const armed = rules.filter((r) => r.state === 'armed').length
 
   return (
-    <div className="modal-backdrop" onMouseDown={onClose}>
-      <div
-        ref={ref}
-        className="modal alert-manager"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={`${ids}-title`}
-        data-testid="alert-manager"
-        onMouseDown={(e) => e.stopPropagation()}
-      >
-        <div className="modal-head">
-          <h2 id={`${ids}-title`}>
-            Alerts{' '}
-            <span className="muted small">
-              {rules.length} {rules.length === 1 ? 'rule' : 'rules'} · {armed} armed · {alerts?.unread ?? 0}{' '}
-              unread
-            </span>
-          </h2>
-          <div className="row-gap">
-            <button
-              type="button"
-              className="btn primary"
-              data-testid="alert-new"
-              onClick={() => openMarketAlert(selected)}
-            >
-              + New alert
-            </button>
-            <button type="button" className="icon-btn" onClick={onClose} aria-label="Close">
-              ×
-            </button>
-          </div>
+    <Dialog
+      title="Alerts"
+      heading={
+        <>
+          Alerts{' '}
+          <span className="muted small">
+            {rules.length} {rules.length === 1 ? 'rule' : 'rules'} · {armed} armed · {alerts?.unread ?? 0}{' '}
+            unread
+          </span>
+        </>
+      }
+      testId="alert-manager"
+      className="alert-manager"
+      onClose={onClose}
+      actions={
+        <button
+          type="button"
+          className="btn primary"
+          data-testid="alert-new"
+          onClick={() => openMarketAlert(selected)}
+        >
+          + New alert
+        </button>
+      }
+    >
+      {loadError && !alerts ? (
+        <div className="alert error" role="alert">
+          Alerts could not be loaded: {loadError}
         </div>
-        {loadError && !alerts ? (
-          <div className="alert error" role="alert">
-            Alerts could not be loaded: {loadError}
+      ) : null}
+      {error ? (
+        <div className="alert error" role="alert" data-testid="alert-manager-error">
+          {error}
+        </div>
+      ) : null}
+      {alerts?.paused ? (
+        <div className="alert warn" data-testid="alerts-paused-note">
+          All alerts are paused: nothing fires until you resume them.
+        </div>
+      ) : null}
+      <NotificationNote />
+      <div className="manager-settings">
+        <button
+          type="button"
+          className={`btn ${alerts?.paused ? 'on-warn' : ''}`}
+          aria-pressed={alerts?.paused ?? false}
+          data-testid="alerts-pause"
+          disabled={!alerts}
+          onClick={() => report(api.pauseAlerts(!(alerts?.paused ?? false)))}
+        >
+          {alerts?.paused ? 'Resume alerts' : 'Pause all alerts'}
+        </button>
+        <label className="inline">
+          <span>When all windows are closed</span>
+          <select
+            data-testid="alerts-keep-running"
+            value={alerts?.keepRunning ?? 'auto'}
+            disabled={!alerts}
+            onChange={(e) => report(api.setKeepRunning(e.target.value as KeepRunning))}
+          >
+            {KEEP_RUNNING.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <section className="manager-section">
+        <h3>Rules</h3>
+        {alerts === null && !loadError ? <div className="empty-note">Loading alerts…</div> : null}
+        {alerts && rules.length === 0 ? (
+          <div className="empty-note">
+            No alerts yet. Right-click a price in the ladder (or press <kbd>A</kbd> on a focused level), click
+            the last price, or use + New alert.
           </div>
         ) : null}
-        {error ? (
-          <div className="alert error" role="alert" data-testid="alert-manager-error">
-            {error}
-          </div>
-        ) : null}
-        {alerts?.paused ? (
-          <div className="alert warn" data-testid="alerts-paused-note">
-            All alerts are paused: nothing fires until you resume them.
-          </div>
-        ) : null}
-        <NotificationNote />
-        <div className="manager-settings">
+        <ul className="rule-list" aria-label="Alert rules">
+          {rules.map((r) => (
+            <RuleRow
+              key={r.id}
+              rule={r}
+              title={titles.get(conditionMarket(r.condition) ?? '')}
+              api={api}
+              report={report}
+            />
+          ))}
+        </ul>
+      </section>
+      <section className="manager-section">
+        <div className="section-head">
+          <h3>History</h3>
           <button
             type="button"
-            className={`btn ${alerts?.paused ? 'on-warn' : ''}`}
-            aria-pressed={alerts?.paused ?? false}
-            data-testid="alerts-pause"
-            disabled={!alerts}
-            onClick={() => report(api.pauseAlerts(!(alerts?.paused ?? false)))}
+            className="link-btn"
+            data-testid="alerts-ack-all"
+            disabled={!alerts || alerts.unread === 0}
+            onClick={() => report(api.acknowledgeAlerts('all'))}
           >
-            {alerts?.paused ? 'Resume alerts' : 'Pause all alerts'}
+            Mark all read
           </button>
-          <label className="inline">
-            <span>When all windows are closed</span>
-            <select
-              data-testid="alerts-keep-running"
-              value={alerts?.keepRunning ?? 'auto'}
-              disabled={!alerts}
-              onChange={(e) => report(api.setKeepRunning(e.target.value as KeepRunning))}
-            >
-              {KEEP_RUNNING.map((o) => (
-                <option key={o.value} value={o.value}>
-                  {o.label}
-                </option>
-              ))}
-            </select>
-          </label>
         </div>
-        <section className="manager-section">
-          <h3>Rules</h3>
-          {alerts === null && !loadError ? <div className="empty-note">Loading alerts…</div> : null}
-          {alerts && rules.length === 0 ? (
-            <div className="empty-note">
-              No alerts yet. Right-click a price in the ladder (or press <kbd>A</kbd> on a focused level),
-              click the last price, or use + New alert.
-            </div>
-          ) : null}
-          <ul className="rule-list" aria-label="Alert rules">
-            {rules.map((r) => (
-              <RuleRow
-                key={r.id}
-                rule={r}
-                title={titles.get(conditionMarket(r.condition) ?? '')}
-                api={api}
-                report={report}
-              />
-            ))}
-          </ul>
-        </section>
-        <section className="manager-section">
-          <div className="section-head">
-            <h3>History</h3>
-            <button
-              type="button"
-              className="link-btn"
-              data-testid="alerts-ack-all"
-              disabled={!alerts || alerts.unread === 0}
-              onClick={() => report(api.acknowledgeAlerts('all'))}
-            >
-              Mark all read
-            </button>
-          </div>
-          {alerts && history.length === 0 ? <div className="empty-note">Nothing has fired yet.</div> : null}
-          <ul className="history-list" aria-label="Alert history">
-            {history.map((e) => (
-              <HistoryRow key={`${e.id}@${e.at}`} e={e} api={api} report={report} />
-            ))}
-          </ul>
-        </section>
-        <div className="shortcuts muted small">
-          <kbd>Alt A</kbd> alerts · in the ladder <kbd>↑</kbd>
-          <kbd>↓</kbd> pick a level, <kbd>A</kbd> alert at it, <kbd>⇧F10</kbd> menu · on a market row{' '}
-          <kbd>A</kbd> alert · <kbd>Enter</kbd> on a history row marks it read · <kbd>Esc</kbd> close
-        </div>
+        {alerts && history.length === 0 ? <div className="empty-note">Nothing has fired yet.</div> : null}
+        <ul className="history-list" aria-label="Alert history">
+          {history.map((e) => (
+            <HistoryRow key={`${e.id}@${e.at}`} e={e} api={api} report={report} />
+          ))}
+        </ul>
+      </section>
+      <div className="shortcuts muted small">
+        <kbd>Alt A</kbd> alerts · in the ladder <kbd>↑</kbd>
+        <kbd>↓</kbd> pick a level, <kbd>A</kbd> alert at it, <kbd>⇧F10</kbd> menu · on a market row{' '}
+        <kbd>A</kbd> alert · <kbd>Enter</kbd> on a history row marks it read · <kbd>Esc</kbd> close
       </div>
-    </div>
+    </Dialog>
   )
 }

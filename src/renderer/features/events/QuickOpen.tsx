@@ -4,6 +4,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import type { EventSummary } from '../../../shared/model'
 import { quickOpen, type QuickItem } from '../../lib/events'
+import { Dialog } from '../../ui/Dialog'
 
 export type QuickOpenMode = 'here' | 'new-window'
 
@@ -60,99 +61,94 @@ export function QuickOpen({
   const active = Math.min(cursor, Math.max(0, items.length - 1))
 
   useEffect(() => {
-    input.current?.focus()
-  }, [])
-
-  useEffect(() => {
     document.getElementById(`qo-${active}`)?.scrollIntoView({ block: 'nearest' })
   }, [active])
 
   return (
-    <div className="modal-backdrop" onMouseDown={onClose}>
-      <div
-        className="palette"
-        role="dialog"
-        aria-label={newWindowOnly ? 'Open a market in a new window' : 'Quick open'}
-        data-testid="quick-open"
-        data-mode={mode}
-        onMouseDown={(e) => e.stopPropagation()}
-      >
-        {newWindowOnly ? (
-          <div className="popover-head" data-testid="quick-open-mode">
-            <span className="pane-title">Open in a new window</span>
-            <span className="muted">Markets only</span>
+    <Dialog
+      title={newWindowOnly ? 'Open a market in a new window' : 'Quick open'}
+      heading={null}
+      testId="quick-open"
+      kind="palette"
+      initialFocus={input}
+      onClose={onClose}
+      boxProps={{ 'data-mode': mode }}
+    >
+      {newWindowOnly ? (
+        <div className="popover-head" data-testid="quick-open-mode">
+          <span className="pane-title">Open in a new window</span>
+          <span className="muted">Markets only</span>
+        </div>
+      ) : null}
+      <input
+        ref={input}
+        className="palette-input"
+        placeholder={newWindowOnly ? 'Type a market name…' : 'Jump to a market or event…'}
+        value={query}
+        onChange={(e) => {
+          setQuery(e.target.value)
+          setCursor(0)
+        }}
+        onKeyDown={(e) => {
+          // Escape closes the dialog (ui/Dialog).
+          if (e.key === 'ArrowDown' || (e.ctrlKey && e.key === 'n')) {
+            e.preventDefault()
+            setCursor(Math.min(items.length - 1, active + 1))
+          } else if (e.key === 'ArrowUp' || (e.ctrlKey && e.key === 'p')) {
+            e.preventDefault()
+            setCursor(Math.max(0, active - 1))
+          } else if (e.key === 'Enter') {
+            e.preventDefault()
+            pick(items[active], e.shiftKey)
+          }
+        }}
+        aria-label="Quick open"
+        data-testid="quick-open-input"
+      />
+      <div className="palette-list" role="listbox">
+        {items.length === 0 ? <div className="empty-note">Nothing matches “{query}”.</div> : null}
+        {items.map((entry, i) => (
+          <div
+            key={entry.key}
+            id={`qo-${i}`}
+            role="option"
+            aria-selected={i === active}
+            className={`palette-item ${i === active ? 'cursor' : ''}`}
+            data-testid="quick-open-item"
+            data-kind={entry.kind === 'item' ? entry.item.kind : 'workspace'}
+            data-id={entry.kind === 'item' ? entry.item.id : entry.id}
+            onMouseMove={() => i !== active && setCursor(i)}
+            onClick={(e) => pick(entry, e.shiftKey)}
+          >
+            {entry.kind === 'item' ? (
+              <>
+                <span className={`tag tag-${entry.item.kind}`}>
+                  {entry.item.kind === 'market' ? 'Market' : 'Event'}
+                </span>
+                <span className="ellipsis">{entry.item.title}</span>
+                <span className="muted ellipsis detail">{entry.item.detail}</span>
+              </>
+            ) : (
+              <>
+                <span className="tag tag-workspace">Workspace</span>
+                <span className="ellipsis">{entry.name}</span>
+                <span className="muted ellipsis detail">switch this window to it</span>
+              </>
+            )}
           </div>
-        ) : null}
-        <input
-          ref={input}
-          className="palette-input"
-          placeholder={newWindowOnly ? 'Type a market name…' : 'Jump to a market or event…'}
-          value={query}
-          onChange={(e) => {
-            setQuery(e.target.value)
-            setCursor(0)
-          }}
-          onKeyDown={(e) => {
-            if (e.key === 'Escape') onClose()
-            else if (e.key === 'ArrowDown' || (e.ctrlKey && e.key === 'n')) {
-              e.preventDefault()
-              setCursor(Math.min(items.length - 1, active + 1))
-            } else if (e.key === 'ArrowUp' || (e.ctrlKey && e.key === 'p')) {
-              e.preventDefault()
-              setCursor(Math.max(0, active - 1))
-            } else if (e.key === 'Enter') {
-              e.preventDefault()
-              pick(items[active], e.shiftKey)
-            }
-          }}
-          aria-label="Quick open"
-          data-testid="quick-open-input"
-        />
-        <div className="palette-list" role="listbox">
-          {items.length === 0 ? <div className="empty-note">Nothing matches “{query}”.</div> : null}
-          {items.map((entry, i) => (
-            <div
-              key={entry.key}
-              id={`qo-${i}`}
-              role="option"
-              aria-selected={i === active}
-              className={`palette-item ${i === active ? 'cursor' : ''}`}
-              data-testid="quick-open-item"
-              data-kind={entry.kind === 'item' ? entry.item.kind : 'workspace'}
-              data-id={entry.kind === 'item' ? entry.item.id : entry.id}
-              onMouseMove={() => i !== active && setCursor(i)}
-              onClick={(e) => pick(entry, e.shiftKey)}
-            >
-              {entry.kind === 'item' ? (
-                <>
-                  <span className={`tag tag-${entry.item.kind}`}>
-                    {entry.item.kind === 'market' ? 'Market' : 'Event'}
-                  </span>
-                  <span className="ellipsis">{entry.item.title}</span>
-                  <span className="muted ellipsis detail">{entry.item.detail}</span>
-                </>
-              ) : (
-                <>
-                  <span className="tag tag-workspace">Workspace</span>
-                  <span className="ellipsis">{entry.name}</span>
-                  <span className="muted ellipsis detail">switch this window to it</span>
-                </>
-              )}
-            </div>
-          ))}
-        </div>
-        <div className="palette-foot muted">
-          {newWindowOnly ? (
-            <>
-              <kbd>Enter</kbd> open in a new window · <kbd>Esc</kbd> cancel
-            </>
-          ) : (
-            <>
-              <kbd>Enter</kbd> open here · <kbd>⇧ Enter</kbd> new window · <kbd>Esc</kbd> close
-            </>
-          )}
-        </div>
+        ))}
       </div>
-    </div>
+      <div className="palette-foot muted">
+        {newWindowOnly ? (
+          <>
+            <kbd>Enter</kbd> open in a new window · <kbd>Esc</kbd> cancel
+          </>
+        ) : (
+          <>
+            <kbd>Enter</kbd> open here · <kbd>⇧ Enter</kbd> new window · <kbd>Esc</kbd> close
+          </>
+        )}
+      </div>
+    </Dialog>
   )
 }

@@ -6,6 +6,7 @@ import type { ApiError, Profile } from '../../../shared/model'
 import { refreshStatus, useApi, useNow } from '../../hooks/context'
 import { expiryState, explainError, validateEndpoints } from '../../lib/errors'
 import { activeProfile, useProfiles } from '../../store/profiles'
+import { Dialog } from '../../ui/Dialog'
 
 function ErrorExplained({ error }: { error: ApiError }) {
   const ex = explainError(error)
@@ -371,61 +372,52 @@ export function KeySettings({ onClose }: { onClose(): void }) {
   }, [api])
 
   return (
-    <div className="modal-backdrop" onMouseDown={onClose}>
-      <div
-        className="modal"
-        role="dialog"
-        aria-label="Key settings"
-        data-testid="key-settings"
-        onMouseDown={(e) => e.stopPropagation()}
-        onKeyDown={(e) => e.key === 'Escape' && onClose()}
-      >
-        <header className="modal-head">
-          <h2>Connection and API key</h2>
-          <button className="icon-btn" onClick={onClose} aria-label="Close" data-testid="close-key-settings">
-            ×
+    <Dialog
+      title="Key settings"
+      heading="Connection and API key"
+      testId="key-settings"
+      closeTestId="close-key-settings"
+      onClose={onClose}
+    >
+      <section className="settings-section">
+        <h3>Profile</h3>
+        <div className="row-gap">
+          <select
+            value={creating ? '' : (profile?.id ?? '')}
+            onChange={(e) => {
+              setCreating(false)
+              void api.selectProfile(e.target.value).then(async () => {
+                await useProfiles.getState().load(api)
+                void refreshStatus(api)
+              })
+            }}
+            data-testid="profile-select"
+            aria-label="Active profile"
+          >
+            {creating ? <option value="">New profile…</option> : null}
+            {profiles.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+                {p.demo ? ' (demo)' : ''}
+              </option>
+            ))}
+          </select>
+          <button className="btn ghost" onClick={() => setCreating(true)} data-testid="new-profile">
+            New profile…
           </button>
-        </header>
-        <section className="settings-section">
-          <h3>Profile</h3>
-          <div className="row-gap">
-            <select
-              value={creating ? '' : (profile?.id ?? '')}
-              onChange={(e) => {
-                setCreating(false)
-                void api.selectProfile(e.target.value).then(async () => {
-                  await useProfiles.getState().load(api)
-                  void refreshStatus(api)
-                })
-              }}
-              data-testid="profile-select"
-              aria-label="Active profile"
-            >
-              {creating ? <option value="">New profile…</option> : null}
-              {profiles.map((p) => (
-                <option key={p.id} value={p.id}>
-                  {p.name}
-                  {p.demo ? ' (demo)' : ''}
-                </option>
-              ))}
-            </select>
-            <button className="btn ghost" onClick={() => setCreating(true)} data-testid="new-profile">
-              New profile…
-            </button>
-          </div>
-          {error ? <div className="error-text">{error}</div> : null}
-        </section>
-        {creating ? (
-          <ProfileSection key="new" profile={null} creating onCreated={() => setCreating(false)} />
-        ) : profile ? (
-          <>
-            <KeySection key={profile.id} profile={profile} />
-            <ProfileSection key={`p-${profile.id}`} profile={profile} creating={false} onCreated={() => {}} />
-          </>
-        ) : (
-          <div className="muted">Loading profiles…</div>
-        )}
-      </div>
-    </div>
+        </div>
+        {error ? <div className="error-text">{error}</div> : null}
+      </section>
+      {creating ? (
+        <ProfileSection key="new" profile={null} creating onCreated={() => setCreating(false)} />
+      ) : profile ? (
+        <>
+          <KeySection key={profile.id} profile={profile} />
+          <ProfileSection key={`p-${profile.id}`} profile={profile} creating={false} onCreated={() => {}} />
+        </>
+      ) : (
+        <div className="muted">Loading profiles…</div>
+      )}
+    </Dialog>
   )
 }
