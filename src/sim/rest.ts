@@ -102,32 +102,54 @@ export function admitRequest(
   return { key: check.key, headers }
 }
 
-export function createRestHandler(opts: RestOptions): {
+/** What an admitted request gets: a status and a JSON body, sent with the rate-limit headers. */
+export type Answer = (key: KeyRecord, query: URLSearchParams) => { status: number; body: unknown }
+
+export interface GatedHandlerOptions extends Omit<AdmitOptions, 'limiter'> {
+  rateLimit: { requests: number; windowMs: number }
+  /** What a path (without a trailing slash) serves; undefined for a 404, which no key or limit precedes. */
+  route: (path: string) => Answer | undefined
+  /** The 500 body, in the dialect's words. */
+  internalBody: unknown
+  log: (line: string) => void
+}
+
+export interface RestHandler {
   handle: (req: IncomingMessage, res: ServerResponse) => void
   limiter: RateLimiter
-} {
-  const limiter = new RateLimiter(opts.rateLimit)
+}
+
+/** A REST server's request handler in either dialect: route, admitRequest, answer, and a 500 for what throws. */
+export function createGatedHandler(o: GatedHandlerOptions): RestHandler {
+  const limiter = new RateLimiter(o.rateLimit)
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     try {
-      const path = new URL(req.url ?? '/', 'http://sim.invalid').pathname.replace(/\/+$/, '')
-      if (path !== '/v1/data/events') {
+      const url = new URL(req.url ?? '/', 'http://sim.invalid')
+      const answer = o.route(url.pathname.replace(/\/+$/, ''))
+      if (answer === undefined) {
         sendJson(res, 404, { error: 'not found' })
         return
       }
-      const admitted = admitRequest(req, res, {
-        keys: opts.keys,
-        limiter,
-        rateLimit: opts.rateLimit,
-        limitedBody: () => ({ error: 'rate limited' }),
-      })
+      const admitted = admitRequest(req, res, { ...o, limiter })
       if (admitted === null) return
-      const rlHeaders = admitted.headers
-      sendJson(res, 200, opts.listing(), rlHeaders)
+      const { status, body } = answer(admitted.key, url.searchParams)
+      sendJson(res, status, body, admitted.headers)
     } catch (e) {
-      opts.log(`sim: internal error serving ${req.method ?? '?'} ${req.url ?? '?'}: ${String(e)}`)
-      if (!res.headersSent) sendJson(res, 500, { error: 'internal' })
+      o.log(`sim: internal error serving ${req.method ?? '?'} ${req.url ?? '?'}: ${String(e)}`)
+      if (!res.headersSent) sendJson(res, 500, o.internalBody)
       else res.destroy()
     }
   }
   return { handle, limiter }
+}
+
+export function createRestHandler(opts: RestOptions): RestHandler {
+  return createGatedHandler({
+    keys: opts.keys,
+    rateLimit: opts.rateLimit,
+    limitedBody: () => ({ error: 'rate limited' }),
+    internalBody: { error: 'internal' },
+    log: opts.log,
+    route: (path) => (path === '/v1/data/events' ? () => ({ status: 200, body: opts.listing() }) : undefined),
+  })
 }

@@ -1,12 +1,11 @@
 // The VoxFi dialect of the simulator (DESIGN §0, §3.1): the shared markets, books and demo account, spoken the
 // way docs.voxfi.com.br documents the venue. index.ts (the simulator) steps the shared state and hands each step
 // to this runtime; the reference dialect never touches anything here.
-import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { DemoAccount, UserUpdate } from '../account'
 import type { Catalog } from '../catalog'
 import type { KeyStore } from '../keys'
 import type { MarketBook, StepOut } from '../market'
-import type { RateLimiter } from '../rest'
+import type { RestHandler } from '../rest'
 import { isFirehoseId } from '../synthetic'
 import { AccountView } from './account'
 import { VoxMarketState } from './books'
@@ -59,7 +58,7 @@ export type ListingEnvelope = 'bare' | 'data' | 'events'
 export interface VoxRuntime {
   hub: VoxHub
   firehose: VoxFirehose
-  rest: { handle: (req: IncomingMessage, res: ServerResponse) => void; limiter: RateLimiter }
+  rest: RestHandler
   catalog: VoxCatalog
   /** The demo account's user id on the user channel. */
   userId: string

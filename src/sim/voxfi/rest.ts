@@ -6,10 +6,9 @@
 // Activity", "Get User P&L") without their paths; these are the ones the app reads (src/main/services/
 // account-rest.ts ACCOUNT_PATHS): /data/wallet/balance, /data/wallet/portfolio, /data/orders, /data/activity,
 // and /data/pnl.
-import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Permission } from '../config'
 import type { KeyStore } from '../keys'
-import { admitRequest, RateLimiter, sendJson } from '../rest'
+import { createGatedHandler, type RestHandler } from '../rest'
 
 export interface VoxRestData {
   listing(): unknown
@@ -65,11 +64,7 @@ interface Route {
   run: (q: URLSearchParams) => unknown
 }
 
-export function createVoxRestHandler(opts: VoxRestOptions): {
-  handle: (req: IncomingMessage, res: ServerResponse) => void
-  limiter: RateLimiter
-} {
-  const limiter = new RateLimiter(opts.rateLimit)
+export function createVoxRestHandler(opts: VoxRestOptions): RestHandler {
   const d = opts.data
   const checkMarket = (id: string | null): void => {
     if (id !== null && !d.hasMarket(id)) throw new HttpError(404, { error: 'market not found' })
@@ -77,6 +72,15 @@ export function createVoxRestHandler(opts: VoxRestOptions): {
   const checkEvent = (id: string | null): void => {
     if (id !== null && !d.hasEvent(id)) throw new HttpError(404, { error: 'event not found' })
   }
+  /** An account read that may be narrowed to one event (`?eventId=`). */
+  const ofEvent = (permission: Permission, read: (eventId: string | null) => unknown): Route => ({
+    permission,
+    run: (q) => {
+      const eventId = idParam(q, 'eventId')
+      checkEvent(eventId)
+      return read(eventId)
+    },
+  })
   const route = (path: string): Route | undefined => {
     if (path === '/v1/data/events') return { permission: null, run: () => d.listing() }
     const ob = /^\/v1\/data\/markets\/([^/]+)\/orderbook$/.exec(path)
@@ -100,23 +104,9 @@ export function createVoxRestHandler(opts: VoxRestOptions): {
       case '/v1/data/wallet/balance':
         return { permission: 'read_wallet', run: () => d.balance() }
       case '/v1/data/wallet/portfolio':
-        return {
-          permission: 'read_positions',
-          run: (q) => {
-            const eventId = idParam(q, 'eventId')
-            checkEvent(eventId)
-            return d.portfolio(eventId)
-          },
-        }
+        return ofEvent('read_positions', (eventId) => d.portfolio(eventId))
       case '/v1/data/orders':
-        return {
-          permission: 'read_orders',
-          run: (q) => {
-            const eventId = idParam(q, 'eventId')
-            checkEvent(eventId)
-            return d.openOrders(eventId)
-          },
-        }
+        return ofEvent('read_orders', (eventId) => d.openOrders(eventId))
       case '/v1/data/activity':
         return {
           permission: 'read_orders',
@@ -147,38 +137,26 @@ export function createVoxRestHandler(opts: VoxRestOptions): {
     }
   }
 
-  const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    try {
-      const url = new URL(req.url ?? '/', 'http://sim.invalid')
-      const path = url.pathname.replace(/\/+$/, '')
+  return createGatedHandler({
+    keys: opts.keys,
+    rateLimit: opts.rateLimit,
+    limitedBody: (retryAfter) => ({ error: 'rate limit exceeded', retry_after: retryAfter }),
+    internalBody: { error: 'internal server error', error_code: '-1' },
+    log: opts.log,
+    route: (path) => {
       const r = route(path)
-      if (r === undefined) {
-        sendJson(res, 404, { error: 'not found' })
-        return
+      if (r === undefined) return undefined
+      return (key, query) => {
+        if (r.permission !== null && !key.permissions.includes(r.permission)) {
+          return { status: 403, body: { error: 'permission denied' } }
+        }
+        try {
+          return { status: 200, body: r.run(query) }
+        } catch (e) {
+          if (!(e instanceof HttpError)) throw e
+          return { status: e.status, body: e.body }
+        }
       }
-      const admitted = admitRequest(req, res, {
-        keys: opts.keys,
-        limiter,
-        rateLimit: opts.rateLimit,
-        limitedBody: (retryAfter) => ({ error: 'rate limit exceeded', retry_after: retryAfter }),
-      })
-      if (admitted === null) return
-      const rlHeaders = admitted.headers
-      if (r.permission !== null && !admitted.key.permissions.includes(r.permission)) {
-        sendJson(res, 403, { error: 'permission denied' }, rlHeaders)
-        return
-      }
-      try {
-        sendJson(res, 200, r.run(url.searchParams), rlHeaders)
-      } catch (e) {
-        if (!(e instanceof HttpError)) throw e
-        sendJson(res, e.status, e.body, rlHeaders)
-      }
-    } catch (e) {
-      opts.log(`sim: internal error serving ${req.method ?? '?'} ${req.url ?? '?'}: ${String(e)}`)
-      if (!res.headersSent) sendJson(res, 500, { error: 'internal server error', error_code: '-1' })
-      else res.destroy()
-    }
-  }
-  return { handle, limiter }
+    },
+  })
 }
