@@ -12,6 +12,7 @@ import {
   hasMoneySymbol,
   type PriceUnit,
 } from '../../lib/format'
+import { GridTable } from '../../ui/GridTable'
 import { MarketCell, SideCell, type TitleOf } from './cells'
 
 /** The most fills listed; the export has all. */
@@ -100,50 +101,33 @@ export function FillsTable({
           Export CSV
         </button>
       </h4>
-      <table className="grid-table compact" data-testid="fills">
-        <colgroup>
-          {/* The market keeps room for a name: the extra VoxFi columns are narrow. */}
-          <col style={{ width: 66 }} />
-          <col />
-          <col style={{ width: 36 }} />
-          {showOutcome ? <col style={{ width: 34 }} /> : null}
-          <col style={{ width: 42 }} />
-          <col style={{ width: 44 }} />
-          {showFee ? <col style={{ width: 58 }} /> : null}
-        </colgroup>
-        <thead>
-          <tr>
-            <th>Time</th>
-            <th>Market</th>
-            <th>Side</th>
-            {showOutcome ? <th title="The contract filled: YES or NO">Out.</th> : null}
-            <th className="num">Price</th>
-            <th className="num">Size</th>
-            {showFee ? <th className="num">Fee</th> : null}
-          </tr>
-        </thead>
-        <tbody>
-          {all.length === 0 ? (
-            <tr>
-              <td colSpan={5} className="empty-cell">
-                No fills yet
-              </td>
-            </tr>
-          ) : (
-            fills.map((f) => (
-              <FillLine
-                key={f.key}
-                f={f}
-                title={title(f.market)}
-                unit={unit}
-                showOutcome={showOutcome}
-                showFee={showFee}
-                currency={currency}
-              />
-            ))
-          )}
-        </tbody>
-      </table>
+      <GridTable
+        className="compact"
+        data-testid="fills"
+        columns={[
+          // The market keeps room for a name: the extra VoxFi columns are narrow.
+          { head: 'Time', width: 66 },
+          { head: 'Market' },
+          { head: 'Side', width: 36 },
+          showOutcome && { head: 'Out.', width: 34, title: 'The contract filled: YES or NO' },
+          { head: 'Price', width: 42, num: true },
+          { head: 'Size', width: 44, num: true },
+          showFee && { head: 'Fee', width: 58, num: true },
+        ]}
+        rows={fills}
+        row={(f) => (
+          <FillLine
+            key={f.key}
+            f={f}
+            title={title(f.market)}
+            unit={unit}
+            showOutcome={showOutcome}
+            showFee={showFee}
+            currency={currency}
+          />
+        )}
+        empty="No fills yet"
+      />
     </>
   )
 }

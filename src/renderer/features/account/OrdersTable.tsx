@@ -5,6 +5,7 @@ import type { OrderRow } from '../../../shared/account'
 import { prefill } from '../../lib/alerts'
 import { formatPrice, formatSize, type PriceUnit } from '../../lib/format'
 import { openAlertForm } from '../../store/alerts-ui'
+import { GridTable, type GridColumn } from '../../ui/GridTable'
 import { MarketCell, SideCell, type TitleOf } from './cells'
 
 /** The most orders listed; the count in the heading is of all. */
@@ -55,6 +56,15 @@ const OrderLine = memo(function OrderLine({
   )
 })
 
+const COLUMNS: GridColumn[] = [
+  { head: 'Market' },
+  { head: 'Side', width: 36 },
+  { head: 'Price', width: 44, num: true },
+  { head: 'Filled', width: 70, num: true },
+  { head: 'Status', width: 64 },
+  { head: <span className="sr-only">Alert</span>, width: 40 },
+]
+
 export function OrdersTable({
   orders,
   title,
@@ -69,41 +79,14 @@ export function OrdersTable({
       <h4>
         Open orders <span className="muted">{orders.length}</span>
       </h4>
-      <table className="grid-table compact" data-testid="open-orders">
-        <colgroup>
-          <col />
-          <col style={{ width: 36 }} />
-          <col style={{ width: 44 }} />
-          <col style={{ width: 70 }} />
-          <col style={{ width: 64 }} />
-          <col style={{ width: 40 }} />
-        </colgroup>
-        <thead>
-          <tr>
-            <th>Market</th>
-            <th>Side</th>
-            <th className="num">Price</th>
-            <th className="num">Filled</th>
-            <th>Status</th>
-            <th>
-              <span className="sr-only">Alert</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {orders.length === 0 ? (
-            <tr>
-              <td colSpan={6} className="empty-cell">
-                No open orders
-              </td>
-            </tr>
-          ) : (
-            orders
-              .slice(0, ORDER_ROWS)
-              .map((o) => <OrderLine key={o.id} o={o} title={title(o.market)} unit={unit} />)
-          )}
-        </tbody>
-      </table>
+      <GridTable
+        className="compact"
+        data-testid="open-orders"
+        columns={COLUMNS}
+        rows={orders.slice(0, ORDER_ROWS)}
+        row={(o) => <OrderLine key={o.id} o={o} title={title(o.market)} unit={unit} />}
+        empty="No open orders"
+      />
     </>
   )
 }

@@ -6,6 +6,7 @@ import type { PositionRow } from '../../../shared/account'
 import { useInterests } from '../../hooks/context'
 import { formatAmount, formatMid, formatPrice, formatSize } from '../../lib/format'
 import { useMonitor } from '../../store/monitor'
+import { GridTable, type GridColumn } from '../../ui/GridTable'
 import { MarketCell, type TitleOf } from './cells'
 import { markOf, positionPnl, priceInputsIn, totalPnl, type Known, type Mark } from './pnl'
 
@@ -140,56 +141,30 @@ function PositionsTotal({ positions }: { positions: readonly PositionRow[] }) {
   )
 }
 
+const COLUMNS: GridColumn[] = [
+  { head: 'Market' },
+  { head: 'Size', width: 36, num: true },
+  { head: 'Avg', width: 40, num: true, title: 'Average price, as the venue sends it' },
+  { head: 'Mark', width: 64, num: true, title: 'The live mid, else the last trade price' },
+  { head: 'Unreal.', width: 52, num: true, title: 'Unrealised P&L: (mark − avg) × size' },
+  { head: 'Real.', width: 44, num: true, title: 'Realised P&L, as the venue sends it' },
+]
+
 export function PositionsTable({ positions, title }: { positions: readonly PositionRow[]; title: TitleOf }) {
   return (
     <>
       <h4>
         Positions <span className="muted">{positions.length}</span>
       </h4>
-      <table className="grid-table compact positions-table" data-testid="positions">
-        <colgroup>
-          <col />
-          <col style={{ width: 36 }} />
-          <col style={{ width: 40 }} />
-          <col style={{ width: 64 }} />
-          <col style={{ width: 52 }} />
-          <col style={{ width: 44 }} />
-        </colgroup>
-        <thead>
-          <tr>
-            <th>Market</th>
-            <th className="num">Size</th>
-            <th className="num" title="Average price, as the venue sends it">
-              Avg
-            </th>
-            <th className="num" title="The live mid, else the last trade price">
-              Mark
-            </th>
-            <th className="num" title="Unrealised P&L: (mark − avg) × size">
-              Unreal.
-            </th>
-            <th className="num" title="Realised P&L, as the venue sends it">
-              Real.
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {positions.length === 0 ? (
-            <tr>
-              <td colSpan={6} className="empty-cell">
-                No positions
-              </td>
-            </tr>
-          ) : (
-            positions.map((p) => <PositionLine key={p.market} p={p} title={title(p.market)} />)
-          )}
-        </tbody>
-        {positions.length > 0 ? (
-          <tfoot>
-            <PositionsTotal positions={positions} />
-          </tfoot>
-        ) : null}
-      </table>
+      <GridTable
+        className="compact positions-table"
+        data-testid="positions"
+        columns={COLUMNS}
+        rows={positions}
+        row={(p) => <PositionLine key={p.market} p={p} title={title(p.market)} />}
+        empty="No positions"
+        foot={positions.length > 0 ? <PositionsTotal positions={positions} /> : null}
+      />
       {positions.length > 0 && !positions.some((p) => p.avgPrice !== null) ? (
         <p className="pnl-note muted" data-testid="pnl-note">
           The venue sends no cost basis (average price) for these positions, so their P&amp;L cannot be

@@ -22,6 +22,7 @@ import { formatSubject, quoteOf } from '../../lib/quote'
 import { useEvents } from '../../store/events'
 import { NO_TRADES, useMonitor } from '../../store/monitor'
 import { Dialog } from '../../ui/Dialog'
+import { NumberField } from '../../ui/NumberField'
 
 /** A sensible threshold when the kind changes to one whose threshold means something else. */
 const DEFAULT_VALUE: Partial<Record<AlertDraft['subject'], string>> = {
@@ -112,6 +113,14 @@ export function AlertForm({ initial, onClose }: { initial: AlertDraft; onClose()
   const invalid = (field: DraftField) => (error?.field === field ? true : undefined)
   const errorId = `${ids}-error`
   const describedBy = (field: DraftField) => (error?.field === field ? errorId : undefined)
+  /** A number field's binding to its draft field: its name, text, error state and edits. */
+  const numberField = (field: 'value' | 'hysteresis' | 'cooldown') => ({
+    name: field,
+    value: draft[field],
+    invalid: invalid(field),
+    describedBy: describedBy(field),
+    onChange: (text: string) => set({ [field]: text }),
+  })
 
   return (
     <Dialog
@@ -219,29 +228,23 @@ export function AlertForm({ initial, onClose }: { initial: AlertDraft; onClose()
               </label>
             ) : null}
             {f.value !== null ? (
-              <label className="grow">
-                <span>
-                  {f.value}
-                  {isPriceSubject(draft.subject) && draft.market.trim() ? (
-                    <>
-                      {' '}
-                      <CurrentValue market={draft.market.trim()} subject={draft.subject} />
-                    </>
-                  ) : null}
-                </span>
-                <input
-                  ref={valueRef}
-                  name="value"
-                  data-testid="alert-value"
-                  className="num-input"
-                  inputMode="decimal"
-                  autoComplete="off"
-                  value={draft.value}
-                  aria-invalid={invalid('value')}
-                  aria-describedby={describedBy('value')}
-                  onChange={(e) => set({ value: e.target.value })}
-                />
-              </label>
+              <NumberField
+                className="grow"
+                label={
+                  <>
+                    {f.value}
+                    {isPriceSubject(draft.subject) && draft.market.trim() ? (
+                      <>
+                        {' '}
+                        <CurrentValue market={draft.market.trim()} subject={draft.subject} />
+                      </>
+                    ) : null}
+                  </>
+                }
+                inputRef={valueRef}
+                testId="alert-value"
+                {...numberField('value')}
+              />
             ) : null}
             {f.currency ? (
               <label>
@@ -287,34 +290,23 @@ export function AlertForm({ initial, onClose }: { initial: AlertDraft; onClose()
             Re-arm
           </label>
           {draft.mode === 'rearm' && f.hysteresis ? (
-            <label className="inline">
-              <span>Hysteresis</span>
-              <input
-                name="hysteresis"
-                className="num-input small-input"
-                inputMode="decimal"
-                value={draft.hysteresis}
-                aria-invalid={invalid('hysteresis')}
-                aria-describedby={describedBy('hysteresis')}
-                title="How far the value must go back past the level before the rule can fire again"
-                onChange={(e) => set({ hysteresis: e.target.value })}
-              />
-            </label>
+            <NumberField
+              className="inline"
+              inputClassName="num-input small-input"
+              label="Hysteresis"
+              title="How far the value must go back past the level before the rule can fire again"
+              {...numberField('hysteresis')}
+            />
           ) : null}
           {draft.mode === 'rearm' ? (
-            <label className="inline">
-              <span>Cooldown s</span>
-              <input
-                name="cooldown"
-                className="num-input small-input"
-                inputMode="numeric"
-                value={draft.cooldown}
-                aria-invalid={invalid('cooldown')}
-                aria-describedby={describedBy('cooldown')}
-                title="The least time between two firings"
-                onChange={(e) => set({ cooldown: e.target.value })}
-              />
-            </label>
+            <NumberField
+              className="inline"
+              inputClassName="num-input small-input"
+              label="Cooldown s"
+              integer
+              title="The least time between two firings"
+              {...numberField('cooldown')}
+            />
           ) : null}
         </fieldset>
         <div className="form-row">

@@ -9,6 +9,7 @@ import { formatChance, formatMid, formatPrice, formatSigned, midOf, spreadOf } f
 import { exclusivityOf, OVERROUND_WARN, overround } from './overround'
 import { useMonitor } from '../../store/monitor'
 import { usePriceUnit } from '../../store/prefs'
+import { GridTable, type GridColumn } from '../../ui/GridTable'
 import { EventMeta } from './EventMeta'
 import { FreshnessBadge } from '../market/FreshnessBadge'
 import { RulesDialog } from './RulesDialog'
@@ -113,6 +114,17 @@ function Overround({ event }: { event: EventSummary }) {
   )
 }
 
+const COLUMNS: GridColumn[] = [
+  { head: 'Market' },
+  { head: 'Best bid', width: 80, num: true },
+  { head: 'Best ask', width: 80, num: true },
+  { head: 'Last', width: 80, num: true },
+  { head: 'Spread', width: 80, num: true },
+  { head: 'Mid', width: 80, num: true },
+  { head: 'Data', width: 130 },
+  { head: null, width: 120 },
+]
+
 export function EventMatrix({ event }: { event: EventSummary }) {
   const api = useApi()
   useInterests(`event-matrix:${event.id}`, [{ channel: 'event', id: event.id, filter: 'all' }])
@@ -148,35 +160,14 @@ export function EventMatrix({ event }: { event: EventSummary }) {
           </button>
         </div>
       ) : null}
-      <table className="grid-table matrix" data-testid="event-matrix" data-event={event.id}>
-        <colgroup>
-          <col />
-          <col style={{ width: 80 }} />
-          <col style={{ width: 80 }} />
-          <col style={{ width: 80 }} />
-          <col style={{ width: 80 }} />
-          <col style={{ width: 80 }} />
-          <col style={{ width: 130 }} />
-          <col style={{ width: 120 }} />
-        </colgroup>
-        <thead>
-          <tr>
-            <th>Market</th>
-            <th className="num">Best bid</th>
-            <th className="num">Best ask</th>
-            <th className="num">Last</th>
-            <th className="num">Spread</th>
-            <th className="num">Mid</th>
-            <th>Data</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {event.markets.map((m) => (
-            <MatrixRow key={m.id} market={m} onOpen={open} />
-          ))}
-        </tbody>
-      </table>
+      <GridTable
+        className="matrix"
+        data-testid="event-matrix"
+        data-event={event.id}
+        columns={COLUMNS}
+        rows={event.markets}
+        row={(m) => <MatrixRow key={m.id} market={m} onOpen={open} />}
+      />
       <Overround event={event} />
       {rulesOpen ? <RulesDialog event={event} onClose={() => setRulesOpen(false)} /> : null}
     </div>

@@ -36,6 +36,7 @@ import {
 } from './tape'
 import { NO_TRADES, TAPE_CAP, useMonitor } from '../../store/monitor'
 import { usePriceUnit } from '../../store/prefs'
+import { NumberField, type NumberFieldProps } from '../../ui/NumberField'
 
 export type { BigTradeRule, TapeFilters } from './tape'
 
@@ -152,23 +153,14 @@ function observeRect(
   )
 }
 
-/** A number input kept as text while it is typed ("0.", ""), reporting the parsed value. */
-function NumberField({
+/** A tape field for a positive number or none: the text typed is kept ("0.", ""), the parsed value reported. */
+function PositiveField({
   value,
   onChange,
-  testId,
-  label,
-  placeholder,
-  title,
-  className,
-}: {
+  ...field
+}: Omit<NumberFieldProps, 'value' | 'onChange' | 'stepper'> & {
   value: number | null
   onChange(v: number | null): void
-  testId: string
-  label: string
-  placeholder: string
-  title: string
-  className?: string
 }) {
   const [text, setText] = useState(value === null ? '' : String(value))
   const [shown, setShown] = useState(value)
@@ -178,26 +170,40 @@ function NumberField({
     if (parsePositive(text) !== value) setText(value === null ? '' : String(value))
   }
   return (
-    <input
-      type="number"
-      min={0}
-      step="any"
-      inputMode="decimal"
-      className={`tape-num ${className ?? ''}`}
-      data-testid={testId}
-      aria-label={label}
-      title={title}
-      placeholder={placeholder}
+    <NumberField
+      {...field}
+      stepper
+      inputClassName="tape-num"
       value={text}
-      onChange={(e) => {
-        setText(e.target.value)
-        const v = parsePositive(e.target.value)
+      onChange={(next) => {
+        setText(next)
+        const v = parsePositive(next)
         setShown(v)
         onChange(v)
       }}
     />
   )
 }
+
+/** The big-trade rule's two thresholds: either makes a trade big. */
+const BIG_TRADE_FIELDS = [
+  {
+    part: 'minSize',
+    label: 'Size at least',
+    ariaLabel: 'Big trade: size at least',
+    testId: 'tape-big-size',
+    placeholder: 'any',
+    title: 'Highlight trades of at least this size (empty: no size threshold)',
+  },
+  {
+    part: 'relative',
+    label: 'or × average of last 50',
+    ariaLabel: 'Big trade: times the average size of the last 50 trades',
+    testId: 'tape-big-relative',
+    placeholder: 'off',
+    title: 'Highlight trades at least this many times the average size of the 50 trades before them',
+  },
+] as const satisfies ReadonlyArray<{ part: keyof BigTradeRule } & Partial<NumberFieldProps>>
 
 function BigTradeControl({
   rule,
@@ -242,28 +248,14 @@ function BigTradeControl({
       </button>
       {open ? (
         <div className="tape-big-pop" role="dialog" aria-label="Big trades" data-testid="tape-big-popover">
-          <label>
-            <span>Size at least</span>
-            <NumberField
-              value={rule?.minSize ?? null}
-              onChange={(v) => set({ minSize: v })}
-              testId="tape-big-size"
-              label="Big trade: size at least"
-              placeholder="any"
-              title="Highlight trades of at least this size (empty: no size threshold)"
+          {BIG_TRADE_FIELDS.map(({ part, ...field }) => (
+            <PositiveField
+              key={part}
+              {...field}
+              value={rule?.[part] ?? null}
+              onChange={(v) => set({ [part]: v })}
             />
-          </label>
-          <label>
-            <span>or × average of last 50</span>
-            <NumberField
-              value={rule?.relative ?? null}
-              onChange={(v) => set({ relative: v })}
-              testId="tape-big-relative"
-              label="Big trade: times the average size of the last 50 trades"
-              placeholder="off"
-              title="Highlight trades at least this many times the average size of the 50 trades before them"
-            />
-          </label>
+          ))}
           <button
             type="button"
             className="btn"
@@ -411,17 +403,16 @@ export function TradeTape({
           <option value="buy">Buys</option>
           <option value="sell">Sells</option>
         </select>
-        <label className="tape-min" title="Hide trades smaller than this size">
-          <span aria-hidden="true">≥</span>
-          <NumberField
-            value={filters.minSize}
-            onChange={(v) => changeFilters({ ...filters, minSize: v })}
-            testId="tape-filter-min-size"
-            label="Minimum trade size"
-            placeholder="size"
-            title="Hide trades smaller than this size"
-          />
-        </label>
+        <PositiveField
+          className="tape-min"
+          label="≥"
+          ariaLabel="Minimum trade size"
+          value={filters.minSize}
+          onChange={(v) => changeFilters({ ...filters, minSize: v })}
+          testId="tape-filter-min-size"
+          placeholder="size"
+          title="Hide trades smaller than this size"
+        />
         <BigTradeControl rule={rule} onChange={changeRule} />
         <span className="tape-tools-end">
           {newer > 0 ? (

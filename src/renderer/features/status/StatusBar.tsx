@@ -9,6 +9,7 @@ import { useApi } from '../../hooks/context'
 import { formatAge, formatClock, formatCountdown, formatDuration } from '../../lib/format'
 import { toggleAlertManager, useAlertUi } from '../../store/alerts-ui'
 import { useMonitor } from '../../store/monitor'
+import { GridTable, type GridColumn } from '../../ui/GridTable'
 import { PriceUnitToggle } from '../settings/PriceUnitToggle'
 
 /**
@@ -59,6 +60,13 @@ const INCIDENT_LABEL: Record<Incident['kind'], string> = {
   bad_frame: 'Bad frame',
 }
 
+const INCIDENT_COLUMNS: GridColumn[] = [
+  { head: 'Start', width: 66 },
+  { head: 'Kind', width: 96 },
+  { head: 'Duration', width: 72, num: true },
+  { head: 'Detail' },
+]
+
 function IncidentLog({ incidents, onClose }: { incidents: Incident[]; onClose: () => void }) {
   return (
     <div className="popover incident-log" role="dialog" aria-label="Incident log">
@@ -71,41 +79,31 @@ function IncidentLog({ incidents, onClose }: { incidents: Incident[]; onClose: (
       {incidents.length === 0 ? (
         <div className="empty-note">No incidents since start.</div>
       ) : (
-        <table className="grid-table">
-          <thead>
-            <tr>
-              <th style={{ width: 66 }}>Start</th>
-              <th style={{ width: 96 }}>Kind</th>
-              <th style={{ width: 72 }} className="num">
-                Duration
-              </th>
-              <th>Detail</th>
+        <GridTable
+          columns={INCIDENT_COLUMNS}
+          rows={incidents}
+          row={(i) => (
+            <tr key={i.id} data-testid="incident-row" data-kind={i.kind}>
+              <td className="num">{formatClock(i.startedAt)}</td>
+              <td>
+                <span className={`tag tag-${i.kind}`}>{INCIDENT_LABEL[i.kind]}</span>
+              </td>
+              <td className="num">
+                {i.endedAt === null ? (
+                  <span className="warn-text">
+                    <Age since={i.startedAt} />…
+                  </span>
+                ) : (
+                  formatDuration(i.endedAt - i.startedAt)
+                )}
+              </td>
+              <td className="ellipsis" title={i.detail}>
+                {i.market ? <span className="muted">{i.market} · </span> : null}
+                {i.detail}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {incidents.map((i) => (
-              <tr key={i.id} data-testid="incident-row" data-kind={i.kind}>
-                <td className="num">{formatClock(i.startedAt)}</td>
-                <td>
-                  <span className={`tag tag-${i.kind}`}>{INCIDENT_LABEL[i.kind]}</span>
-                </td>
-                <td className="num">
-                  {i.endedAt === null ? (
-                    <span className="warn-text">
-                      <Age since={i.startedAt} />…
-                    </span>
-                  ) : (
-                    formatDuration(i.endedAt - i.startedAt)
-                  )}
-                </td>
-                <td className="ellipsis" title={i.detail}>
-                  {i.market ? <span className="muted">{i.market} · </span> : null}
-                  {i.detail}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          )}
+        />
       )}
     </div>
   )
