@@ -1,5 +1,6 @@
 // The deterministic event/market catalog: readable titles and the REST listing body. An event is either a set
 // of mutually exclusive outcomes (exactly one market resolves Yes) or a set of independent yes/no questions.
+import { distinct, questions, ranges, rateMoves, type RangeWords, type RateWords } from './outcome-lists'
 import { deriveSeed, hexId, mulberry32, pick, randInt, type Rng } from './rng'
 
 export interface MarketInfo {
@@ -72,60 +73,18 @@ const PARTY_KINDS = ['Party', 'Alliance', 'Union', 'Movement']
 const FILM_WORDS = ['Silent', 'Last', 'Northern', 'Paper', 'Hidden', 'Golden', 'Quiet', 'Long']
 const FILM_NOUNS = ['Harbour', 'Orchard', 'Winter', 'Lantern', 'River', 'Kingdom', 'Letters', 'Season']
 
-function shuffled<T>(r: Rng, items: readonly T[]): T[] {
-  const out = items.slice()
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(r() * (i + 1))
-    const t = out[i] as T
-    out[i] = out[j] as T
-    out[j] = t
-  }
-  return out
+const RATE_WORDS: RateWords = {
+  any: 'Any decision',
+  hold: 'No change',
+  holdOrHike: 'No change or hike',
+  move: (bps, open) => `${Math.abs(bps)}${open ? '+' : ''} bps ${bps < 0 ? 'cut' : 'hike'}`,
 }
 
-/**
- * n different names, each one word from `firsts` and one from `lasts`. Walking the shuffled lists' pairs
- * diagonal by diagonal visits every pair once and, for small n, never repeats a word on either side, so an
- * event does not list "Mei Reyes" next to "Mei Okafor". Numbered names only beyond every pair.
- */
-function distinct(r: Rng, n: number, firsts: readonly string[], lasts: readonly string[]): string[] {
-  const a = shuffled(r, firsts)
-  const b = shuffled(r, lasts)
-  const out: string[] = []
-  for (let d = 0; d < b.length; d++) {
-    for (let i = 0; i < a.length && out.length < n; i++)
-      out.push(`${a[i] ?? ''} ${b[(i + d) % b.length] ?? ''}`)
-  }
-  while (out.length < n) out.push(`Candidate ${out.length + 1}`)
-  return out
-}
-
-/** A rate decision's options around "no change", cut-heavy, the end ones open ("50+ bps cut"). */
-function rateMoves(n: number): string[] {
-  if (n === 1) return ['Any decision']
-  const out: string[] = []
-  for (let k = 0; k < n; k++) {
-    const bps = 25 * (k - Math.floor(n / 2))
-    const end = k === 0 || k === n - 1
-    if (bps === 0) out.push(k === n - 1 ? 'No change or hike' : 'No change')
-    else out.push(`${Math.abs(bps)}${end ? '+' : ''} bps ${bps < 0 ? 'cut' : 'hike'}`)
-  }
-  return out
-}
-
-/** Adjacent ranges covering the whole line: "Below 2.0%", "2.0% to 2.5%", ..., "3.0% or more". */
-function ranges(n: number, centre: number, width: number, fmt: (x: number) => string): string[] {
-  if (n === 1) return ['Any value']
-  const first = centre - Math.floor((n - 2) / 2) * width
-  const edges = Array.from({ length: n - 1 }, (_, k) => first + k * width)
-  return edges
-    .map((e, k) => (k === 0 ? `Below ${fmt(e)}` : `${fmt(edges[k - 1] as number)} to ${fmt(e)}`))
-    .concat(`${fmt(edges[n - 2] as number)} or more`)
-}
-
-/** Fixed yes/no questions, numbered ones beyond the list. */
-function questions(list: string[], n: number): string[] {
-  return Array.from({ length: n }, (_, j) => list[j] ?? `Question ${j + 1}`)
+const RANGE_WORDS: RangeWords = {
+  any: 'Any value',
+  below: (e) => `Below ${e}`,
+  between: (lo, hi) => `${lo} to ${hi}`,
+  orMore: (e) => `${e} or more`,
 }
 
 const pct = (x: number): string => `${x.toFixed(1)}%`
@@ -142,7 +101,7 @@ const TEMPLATES: Template[] = [
       const when = `${pick(r, MONTHS)} ${pick(r, YEARS)}`
       return {
         title: `Fed decision in ${when}: which move?`,
-        outcomes: rateMoves(n),
+        outcomes: rateMoves(n, RATE_WORDS),
         question: (o) => `Fed decision in ${when}: ${o}?`,
       }
     },
@@ -161,7 +120,11 @@ const TEMPLATES: Template[] = [
         'Shares up 5% next day',
         'CEO change announced',
       ]
-      return { title, outcomes: questions(list, n), question: (o) => `${company} earnings: ${o}?` }
+      return {
+        title,
+        outcomes: questions(list, n, 'Question'),
+        question: (o) => `${company} earnings: ${o}?`,
+      }
     },
   },
   {
@@ -171,7 +134,7 @@ const TEMPLATES: Template[] = [
       const race = `${pick(r, CITIES)} mayoral election ${pick(r, YEARS)}`
       return {
         title: `Who wins the ${race}?`,
-        outcomes: distinct(r, n, FIRST_NAMES, LAST_NAMES),
+        outcomes: distinct(r, n, FIRST_NAMES, LAST_NAMES, 'Candidate'),
         question: (o) => `Will ${o} win the ${race}?`,
       }
     },
@@ -194,7 +157,7 @@ const TEMPLATES: Template[] = [
         'Red card shown',
         'Attendance record',
       ]
-      return { title, outcomes: questions(list, n), question: (o) => `${title}: ${o}?` }
+      return { title, outcomes: questions(list, n, 'Question'), question: (o) => `${title}: ${o}?` }
     },
   },
   {
@@ -206,7 +169,7 @@ const TEMPLATES: Template[] = [
       const day = `${pick(r, MONTHS)} 30`
       return {
         title: `${coin} monthly change to ${day}: which range?`,
-        outcomes: ranges(n, 0, 5, signedPct),
+        outcomes: ranges(n, 0, 5, signedPct, RANGE_WORDS),
         question: (o) => `${coin} monthly change to ${day}: ${o}?`,
       }
     },
@@ -224,7 +187,7 @@ const TEMPLATES: Template[] = [
         'Record low temperature',
         'Drought declared',
       ]
-      return { title, outcomes: questions(list, n), question: (o) => `${title}: ${o}?` }
+      return { title, outcomes: questions(list, n, 'Question'), question: (o) => `${title}: ${o}?` }
     },
   },
   {
@@ -235,7 +198,7 @@ const TEMPLATES: Template[] = [
       const print = `${pick(r, COUNTRIES)} inflation, ${pick(r, MONTHS)} print`
       return {
         title: `${print}: which range?`,
-        outcomes: ranges(n, 2.5, 0.5, pct),
+        outcomes: ranges(n, 2.5, 0.5, pct, RANGE_WORDS),
         question: (o) => `${print}: ${o}?`,
       }
     },
@@ -253,7 +216,7 @@ const TEMPLATES: Template[] = [
         'New chip unveiled',
         'Satellite messaging included',
       ]
-      return { title, outcomes: questions(list, n), question: (o) => `${title}: ${o}?` }
+      return { title, outcomes: questions(list, n, 'Question'), question: (o) => `${title}: ${o}?` }
     },
   },
   {
@@ -263,7 +226,7 @@ const TEMPLATES: Template[] = [
       const year = pick(r, YEARS)
       return {
         title: `Film awards ${year}: which film wins best picture?`,
-        outcomes: distinct(r, n, FILM_WORDS, FILM_NOUNS).map((f) => `The ${f}`),
+        outcomes: distinct(r, n, FILM_WORDS, FILM_NOUNS, 'Candidate').map((f) => `The ${f}`),
         question: (o) => `Will ${o} win best picture at the ${year} film awards?`,
       }
     },
@@ -281,7 +244,7 @@ const TEMPLATES: Template[] = [
         'Moonwalk over 6 hours',
         'Samples returned',
       ]
-      return { title, outcomes: questions(list, n), question: (o) => `${title}: ${o}?` }
+      return { title, outcomes: questions(list, n, 'Question'), question: (o) => `${title}: ${o}?` }
     },
   },
   {
@@ -291,7 +254,7 @@ const TEMPLATES: Template[] = [
       const vote = `${pick(r, COUNTRIES)} general election ${pick(r, YEARS)}`
       return {
         title: `${vote}: which party wins the most seats?`,
-        outcomes: distinct(r, n, PARTY_WORDS, PARTY_KINDS),
+        outcomes: distinct(r, n, PARTY_WORDS, PARTY_KINDS, 'Candidate'),
         question: (o) => `${vote}: will the ${o} win the most seats?`,
       }
     },
@@ -303,7 +266,7 @@ const TEMPLATES: Template[] = [
       const race = `${pick(r, CITIES)} marathon ${pick(r, YEARS)}`
       return {
         title: `Who wins the ${race}?`,
-        outcomes: distinct(r, n, FIRST_NAMES, LAST_NAMES),
+        outcomes: distinct(r, n, FIRST_NAMES, LAST_NAMES, 'Candidate'),
         question: (o) => `Will ${o} win the ${race}?`,
       }
     },

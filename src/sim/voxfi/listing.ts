@@ -7,6 +7,7 @@
 // per question (`is_single_market: true`, market `description: ""`, as in the docs' example). Only the text is
 // drawn here, from its own random stream, so the catalog and every book stay exactly as in the reference dialect.
 import type { Catalog, EventInfo } from '../catalog'
+import { distinct, questions, ranges, rateMoves, type RangeWords, type RateWords } from '../outcome-lists'
 import { deriveSeed, mulberry32, pick, randInt, type Rng } from '../rng'
 import { uuidFor } from './ids'
 
@@ -210,65 +211,22 @@ const CATEGORY_IDS: Record<string, number> = {
   Tecnologia: 11,
 }
 
-function shuffled<T>(r: Rng, items: readonly T[]): T[] {
-  const out = items.slice()
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(r() * (i + 1))
-    const t = out[i] as T
-    out[i] = out[j] as T
-    out[j] = t
-  }
-  return out
+const RATE_WORDS: RateWords = {
+  any: 'Qualquer decisão',
+  hold: 'Manutenção',
+  holdOrHike: 'Manutenção ou alta',
+  move: (bps, open) => `${bps < 0 ? 'Corte' : 'Alta'} de ${Math.abs(bps)}${open ? '+' : ''} pb`,
 }
 
-/** n different two-word names that, for small n, never repeat a word on either side (as catalog.ts does). */
-function distinct(
-  r: Rng,
-  n: number,
-  firsts: readonly string[],
-  lasts: readonly string[],
-  other: string,
-): string[] {
-  const a = shuffled(r, firsts)
-  const b = shuffled(r, lasts)
-  const out: string[] = []
-  for (let d = 0; d < b.length; d++) {
-    for (let i = 0; i < a.length && out.length < n; i++)
-      out.push(`${a[i] ?? ''} ${b[(i + d) % b.length] ?? ''}`)
-  }
-  while (out.length < n) out.push(`${other} ${out.length + 1}`)
-  return out
-}
-
-/** A rate decision's options around "Manutenção", cut-heavy, the end ones open ("Corte de 50+ pb"). */
-function rateMoves(n: number): string[] {
-  if (n === 1) return ['Qualquer decisão']
-  const out: string[] = []
-  for (let k = 0; k < n; k++) {
-    const bps = 25 * (k - Math.floor(n / 2))
-    const end = k === 0 || k === n - 1
-    if (bps === 0) out.push(k === n - 1 ? 'Manutenção ou alta' : 'Manutenção')
-    else out.push(`${bps < 0 ? 'Corte' : 'Alta'} de ${Math.abs(bps)}${end ? '+' : ''} pb`)
-  }
-  return out
-}
-
-/** Adjacent ranges covering the whole line, in order: "Abaixo de 4,0%", "De 4,0% a 4,5%", ..., "5,0% ou mais". */
-function ranges(n: number, centre: number, width: number, fmt: (x: number) => string): string[] {
-  if (n === 1) return ['Qualquer valor']
-  const first = centre - Math.floor((n - 2) / 2) * width
-  const edges = Array.from({ length: n - 1 }, (_, k) => first + k * width)
-  return edges
-    .map((e, k) => (k === 0 ? `Abaixo de ${fmt(e)}` : `De ${fmt(edges[k - 1] as number)} a ${fmt(e)}`))
-    .concat(`${fmt(edges[n - 2] as number)} ou mais`)
+const RANGE_WORDS: RangeWords = {
+  any: 'Qualquer valor',
+  below: (e) => `Abaixo de ${e}`,
+  between: (lo, hi) => `De ${lo} a ${hi}`,
+  orMore: (e) => `${e} ou mais`,
 }
 
 const pct = (x: number): string => `${x.toFixed(1).replace('.', ',')}%`
 const signedPct = (x: number): string => (x > 0 ? `+${x}%` : `${x}%`)
-
-function questions(list: string[], n: number): string[] {
-  return Array.from({ length: n }, (_, j) => list[j] ?? `Pergunta ${j + 1}`)
-}
 
 /** What the text of an event depends on: the month and year it resolves in. */
 interface When {
@@ -311,7 +269,7 @@ const TEMPLATES: Template[] = [
     hourUtc: 21,
     draw: (_r, n, w) => ({
       title: `Copom de ${w.month} de ${w.year}: qual será a decisão sobre a Selic?`,
-      items: rateMoves(n),
+      items: rateMoves(n, RATE_WORDS),
       rules: `Este mercado resolve em "Sim" para a opção que corresponder à decisão sobre a taxa Selic anunciada pelo Comitê de Política Monetária (Copom) do Banco Central ao fim da reunião de ${w.month} de ${w.year}, e em "Não" para todas as demais. Fonte: comunicado oficial do Banco Central do Brasil.`,
       tags: ['Copom', 'Selic', 'Banco Central', 'Juros'],
     }),
@@ -334,7 +292,7 @@ const TEMPLATES: Template[] = [
       ]
       return {
         title: `Resultado trimestral: ${c.name}`,
-        items: questions(list, n),
+        items: questions(list, n, 'Pergunta'),
         rules: '',
         itemRules: () =>
           single(
@@ -382,7 +340,7 @@ const TEMPLATES: Template[] = [
       ]
       return {
         title: game,
-        items: questions(list, n),
+        items: questions(list, n, 'Pergunta'),
         rules: '',
         itemRules: () =>
           single(
@@ -403,7 +361,7 @@ const TEMPLATES: Template[] = [
       const coin = pick(r, COINS)
       return {
         title: `${coin}: variação no mês até ${w.day} de ${w.month}, qual faixa?`,
-        items: ranges(n, 0, 5, signedPct),
+        items: ranges(n, 0, 5, signedPct, RANGE_WORDS),
         rules: `Resolve em "Sim" para a faixa que contiver a variação percentual do ${coin} em dólares entre o fechamento do último dia do mês anterior e ${w.day} de ${w.month} de ${w.year} às 00:00 UTC, segundo a cotação de referência da CoinGecko. As demais faixas resolvem em "Não".`,
         tags: ['Cripto', coin],
       }
@@ -426,7 +384,7 @@ const TEMPLATES: Template[] = [
       ]
       return {
         title: `Clima em ${city} em ${w.month}`,
-        items: questions(list, n),
+        items: questions(list, n, 'Pergunta'),
         rules: '',
         itemRules: () =>
           single(
@@ -445,7 +403,7 @@ const TEMPLATES: Template[] = [
     hourUtc: 12,
     draw: (_r, n, w) => ({
       title: `IPCA acumulado em 12 meses (divulgação de ${w.month} de ${w.year}): qual faixa?`,
-      items: ranges(n, 4.5, 0.5, pct),
+      items: ranges(n, 4.5, 0.5, pct, RANGE_WORDS),
       rules: `Resolve em "Sim" para a faixa que contiver o IPCA acumulado em 12 meses divulgado pelo IBGE em ${w.month} de ${w.year}. O limite inferior de cada faixa é inclusivo. Revisões posteriores à divulgação não são consideradas.`,
       tags: ['Inflação', 'IPCA', 'IBGE'],
     }),
@@ -466,7 +424,7 @@ const TEMPLATES: Template[] = [
       ]
       return {
         title: `Tecnologia em ${w.month} de ${w.year}`,
-        items: questions(list, n),
+        items: questions(list, n, 'Pergunta'),
         rules: '',
         itemRules: () =>
           single(
@@ -507,7 +465,7 @@ const TEMPLATES: Template[] = [
       ]
       return {
         title: `Exploração lunar em ${w.year}`,
-        items: questions(list, n),
+        items: questions(list, n, 'Pergunta'),
         rules: '',
         itemRules: () =>
           single(
