@@ -1,19 +1,14 @@
 // The adapters on real traffic: ../shared/venue-recordings (frames 16 real venues sent, kept outside the
 // repository on purpose, see its README). Where that folder is present, at least 90% of every venue's frames
 // are read by an adapter, and only frames of a venue's private (account) channel become account data. It is
-// reference data beside the project, not a prerequisite of the product, so its absence skips with a reason.
-import { existsSync } from 'node:fs'
-import { resolve } from 'node:path'
+// reference data beside the project, not a prerequisite of the product, so its absence skips with a reason,
+// except under CI=true, where it fails (venue-recordings.ts).
 import { describe, expect, it } from 'vitest'
 import { builtinAdapters } from '../../src/shared/adapters'
 import { readCorpus, summariseCorpus } from '../../scripts/lib/corpus'
+import { RECORDINGS_DIR as DIR, recordingsOrReason, recordingsPresent as present } from './venue-recordings'
 
-const DIR = resolve(
-  process.env['TM_VENUE_RECORDINGS'] ?? resolve(import.meta.dirname, '../../../shared/venue-recordings'),
-)
-const present = existsSync(DIR)
-if (!present)
-  console.log(`SKIP recordings: no venue recordings at ${DIR} (set TM_VENUE_RECORDINGS to check them)`)
+recordingsOrReason('recordings')
 
 /**
  * The recorded frames that are the account's own, by the venues' documentation: Betfair's order stream

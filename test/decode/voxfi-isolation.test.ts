@@ -2,12 +2,13 @@
 // documented frames nor any recorded frame of ../shared/venue-recordings, the reference dialect's frames (acks
 // without `status`, `channel` + `type` updates) are still the sim adapter's, and the sim adapter claims none of
 // VoxFi's frames (its acks carry `status`).
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { builtinAdapters, FrameDecoder } from '../../src/shared/adapters'
 import { readCorpus, summariseCorpus } from '../../scripts/lib/corpus'
 import { venueCases } from './venue-cases'
+import { RECORDINGS_DIR, recordingsOrReason, recordingsPresent } from './venue-recordings'
 
 const voxfi = builtinAdapters().find((a) => a.name === 'voxfi')
 const sim = builtinAdapters().find((a) => a.name === 'sim')
@@ -32,11 +33,9 @@ describe('voxfi claims no other venue’s frames', () => {
     })
   }
 
-  const recordings = resolve(
-    process.env['TM_VENUE_RECORDINGS'] ?? resolve(import.meta.dirname, '../../../shared/venue-recordings'),
-  )
-  it.skipIf(!existsSync(recordings))('reads none of the recorded frames of 16 real venues', () => {
-    const venues = readCorpus(recordings)
+  recordingsOrReason('voxfi on the recordings')
+  it.skipIf(!recordingsPresent)('reads none of the recorded frames of 16 real venues', () => {
+    const venues = readCorpus(RECORDINGS_DIR)
     const alone = summariseCorpus(venues, builtinAdapters(), 'voxfi')
     for (const s of alone) expect(s.read + s.partly, s.venue).toBe(0)
     const auto = summariseCorpus(venues, builtinAdapters(), 'auto')
