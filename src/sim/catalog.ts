@@ -90,6 +90,21 @@ const RANGE_WORDS: RangeWords = {
 const pct = (x: number): string => `${x.toFixed(1)}%`
 const signedPct = (x: number): string => (x > 0 ? `+${x}%` : `${x}%`)
 
+/** A topic's independent yes/no questions, the first n of `list`, each asked as "<about>: <question>?". */
+function topic(
+  category: string,
+  draw: (r: Rng) => { title: string; list: string[]; about?: string },
+): Template {
+  return {
+    category,
+    kind: 'questions',
+    draw: (r, n) => {
+      const { title, list, about = title } = draw(r)
+      return { title, outcomes: questions(list, n, 'Question'), question: (o) => `${about}: ${o}?` }
+    },
+  }
+}
+
 // Outcome events read as one question with one answer ("Who wins…?", "Which…?"); question events name a topic
 // whose markets each ask their own yes/no question. Alternating keeps both kinds near the top of the list.
 const TEMPLATES: Template[] = [
@@ -106,27 +121,19 @@ const TEMPLATES: Template[] = [
       }
     },
   },
-  {
-    category: 'Business',
-    kind: 'questions',
-    draw: (r, n) => {
-      const company = pick(r, ['Acme Robotics', 'Northwind', 'Globex', 'Initech'])
-      const title = `Quarterly earnings: ${company}`
-      const list = [
-        'Revenue beats estimates',
-        'EPS beats estimates',
-        'Raises full-year guidance',
-        'Announces buyback',
-        'Shares up 5% next day',
-        'CEO change announced',
-      ]
-      return {
-        title,
-        outcomes: questions(list, n, 'Question'),
-        question: (o) => `${company} earnings: ${o}?`,
-      }
-    },
-  },
+  topic('Business', (r) => {
+    const company = pick(r, ['Acme Robotics', 'Northwind', 'Globex', 'Initech'])
+    const title = `Quarterly earnings: ${company}`
+    const list = [
+      'Revenue beats estimates',
+      'EPS beats estimates',
+      'Raises full-year guidance',
+      'Announces buyback',
+      'Shares up 5% next day',
+      'CEO change announced',
+    ]
+    return { title, list, about: `${company} earnings` }
+  }),
   {
     category: 'Politics',
     kind: 'outcomes',
@@ -139,27 +146,23 @@ const TEMPLATES: Template[] = [
       }
     },
   },
-  {
-    category: 'Sports',
-    kind: 'questions',
-    draw: (r, n) => {
-      const home = pick(r, TEAMS)
-      const away = pick(
-        r,
-        TEAMS.filter((t) => t !== home),
-      )
-      const title = `${home} vs ${away} championship final`
-      const list = [
-        `${home} win`,
-        'Goes to overtime',
-        'Over 4.5 goals',
-        'A clean sheet',
-        'Red card shown',
-        'Attendance record',
-      ]
-      return { title, outcomes: questions(list, n, 'Question'), question: (o) => `${title}: ${o}?` }
-    },
-  },
+  topic('Sports', (r) => {
+    const home = pick(r, TEAMS)
+    const away = pick(
+      r,
+      TEAMS.filter((t) => t !== home),
+    )
+    const title = `${home} vs ${away} championship final`
+    const list = [
+      `${home} win`,
+      'Goes to overtime',
+      'Over 4.5 goals',
+      'A clean sheet',
+      'Red card shown',
+      'Attendance record',
+    ]
+    return { title, list }
+  }),
   {
     category: 'Crypto',
     kind: 'outcomes',
@@ -174,22 +177,18 @@ const TEMPLATES: Template[] = [
       }
     },
   },
-  {
-    category: 'Climate',
-    kind: 'questions',
-    draw: (r, n) => {
-      const title = `${pick(r, CITIES)} weather in ${pick(r, MONTHS)}`
-      const list = [
-        'Hottest day above 35°C',
-        'Rainfall above average',
-        'Snow recorded',
-        'Storm warning issued',
-        'Record low temperature',
-        'Drought declared',
-      ]
-      return { title, outcomes: questions(list, n, 'Question'), question: (o) => `${title}: ${o}?` }
-    },
-  },
+  topic('Climate', (r) => {
+    const title = `${pick(r, CITIES)} weather in ${pick(r, MONTHS)}`
+    const list = [
+      'Hottest day above 35°C',
+      'Rainfall above average',
+      'Snow recorded',
+      'Storm warning issued',
+      'Record low temperature',
+      'Drought declared',
+    ]
+    return { title, list }
+  }),
   {
     category: 'Economics',
     kind: 'outcomes',
@@ -203,22 +202,18 @@ const TEMPLATES: Template[] = [
       }
     },
   },
-  {
-    category: 'Technology',
-    kind: 'questions',
-    draw: (r, n) => {
-      const title = `Flagship phone launch before ${pick(r, MONTHS)} ${pick(r, YEARS)}`
-      const list = [
-        'Launch announced',
-        'Price above $1,000',
-        'Foldable model shown',
-        'Launch delayed',
-        'New chip unveiled',
-        'Satellite messaging included',
-      ]
-      return { title, outcomes: questions(list, n, 'Question'), question: (o) => `${title}: ${o}?` }
-    },
-  },
+  topic('Technology', (r) => {
+    const title = `Flagship phone launch before ${pick(r, MONTHS)} ${pick(r, YEARS)}`
+    const list = [
+      'Launch announced',
+      'Price above $1,000',
+      'Foldable model shown',
+      'Launch delayed',
+      'New chip unveiled',
+      'Satellite messaging included',
+    ]
+    return { title, list }
+  }),
   {
     category: 'Culture',
     kind: 'outcomes',
@@ -231,22 +226,18 @@ const TEMPLATES: Template[] = [
       }
     },
   },
-  {
-    category: 'Science',
-    kind: 'questions',
-    draw: (r, n) => {
-      const title = `Crewed lunar mission by ${pick(r, YEARS)}`
-      const list = [
-        'Launch on schedule',
-        'Landing succeeds',
-        'Mission delayed',
-        'Private crew aboard',
-        'Moonwalk over 6 hours',
-        'Samples returned',
-      ]
-      return { title, outcomes: questions(list, n, 'Question'), question: (o) => `${title}: ${o}?` }
-    },
-  },
+  topic('Science', (r) => {
+    const title = `Crewed lunar mission by ${pick(r, YEARS)}`
+    const list = [
+      'Launch on schedule',
+      'Landing succeeds',
+      'Mission delayed',
+      'Private crew aboard',
+      'Moonwalk over 6 hours',
+      'Samples returned',
+    ]
+    return { title, list }
+  }),
   {
     category: 'Politics',
     kind: 'outcomes',

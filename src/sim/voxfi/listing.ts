@@ -240,9 +240,8 @@ interface Drawn {
   title: string
   /** One per market: the outcome (multi-market) or the whole question (single-market). */
   items: string[]
+  /** The event's rules; single-market groups: each question's own event's. */
   rules: string
-  /** Single-market groups: the rules of each question's own event. */
-  itemRules?: (item: string) => string
   tags: string[]
 }
 
@@ -256,8 +255,38 @@ interface Template {
   draw: (r: Rng, n: number, w: When) => Drawn
 }
 
-const single = (condition: string, source: string): string =>
-  `Para o resultado ser "Sim", ${condition}. Caso contrário, o mercado resolve em "Não". Fonte de resolução: ${source}.`
+interface Asked {
+  title: string
+  list: string[]
+  /** What makes a question "Sim", and where that is read. */
+  condition: string
+  source: string
+  tags: string[]
+}
+
+/** Independent yes/no questions, one single-market event each: the first n of `list`, under the same rules. */
+function asked(
+  category: string,
+  resolveDays: [number, number],
+  hourUtc: number,
+  draw: (r: Rng, w: When) => Asked,
+): Template {
+  return {
+    category,
+    kind: 'questions',
+    resolveDays,
+    hourUtc,
+    draw: (r, n, w) => {
+      const a = draw(r, w)
+      return {
+        title: a.title,
+        items: questions(a.list, n, 'Pergunta'),
+        rules: `Para o resultado ser "Sim", ${a.condition}. Caso contrário, o mercado resolve em "Não". Fonte de resolução: ${a.source}.`,
+        tags: a.tags,
+      }
+    },
+  }
+}
 
 // Same order and kinds as catalog.ts TEMPLATES, so that template i here describes catalog event i's markets.
 const TEMPLATES: Template[] = [
@@ -274,35 +303,25 @@ const TEMPLATES: Template[] = [
       tags: ['Copom', 'Selic', 'Banco Central', 'Juros'],
     }),
   },
-  {
-    category: 'Economia',
-    kind: 'questions',
-    resolveDays: [3, 30],
-    hourUtc: 23,
-    draw: (r, n) => {
-      const c = pick(r, COMPANIES)
-      const A = c.art === 'a' ? 'A' : 'O'
-      const list = [
-        `${A} ${c.name} vai reportar receita acima do consenso no próximo balanço trimestral?`,
-        `O lucro por ação d${c.art} ${c.name} vai superar as estimativas no próximo balanço?`,
-        `${A} ${c.name} vai elevar as projeções para o ano no próximo balanço?`,
-        `${A} ${c.name} vai anunciar um programa de recompra de ações junto com o balanço?`,
-        `As ações d${c.art} ${c.name} vão subir mais de 5% no pregão seguinte ao balanço?`,
-        `${A} ${c.name} vai anunciar troca de CEO junto com o balanço?`,
-      ]
-      return {
-        title: `Resultado trimestral: ${c.name}`,
-        items: questions(list, n, 'Pergunta'),
-        rules: '',
-        itemRules: () =>
-          single(
-            `o fato descrito na pergunta precisa constar no release de resultados ou em fato relevante publicado pel${c.art} ${c.name} até a data de resolução`,
-            'CVM e relações com investidores da companhia',
-          ),
-        tags: ['Empresas', 'Balanços', 'B3', c.name],
-      }
-    },
-  },
+  asked('Economia', [3, 30], 23, (r) => {
+    const c = pick(r, COMPANIES)
+    const A = c.art === 'a' ? 'A' : 'O'
+    const list = [
+      `${A} ${c.name} vai reportar receita acima do consenso no próximo balanço trimestral?`,
+      `O lucro por ação d${c.art} ${c.name} vai superar as estimativas no próximo balanço?`,
+      `${A} ${c.name} vai elevar as projeções para o ano no próximo balanço?`,
+      `${A} ${c.name} vai anunciar um programa de recompra de ações junto com o balanço?`,
+      `As ações d${c.art} ${c.name} vão subir mais de 5% no pregão seguinte ao balanço?`,
+      `${A} ${c.name} vai anunciar troca de CEO junto com o balanço?`,
+    ]
+    return {
+      title: `Resultado trimestral: ${c.name}`,
+      list,
+      condition: `o fato descrito na pergunta precisa constar no release de resultados ou em fato relevante publicado pel${c.art} ${c.name} até a data de resolução`,
+      source: 'CVM e relações com investidores da companhia',
+      tags: ['Empresas', 'Balanços', 'B3', c.name],
+    }
+  }),
   {
     category: 'Política',
     kind: 'outcomes',
@@ -318,39 +337,30 @@ const TEMPLATES: Template[] = [
       }
     },
   },
-  {
-    category: 'Esportes',
-    kind: 'questions',
-    resolveDays: [1, 10],
-    hourUtc: 1,
-    draw: (r, n) => {
-      const home = pick(r, TEAMS)
-      const away = pick(
-        r,
-        TEAMS.filter((t) => t !== home),
-      )
-      const game = `${home} x ${away}, final da Copa do Brasil`
-      const list = [
-        `${game}: o ${home} vai vencer no tempo normal?`,
-        `${game}: o jogo vai para a prorrogação?`,
-        `${game}: haverá mais de 2,5 gols?`,
-        `${game}: algum time vai terminar sem sofrer gols?`,
-        `${game}: haverá cartão vermelho?`,
-        `${game}: o público vai bater o recorde do estádio?`,
-      ]
-      return {
-        title: game,
-        items: questions(list, n, 'Pergunta'),
-        rules: '',
-        itemRules: () =>
-          single(
-            'o fato descrito precisa ocorrer na partida, conforme a súmula oficial; a prorrogação conta, a disputa de pênaltis não conta',
-            'súmula oficial da CBF',
-          ),
-        tags: ['Futebol', 'Copa do Brasil', home, away],
-      }
-    },
-  },
+  asked('Esportes', [1, 10], 1, (r) => {
+    const home = pick(r, TEAMS)
+    const away = pick(
+      r,
+      TEAMS.filter((t) => t !== home),
+    )
+    const game = `${home} x ${away}, final da Copa do Brasil`
+    const list = [
+      `${game}: o ${home} vai vencer no tempo normal?`,
+      `${game}: o jogo vai para a prorrogação?`,
+      `${game}: haverá mais de 2,5 gols?`,
+      `${game}: algum time vai terminar sem sofrer gols?`,
+      `${game}: haverá cartão vermelho?`,
+      `${game}: o público vai bater o recorde do estádio?`,
+    ]
+    return {
+      title: game,
+      list,
+      condition:
+        'o fato descrito precisa ocorrer na partida, conforme a súmula oficial; a prorrogação conta, a disputa de pênaltis não conta',
+      source: 'súmula oficial da CBF',
+      tags: ['Futebol', 'Copa do Brasil', home, away],
+    }
+  }),
   {
     category: 'Cripto',
     kind: 'outcomes',
@@ -367,34 +377,24 @@ const TEMPLATES: Template[] = [
       }
     },
   },
-  {
-    category: 'Clima',
-    kind: 'questions',
-    resolveDays: [3, 30],
-    hourUtc: 23,
-    draw: (r, n, w) => {
-      const city = pick(r, CITIES)
-      const list = [
-        `${city} vai registrar máxima acima de 35 °C em ${w.month}?`,
-        `A chuva em ${city} vai ficar acima da média histórica de ${w.month}?`,
-        `O Inmet vai emitir alerta vermelho de tempestade para ${city} em ${w.month}?`,
-        `${city} vai registrar a menor temperatura do ano em ${w.month}?`,
-        `A Defesa Civil vai decretar situação de emergência por seca em ${city} em ${w.month}?`,
-        `${city} vai registrar queda de granizo em ${w.month}?`,
-      ]
-      return {
-        title: `Clima em ${city} em ${w.month}`,
-        items: questions(list, n, 'Pergunta'),
-        rules: '',
-        itemRules: () =>
-          single(
-            `a medição ou o alerta descrito precisa constar nos registros oficiais da estação de referência de ${city} até o último dia de ${w.month} de ${w.year}`,
-            'Inmet (Instituto Nacional de Meteorologia)',
-          ),
-        tags: ['Clima', 'Inmet', city],
-      }
-    },
-  },
+  asked('Clima', [3, 30], 23, (r, w) => {
+    const city = pick(r, CITIES)
+    const list = [
+      `${city} vai registrar máxima acima de 35 °C em ${w.month}?`,
+      `A chuva em ${city} vai ficar acima da média histórica de ${w.month}?`,
+      `O Inmet vai emitir alerta vermelho de tempestade para ${city} em ${w.month}?`,
+      `${city} vai registrar a menor temperatura do ano em ${w.month}?`,
+      `A Defesa Civil vai decretar situação de emergência por seca em ${city} em ${w.month}?`,
+      `${city} vai registrar queda de granizo em ${w.month}?`,
+    ]
+    return {
+      title: `Clima em ${city} em ${w.month}`,
+      list,
+      condition: `a medição ou o alerta descrito precisa constar nos registros oficiais da estação de referência de ${city} até o último dia de ${w.month} de ${w.year}`,
+      source: 'Inmet (Instituto Nacional de Meteorologia)',
+      tags: ['Clima', 'Inmet', city],
+    }
+  }),
   {
     category: 'Economia',
     kind: 'outcomes',
@@ -408,33 +408,23 @@ const TEMPLATES: Template[] = [
       tags: ['Inflação', 'IPCA', 'IBGE'],
     }),
   },
-  {
-    category: 'Tecnologia',
-    kind: 'questions',
-    resolveDays: [7, 45],
-    hourUtc: 23,
-    draw: (_r, n, w) => {
-      const list = [
-        `A Anatel vai homologar um novo celular dobrável até o fim de ${w.month}?`,
-        `Algum celular topo de linha vai ser lançado no Brasil por mais de R$ 12.000 até o fim de ${w.month}?`,
-        `O Pix vai bater recorde de transações em um único dia em ${w.month}?`,
-        `Algum lançamento de celular previsto para ${w.month} vai ser adiado?`,
-        `Uma big tech vai anunciar um novo data center no Brasil em ${w.month}?`,
-        `O Drex vai abrir uma nova fase de testes até o fim de ${w.month}?`,
-      ]
-      return {
-        title: `Tecnologia em ${w.month} de ${w.year}`,
-        items: questions(list, n, 'Pergunta'),
-        rules: '',
-        itemRules: () =>
-          single(
-            `o fato descrito precisa ser confirmado por anúncio oficial ou registro público até 23:59 (horário de Brasília) do último dia de ${w.month} de ${w.year}`,
-            'comunicados oficiais das empresas e órgãos envolvidos',
-          ),
-        tags: ['Tecnologia', 'Celulares', 'Brasil'],
-      }
-    },
-  },
+  asked('Tecnologia', [7, 45], 23, (_r, w) => {
+    const list = [
+      `A Anatel vai homologar um novo celular dobrável até o fim de ${w.month}?`,
+      `Algum celular topo de linha vai ser lançado no Brasil por mais de R$ 12.000 até o fim de ${w.month}?`,
+      `O Pix vai bater recorde de transações em um único dia em ${w.month}?`,
+      `Algum lançamento de celular previsto para ${w.month} vai ser adiado?`,
+      `Uma big tech vai anunciar um novo data center no Brasil em ${w.month}?`,
+      `O Drex vai abrir uma nova fase de testes até o fim de ${w.month}?`,
+    ]
+    return {
+      title: `Tecnologia em ${w.month} de ${w.year}`,
+      list,
+      condition: `o fato descrito precisa ser confirmado por anúncio oficial ou registro público até 23:59 (horário de Brasília) do último dia de ${w.month} de ${w.year}`,
+      source: 'comunicados oficiais das empresas e órgãos envolvidos',
+      tags: ['Tecnologia', 'Celulares', 'Brasil'],
+    }
+  }),
   {
     category: 'Cultura',
     kind: 'outcomes',
@@ -449,33 +439,23 @@ const TEMPLATES: Template[] = [
       tags: ['Cinema', 'Cultura', 'Premiações'],
     }),
   },
-  {
-    category: 'Ciência',
-    kind: 'questions',
-    resolveDays: [15, 60],
-    hourUtc: 23,
-    draw: (_r, n, w) => {
-      const list = [
-        `A próxima missão tripulada ao redor da Lua vai decolar até ${w.month} de ${w.year}?`,
-        `Uma missão tripulada vai pousar na Lua até ${w.month} de ${w.year}?`,
-        `O lançamento da próxima missão lunar vai ser adiado antes de ${w.month}?`,
-        `A próxima missão lunar vai levar um astronauta de fora dos EUA?`,
-        `Alguma caminhada lunar vai durar mais de 6 horas em ${w.year}?`,
-        `Amostras do solo lunar vão chegar à Terra até ${w.month} de ${w.year}?`,
-      ]
-      return {
-        title: `Exploração lunar em ${w.year}`,
-        items: questions(list, n, 'Pergunta'),
-        rules: '',
-        itemRules: () =>
-          single(
-            `o fato descrito precisa ser confirmado pela agência responsável pela missão até a data de resolução`,
-            'Nasa e agências espaciais parceiras',
-          ),
-        tags: ['Ciência', 'Espaço', 'Lua'],
-      }
-    },
-  },
+  asked('Ciência', [15, 60], 23, (_r, w) => {
+    const list = [
+      `A próxima missão tripulada ao redor da Lua vai decolar até ${w.month} de ${w.year}?`,
+      `Uma missão tripulada vai pousar na Lua até ${w.month} de ${w.year}?`,
+      `O lançamento da próxima missão lunar vai ser adiado antes de ${w.month}?`,
+      `A próxima missão lunar vai levar um astronauta de fora dos EUA?`,
+      `Alguma caminhada lunar vai durar mais de 6 horas em ${w.year}?`,
+      `Amostras do solo lunar vão chegar à Terra até ${w.month} de ${w.year}?`,
+    ]
+    return {
+      title: `Exploração lunar em ${w.year}`,
+      list,
+      condition: `o fato descrito precisa ser confirmado pela agência responsável pela missão até a data de resolução`,
+      source: 'Nasa e agências espaciais parceiras',
+      tags: ['Ciência', 'Espaço', 'Lua'],
+    }
+  }),
   {
     category: 'Política',
     kind: 'outcomes',
@@ -609,7 +589,7 @@ export function buildVoxCatalog(catalog: Catalog, seed: number, epochMs: number)
     if (t.kind === 'questions') {
       e.markets.forEach((m, j) => {
         const q = drawn.items[j] ?? `Pergunta ${j + 1}`
-        newEvent(q, drawn.itemRules?.(q) ?? drawn.rules, [m])
+        newEvent(q, drawn.rules, [m])
       })
     } else newEvent(drawn.title, drawn.rules, e.markets)
   })
