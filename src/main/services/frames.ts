@@ -52,7 +52,7 @@ export class FrameRouter {
 
   readonly onFrame = (raw: string, receivedAt: number): void => {
     const d = this.d
-    d.status.lastMessageAt = receivedAt
+    d.status.heard(receivedAt)
     const text = d.secrets.active && d.secrets.contains(raw) ? d.secrets.redact(raw) : raw
     if (d.tap) d.tap(text, receivedAt)
     if (d.duplicate?.(text, receivedAt)) return

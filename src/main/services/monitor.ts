@@ -1,84 +1,46 @@
-// createMonitor(): the composition root of the engine. It builds each service (settings, credentials, status
-// and incidents, the active connection, subscriptions, books, tapes, user feed, inspector, liveness, resync,
-// events catalog, keys, profiles, fan-out, clients), wires their callbacks to each other, and hands the shells
-// a MonitorEngine. Behaviour lives in the services; this file only says who talks to whom.
+// createMonitor(): the composition root of the engine. It builds each room's services, says who hears whom, and
+// hands the shells a MonitorEngine. Behaviour lives in the rooms (docs/architecture.md); this file only wires.
 import { DEMO_PROFILE_ID, type Profile, type WindowLayout } from '../../shared/model'
-import { dirname, join } from 'node:path'
-import { AdapterFiles } from './feed/adapter-files'
+import { UserFeed } from './account/user-feed'
+import { AccountReader } from './account/rest-reader'
 import { AlertRelay } from './alerts/relay'
 import { AlertService } from './alerts/service'
-import { WorkspaceService } from './settings/workspaces'
-import { DayOpens } from './market/day-open'
-import { DuplicateFrames } from './feed/duplicate-frames'
-import { BookStore } from './market/books'
-import { EventsCatalog } from './market/catalog'
+import type { InstallUpdateHandler, MonitorEngine } from './base/types'
 import { ClientHub } from './clients'
-import { ConnectionManager, type StreamTuning } from './feed/connection'
-import { createKeyringStore, createMemoryStore, type CredentialStore } from './credentials/store'
-import type { DemoOptions } from './feed/demo'
-import { DemoHost } from './feed/demo-host'
-import { Fanout } from './fanout/fanout'
-import { FrameRouter, type FrameRouterDeps } from './frames'
-import { IncidentLog } from './health/incidents'
-import { createInspector } from './health/inspector'
-import { InterestIndex } from './market/interests'
 import { KeyManager } from './credentials/keys'
-import { MarketLiveness, watchLiveness } from './health/liveness'
-import {
-  LIVENESS_DEFAULTS,
-  RESYNC_DEFAULTS,
-  type LivenessConfig,
-  type ResyncConfig,
-} from './health/thresholds'
-import { activeProfileOf, ProfileService } from './settings/profiles'
-import { RecordReplay, REPLAY_PROFILE_ID } from './recording/record-replay'
-import { FeedRecorder } from './recording/recorder'
+import { createKeyringStore, createMemoryStore, type CredentialStore } from './credentials/store'
+import { Fanout } from './fanout/fanout'
+import { AdapterFiles } from './feed/adapter-files'
+import { ConnectionManager } from './feed/connection'
+import { DemoHost } from './feed/demo-host'
+import { DuplicateFrames } from './feed/duplicate-frames'
 import { SecretRedactor } from './feed/redact'
 import { createRegistry, type RegistryChange } from './feed/registry'
 import { VenueCloses } from './feed/venue-close'
-import { AccountReader } from './account/rest-reader'
+import { AUTO, VenueDecoder } from './feed/venue-decoder'
+import { FrameRouter, type FrameRouterDeps } from './frames'
+import { IncidentLog } from './health/incidents'
+import { createInspector } from './health/inspector'
+import { MarketLiveness, watchLiveness } from './health/liveness'
+import { StatusTracker } from './health/status'
+import { LIVENESS_DEFAULTS, RESYNC_DEFAULTS, type ResyncConfig } from './health/thresholds'
+import { BookStore } from './market/books'
+import { EventsCatalog } from './market/catalog'
+import { DayOpens } from './market/day-open'
+import { InterestIndex } from './market/interests'
+import { MarketData } from './market/market-data'
 import { RestBooks } from './market/rest-books'
 import { ResyncTracker } from './market/resync'
-import { createSettingsStore } from './settings/store'
-import { StatusTracker } from './health/status'
 import { TapeStore } from './market/tapes'
-import type { InstallUpdateHandler, LogFields, Logger, MonitorEngine } from './base/types'
-import { UserFeed } from './account/user-feed'
-import { AUTO, VenueDecoder } from './feed/venue-decoder'
+import { defaultLogger, folderBesideSettings, type CreateMonitorOptions } from './options'
+import { RecordReplay, REPLAY_PROFILE_ID } from './recording/record-replay'
+import { FeedRecorder } from './recording/recorder'
+import { activeProfileOf, ProfileService } from './settings/profiles'
+import { createSettingsStore } from './settings/store'
+import { WorkspaceService } from './settings/workspaces'
 
 export type { StreamTuning } from './feed/connection'
-
-export interface CreateMonitorOptions {
-  /** Settings file; null keeps settings in memory (tests, throwaway runs). */
-  settingsPath: string | null
-  /** Default: the OS keychain, or memory in demo mode. The demo profile always uses memory. */
-  credentials?: CredentialStore
-  /**
-   * true / { seed }: start the embedded simulator now and make the demo profile active.
-   * undefined: start it lazily when the demo profile becomes active. false: never (the demo profile is offline).
-   */
-  demo?: boolean | DemoOptions
-  /** The simulator worker's script in bundled builds (also used when the demo profile starts it lazily). */
-  simulatorWorkerEntry?: string
-  logger?: Logger
-  fanoutIntervalMs?: number
-  stream?: StreamTuning
-  /** Market liveness thresholds (defaults: LIVENESS_DEFAULTS, docs/liveness.md). */
-  liveness?: Partial<Pick<LivenessConfig, 'marketQuiet' | 'marketStale' | 'marketCheckMs'>>
-  /** Resync backoff (defaults: RESYNC_DEFAULTS). */
-  resync?: Partial<ResyncConfig>
-  now?: () => number
-  random?: () => number
-  /** How long an events listing is reused (default 30 s). */
-  eventsCacheMs?: number
-  restTimeoutMs?: number
-  /** The user's own venue adapter files (docs/adapters.md). Default: `adapters/` beside the settings file. */
-  adaptersDir?: string | null
-  /** Where recordings are written and read (docs/recording.md). Default: `recordings/` beside the settings file. */
-  recordingsDir?: string | null
-  /** A recording stops at this many compressed bytes (default 256 MiB). */
-  recordingLimitBytes?: number
-}
+export type { CreateMonitorOptions } from './options'
 
 /** A connection that delivered a frame this recently is healthy enough to blame one silent market on itself. */
 const DATA_FLOWING_MS = 5_000
@@ -86,13 +48,6 @@ const DATA_FLOWING_MS = 5_000
 const ALERTS_CLIENT = 'alerts'
 /** Replayed data is not the market: alert rules never see it (docs/recording.md). */
 const REPLAY_ALERTS = { onBook() {}, onTicker() {}, onTrade() {}, onUser() {} }
-
-function defaultLogger(): Logger {
-  const write = (level: string) => (message: string, fields?: LogFields) => {
-    process.stderr.write(`[monitor] ${level} ${message}${fields ? ' ' + JSON.stringify(fields) : ''}\n`)
-  }
-  return { info: write('info'), warn: write('warn'), error: write('error') }
-}
 
 export async function createMonitor(options: CreateMonitorOptions): Promise<MonitorEngine> {
   // Every key the engine handles is remembered here and scrubbed from frames and log lines (see redact.ts).
@@ -123,74 +78,38 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
     log,
   )
 
-  // Services are created in dependency order; callbacks that point forward run only after start-up.
+  // ---- health and the stores (callbacks that point forward run only after start-up)
   const statusChanged = (): void => {
     if (closed) return
     fanout.statusChanged()
     relay.shellMaybeChanged()
   }
-  const relay = new AlertRelay({
-    log,
-    now,
-    viewChanged: () => fanout.alertsChanged(),
-    fired: (event) => fanout.alertFired(event),
-    summary: () => alerts.summary(),
-    connection: () => connection.state(),
-    save: async ({ rules, keepRunning }) => {
-      const r = await settings.update((s) => ({ ...s, alertRules: rules, keepRunning }))
-      if (!r.ok) log.warn('monitor: could not save alert rules', { code: r.error.code })
-    },
-  })
   const incidents = new IncidentLog(now, statusChanged)
   const liveness = new MarketLiveness({ config: liveConfig })
   const books = new BookStore((market) => liveness.usualGap(market), new DayOpens())
   const tapes = new TapeStore()
   const userFeed = new UserFeed()
   const inspector = createInspector()
-  const adapterFiles = new AdapterFiles(
-    options.adaptersDir !== undefined
-      ? options.adaptersDir
-      : options.settingsPath !== null
-        ? join(dirname(options.settingsPath), 'adapters')
-        : null,
-  )
-  const venue = new VenueDecoder({
-    files: adapterFiles,
-    log,
-    selection: () => connection.profile.adapter ?? AUTO,
-    notice: (text) => {
-      status.notices.push(text)
-      statusChanged()
-    },
-    changed: statusChanged,
-  })
+  const adapterFiles = new AdapterFiles(folderBesideSettings(options, options.adaptersDir, 'adapters'))
+  const decoderFor = (selection: () => string): VenueDecoder =>
+    new VenueDecoder({
+      files: adapterFiles,
+      log,
+      selection,
+      notice: (text) => status.notice(text),
+      changed: statusChanged,
+    })
+  const venue = decoderFor(() => connection.profile.adapter ?? AUTO)
   // A replay reads its frames with the recorded profile's adapter, not the live one's.
   let replayAdapter: string | undefined
-  const replayVenue = new VenueDecoder({
-    files: adapterFiles,
-    log,
-    selection: () => replayAdapter ?? AUTO,
-    notice: (text) => {
-      status.notices.push(text)
-      statusChanged()
-    },
-    changed: statusChanged,
-  })
+  const replayVenue = decoderFor(() => replayAdapter ?? AUTO)
   const recorder = new FeedRecorder({
-    dir:
-      options.recordingsDir !== undefined
-        ? options.recordingsDir
-        : options.settingsPath !== null
-          ? join(dirname(options.settingsPath), 'recordings')
-          : null,
+    dir: folderBesideSettings(options, options.recordingsDir, 'recordings'),
     log,
     now,
     ...(options.recordingLimitBytes !== undefined ? { limitBytes: options.recordingLimitBytes } : {}),
     changed: statusChanged,
-    notice: (text) => {
-      status.notices.push(text)
-      statusChanged()
-    },
+    notice: (text) => status.notice(text),
   })
   const status = new StatusTracker(
     {
@@ -208,7 +127,6 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
     incidents,
     statusChanged,
   )
-  if (loaded.warning) status.notices.push(loaded.warning)
   const fanout = new Fanout({
     ...(options.fanoutIntervalMs !== undefined ? { intervalMs: options.fanoutIntervalMs } : {}),
     logger: log,
@@ -221,6 +139,8 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
       workspace: () => workspaces.view(),
     },
   })
+
+  // ---- the feed: subscriptions, the listing, venue closes, books over REST
   const registry = createRegistry({
     logger: log,
     send: (message) => {
@@ -236,19 +156,20 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
       statusChanged()
     },
   })
+  const current = () => ({
+    profile: connection.profile,
+    rest: connection.rest,
+    unavailable: connection.unavailable,
+  })
   const catalog = new EventsCatalog({
     now,
     cacheMs: options.eventsCacheMs ?? 30_000,
-    current: () => ({
-      profile: connection.profile,
-      rest: connection.rest,
-      unavailable: connection.unavailable,
-    }),
+    current,
     listingKey: (profile) => keys.forListing(profile),
     credentialsError: () => status.credentialsError,
     isStoredKey: (profile, key) => keys.isStored(profile, key),
     onLoaded: () => {
-      if (status.lastError && status.lastError.code !== 'network') status.lastError = null
+      status.listingLoaded()
       clients.refreshMarkets()
       fanout.eventsChanged()
       statusChanged()
@@ -285,7 +206,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
     resubscribe: (markets) => interests.resubscribe(markets),
     fetchSnapshots: (markets) => restBooks.request(markets),
     streamOpen: () => connection.isOpen(),
-    dataFlowing: () => status.lastMessageAt !== null && now() - status.lastMessageAt < DATA_FLOWING_MS,
+    dataFlowing: () => status.heardWithin(DATA_FLOWING_MS, now()),
     reconnect: () => connection.reconnectNow(),
     bookChanged,
   })
@@ -305,7 +226,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
     log,
     now,
   })
-  const restBooks = new RestBooks({
+  const restBooks: RestBooks = new RestBooks({
     rest: () => connection.rest,
     key: () => keys.forListing(connection.profile),
     wanted: maybeVoxfi,
@@ -315,51 +236,54 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
     log,
     now,
   })
+  const data: MarketData = new MarketData({
+    books,
+    tapes,
+    liveness,
+    resync,
+    interests,
+    catalog,
+    restBooks,
+    changed: bookChanged,
+  })
   const stopLiveness = watchLiveness(liveness, {
     checkMs: liveConfig.marketCheckMs,
     now,
     isOpen: () => connection.isOpen(),
-    onSilence: (market, silence) => {
-      if (silence === 'quiet') {
-        if (books.markQuiet(market)) bookChanged(market)
-      } else if (interests.wantsBook(market) && books.has(market)) {
-        // A venue whose stream speaks only when a book changes (VoxFi) is asked over REST what the book is now:
-        // a market that changes once in a while stays quiet, not stale.
-        if (restBooks.available()) restBooks.verify(market)
-        else resync.need(market, 'silent')
-      } else if (books.markTickerStale(market)) {
-        // Trades-only data has no snapshot to ask for; its next trade brings it back.
-        interests.resubscribe([market])
-        bookChanged(market)
-      }
-    },
+    onSilence: (market, silence) => data.silent(market, silence),
   })
-  const alerts = new AlertService(
+
+  // ---- alerts: the service judges, the relay carries its news to the windows, the shell and the settings file
+  const alerts: AlertService = new AlertService(
     {
       now,
       log,
       books,
       eventOf: (market) => catalog.eventOf(market),
-      // Listed, or streaming to us right now (a venue may stream markets its listing leaves out).
-      isKnownMarket: (market) =>
-        catalog.eventOf(market) !== undefined ||
-        (interests.routed(market) && (books.has(market) || tapes.last(market) !== undefined))
-          ? true
-          : catalog.loaded()
-            ? false
-            : null,
+      isKnownMarket: (market) => data.isKnown(market),
       marketTitle: (market) => catalog.marketTitle(market),
       connectionState: () => connection.state(),
       authError: () => registry.authError(),
       keyExpiresAt: () => connection.profile.keyExpiresAt,
       wantedBooks: () => interests.wantedBooks(),
       setInterests: (list) => registry.setInterests(ALERTS_CLIENT, list),
-      persist: (state) => relay.persist(state),
-      changed: () => relay.changed(),
-      fired: (event) => relay.fired(event),
     },
     { rules: settings.get().alertRules, keepRunning: settings.get().keepRunning },
   )
+  const relay = new AlertRelay({
+    log,
+    now,
+    alerts,
+    connection: () => connection.state(),
+    save: async ({ rules, keepRunning }) => {
+      const r = await settings.update((s) => ({ ...s, alertRules: rules, keepRunning }))
+      if (!r.ok) log.warn('monitor: could not save alert rules', { code: r.error.code })
+    },
+  })
+  relay.onDidChangeView(() => fanout.alertsChanged())
+  relay.onDidFire((event) => fanout.alertFired(event))
+
+  // ---- frames: live ones feed everything; replayed ones skip the alert rules and the recorder
   const duplicates = new DuplicateFrames()
   const routerDeps: Omit<FrameRouterDeps, 'decoder' | 'alerts' | 'tap'> = {
     duplicate: (text, at) => maybeVoxfi() && duplicates.repeat(text, at),
@@ -376,19 +300,20 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
     incidents,
     fanout,
   }
-  const router = new FrameRouter({
+  const router: FrameRouter = new FrameRouter({
     ...routerDeps,
     decoder: venue,
     alerts,
     tap: (text, receivedAt) => recorder.frame(text, receivedAt),
     userHeard: () => accountRest.executed(),
   })
-  // Replayed frames take the same path to books, tapes and windows; alert rules and the recorder never see them.
   const replayRouter: FrameRouter = new FrameRouter({
     ...routerDeps,
     decoder: replayVenue,
     alerts: REPLAY_ALERTS,
   })
+
+  // ---- the connection's life: what each room does when it resets, opens and drops
   const connection: ConnectionManager = new ConnectionManager(
     {
       log,
@@ -405,11 +330,8 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
           restBooks.reset()
           accountRest.reset()
           registry.disconnected()
-          books.clear()
-          tapes.clear()
+          data.clear()
           userFeed.clear()
-          resync.clear()
-          liveness.clear()
           catalog.clear()
           alerts.reset()
           // The sticky auth error belongs to the previous profile's key.
@@ -434,10 +356,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
             fanout.inspector(inspector.recordOversized(now(), info.error ?? 'frame too large'))
             incidents.badFrame(info.error ?? 'oversized frame')
           }
-          if (info.wasOpen) {
-            for (const market of books.markAllStale('reconnect')) bookChanged(market)
-            tapes.markGap()
-          }
+          if (info.wasOpen) data.linkLost()
         },
         frame: router.onFrame,
         expectsData: () => registry.hasAny(),
@@ -449,26 +368,23 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
     },
     activeProfileOf(settings),
   )
+
+  // ---- keys, profiles, recording and replay, workspaces, and the windows' API
   const keys = new KeyManager({
     log,
     secrets,
     status,
     demo,
     storeFor,
-    current: () => ({
-      profile: connection.profile,
-      rest: connection.rest,
-      unavailable: connection.unavailable,
-    }),
+    current,
     updateProfile: (id, patch) => profiles.update(id, patch),
     keyChanged: () => {
       restBooks.reset()
       accountRest.reset()
       accountRest.refresh()
       catalog.invalidate()
-      status.lastError = null
       registry.keyChanged()
-      statusChanged()
+      status.setError(null)
     },
   })
   const profiles = new ProfileService(settings, connection, credentials, log)
@@ -498,13 +414,8 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
     },
     feed: replayRouter.onFrame,
     resetData: () => {
-      const markets = new Set([...books.markets(), ...tapes.markets()])
-      books.clear()
-      tapes.clear()
+      data.clear()
       userFeed.clear()
-      resync.clear()
-      liveness.clear()
-      for (const market of markets) bookChanged(market)
     },
     changed: statusChanged,
   })
@@ -535,25 +446,8 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
   })
 
   function onRegistryChange(change: RegistryChange): void {
-    // Drop what nobody watches any more, so a later subscription starts clean (no ghost levels, no stale tape).
-    const affected = new Set<string>([...change.market.removed, ...change.market.changed])
-    for (const ev of [...change.event.removed, ...change.event.changed]) {
-      for (const m of catalog.marketsOf(ev)) affected.add(m)
-    }
-    for (const market of affected) {
-      if (!interests.routed(market)) {
-        books.delete(market)
-        tapes.delete(market)
-        liveness.forget(market)
-        resync.forget(market)
-      } else if (!interests.wantsBook(market) && books.has(market)) {
-        books.delete(market)
-        resync.forget(market)
-      }
-    }
     if (change.user) accountRest.refresh()
-    if (change.event.added.some((ev) => !catalog.knows(ev))) {
-      // Windows watching an event need its markets; load the listing in the background.
+    if (data.subscriptionsChanged(change).needListing) {
       void catalog.list(false).then(() => clients.refreshMarkets())
     }
   }
@@ -576,7 +470,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
   }
 
   // ---- start
-
+  if (loaded.warning) status.notice(loaded.warning)
   if (demoMode && !connection.profile.demo) {
     const r = await settings.update((s) => ({ ...s, activeProfileId: DEMO_PROFILE_ID }))
     if (!r.ok) log.warn('monitor: could not select the demo profile', { code: r.error.code })

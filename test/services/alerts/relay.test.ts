@@ -3,6 +3,8 @@ import { AlertRelay, type AlertRelayDeps } from '../../../src/main/services/aler
 import type { AlertEvent, AlertRule, AlertsSummary, KeepRunning } from '../../../src/shared/alerts'
 import type { ConnectionState } from '../../../src/shared/model'
 import type { ShellState } from '../../../src/main/services/base/types'
+import { Emitter } from '../../../src/main/services/base/events'
+import type { SavedAlerts } from '../../../src/main/services/alerts/service'
 
 function event(id: number): AlertEvent {
   return {
@@ -27,12 +29,19 @@ function setup() {
   let summary: AlertsSummary = { armed: 1, unread: 0, paused: false, keepRunning: 'auto' }
   let connection: ConnectionState = 'live'
   const warnings: string[] = []
+  // The alert service's side of the wire: the relay hears it only through these events.
+  const changes = new Emitter<void>()
+  const firings = new Emitter<AlertEvent>()
+  const saves = new Emitter<SavedAlerts>()
   const deps: AlertRelayDeps = {
     log: { info: () => {}, warn: (m) => void warnings.push(m), error: () => {} },
     now: () => 1_000,
-    viewChanged: () => void views.push(views.length + 1),
-    fired: (e) => void firedToWindows.push(e.id),
-    summary: () => summary,
+    alerts: {
+      onDidChange: changes.event,
+      onDidFire: firings.event,
+      onDidChangeRules: saves.event,
+      summary: () => summary,
+    },
     connection: () => connection,
     save: async (state) => void saved.push(state),
     setTimeout: (fn, ms) => {
@@ -45,11 +54,16 @@ function setup() {
     },
   }
   const relay = new AlertRelay(deps)
+  relay.onDidChangeView(() => void views.push(views.length + 1))
+  relay.onDidFire((e) => void firedToWindows.push(e.id))
   const runTimers = () => {
     for (const t of timers.splice(0)) if (!t.cleared) t.fn()
   }
   return {
     relay,
+    fire: (e: AlertEvent) => firings.fire(e),
+    change: () => changes.fire(),
+    persist: (state: SavedAlerts) => saves.fire(state),
     views,
     firedToWindows,
     saved,
@@ -71,7 +85,7 @@ describe('AlertRelay', () => {
       },
     })
     s.relay.watch({ alertFired: (e) => void heard.push(e.id) })
-    s.relay.fired(event(1))
+    s.fire(event(1))
     expect(s.firedToWindows).toEqual([1])
     expect(heard).toEqual([1])
     expect(s.warnings).toHaveLength(1)
@@ -79,7 +93,7 @@ describe('AlertRelay', () => {
 
   it('coalesces a burst of view changes into one push', () => {
     const s = setup()
-    for (let i = 0; i < 50; i++) s.relay.changed()
+    for (let i = 0; i < 50; i++) s.change()
     expect(s.views).toEqual([])
     expect(s.timers).toHaveLength(1)
     s.runTimers()
@@ -96,8 +110,8 @@ describe('AlertRelay', () => {
     s.setConnection('reconnecting')
     s.relay.shellMaybeChanged()
     s.setSummary({ unread: 2 })
-    s.relay.changed()
-    s.relay.changed()
+    s.change()
+    s.change()
     // The shell hears with the windows' throttled view, not per change.
     expect(states).toHaveLength(2)
     s.runTimers()
@@ -111,19 +125,22 @@ describe('AlertRelay', () => {
   it('saves the newest rules once per burst, and what is left on close', async () => {
     const s = setup()
     const rules = (n: number) => Array.from({ length: n }, () => ({}) as AlertRule)
-    s.relay.persist({ rules: rules(1), keepRunning: 'auto' })
-    s.relay.persist({ rules: rules(2), keepRunning: 'auto' })
+    s.persist({ rules: rules(1), keepRunning: 'auto' })
+    s.persist({ rules: rules(2), keepRunning: 'auto' })
     s.runTimers()
     await Promise.resolve()
     expect(s.saved.map((x) => x.rules.length)).toEqual([2])
-    s.relay.persist({ rules: rules(3), keepRunning: 'never' })
+    s.persist({ rules: rules(3), keepRunning: 'never' })
     await s.relay.close()
     expect(s.saved.map((x) => [x.rules.length, x.keepRunning])).toEqual([
       [2, 'auto'],
       [3, 'never'],
     ])
     // Closed: nothing more goes out.
-    s.relay.fired(event(2))
+    s.fire(event(2))
     expect(s.firedToWindows).toEqual([])
+    s.change()
+    s.runTimers()
+    expect(s.views).toEqual([])
   })
 })

@@ -122,11 +122,6 @@ function world(
     keyExpiresAt: () => w.keyDate,
     wantedBooks: () => w.wanted,
     setInterests: (list) => w.interests.push(list),
-    persist: (state) => w.persisted.push(state),
-    changed: () => {
-      w.changed++
-    },
-    fired: (event) => w.fired.push(event),
     log: log.logger,
     tickMs: 1000,
     setInterval: (fn, ms) => {
@@ -161,6 +156,11 @@ function world(
     return rule
   }
   w.svc = new AlertService(deps, initial)
+  w.svc.onDidChangeRules((state) => w.persisted.push(state))
+  w.svc.onDidChange(() => {
+    w.changed++
+  })
+  w.svc.onDidFire((event) => w.fired.push(event))
   return w
 }
 

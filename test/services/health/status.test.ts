@@ -56,9 +56,10 @@ describe('StatusTracker', () => {
       silenceLimitMs: 3_000,
     }
     s.world.authError = { code: 'unauthorized', message: 'refused' }
-    s.status.reconnects = 2
-    s.status.lastMessageAt = 999
-    s.status.hasKey = true
+    s.status.opened(true)
+    s.status.opened(true)
+    s.status.heard(999)
+    s.status.setHasKey(true)
     s.incidents.record('disconnect', 'dropped')
     const v = s.status.status()
     expect(v).toMatchObject({
@@ -130,7 +131,7 @@ describe('StatusTracker', () => {
     const s = setup()
     s.status.noteKeychain({ ok: false, error: keyringLocked })
     s.status.setError({ code: 'network', message: 'down' })
-    s.status.reconnects = 4
+    for (let i = 0; i < 4; i++) s.status.opened(true)
     s.status.resetForProfile()
     const v = s.status.status()
     expect(v.credentialsError).toBeNull()
@@ -143,14 +144,14 @@ describe('StatusTracker', () => {
     const s = setup()
     vi.advanceTimersByTime(STATUS_TICK_MS * 3)
     expect(s.changes()).toBe(0)
-    s.status.lastMessageAt = 10
+    s.status.heard(10)
     vi.advanceTimersByTime(STATUS_TICK_MS - 1)
     expect(s.changes()).toBe(0)
     vi.advanceTimersByTime(1)
     expect(s.changes()).toBe(1)
     vi.advanceTimersByTime(STATUS_TICK_MS * 3)
     expect(s.changes()).toBe(1)
-    s.status.lastMessageAt = 11
+    s.status.heard(11)
     vi.advanceTimersByTime(STATUS_TICK_MS)
     expect(s.changes()).toBe(2)
   })
@@ -159,7 +160,7 @@ describe('StatusTracker', () => {
     vi.useFakeTimers()
     const s = setup()
     s.status.close()
-    s.status.lastMessageAt = 10
+    s.status.heard(10)
     vi.advanceTimersByTime(STATUS_TICK_MS * 5)
     expect(s.changes()).toBe(0)
   })

@@ -108,7 +108,7 @@ describe('the engine refuses plain ws/http to a remote host', () => {
     expect(listed.ok).toBe(true)
     if (listed.ok) {
       expect(listed.value.profiles.map((p) => p.id)).not.toContain('plain')
-      expect(listed.value.activeProfileId).not.toBe('plain')
+      expect(listed.value.activeId).not.toBe('plain')
     }
     const status = await client.getStatus()
     const notices = status.ok ? (status.value.notices ?? []) : []

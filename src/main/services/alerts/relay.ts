@@ -4,16 +4,22 @@
 // shell hears only when what it shows changed, and the file is written once per burst of edits.
 import type { AlertEvent, AlertRule, AlertsSummary, KeepRunning } from '../../../shared/alerts'
 import type { ConnectionState } from '../../../shared/model'
+import { Emitter, type Event } from '../base/events'
 import type { Logger, ShellListener, ShellState } from '../base/types'
+import type { SavedAlerts } from './service'
+
+/** The alert service as the relay hears it (AlertService's events and summary). */
+export interface AlertSource {
+  onDidChange: Event<void>
+  onDidFire: Event<AlertEvent>
+  onDidChangeRules: Event<SavedAlerts>
+  summary(): AlertsSummary
+}
 
 export interface AlertRelayDeps {
   log: Logger
   now(): number
-  /** Tell every window the alerts view changed. */
-  viewChanged(): void
-  /** Tell every window an alert fired. */
-  fired(event: AlertEvent): void
-  summary(): AlertsSummary
+  alerts: AlertSource
   connection(): ConnectionState
   /** Writes rules and the keep-running choice to settings. */
   save(state: { rules: AlertRule[]; keepRunning: KeepRunning }): Promise<void>
@@ -24,6 +30,13 @@ export interface AlertRelayDeps {
 }
 
 export class AlertRelay {
+  private readonly views = new Emitter<void>()
+  private readonly firings = new Emitter<AlertEvent>()
+  /** The windows' alerts view should be rebuilt (at most every `viewMs`). */
+  readonly onDidChangeView = this.views.event
+  /** An alert fired: every window hears it at once. */
+  readonly onDidFire = this.firings.event
+  private readonly unsubscribe: Array<() => void>
   private readonly listeners = new Set<ShellListener>()
   private lastShell: string | null = null
   private viewTimer: unknown = null
@@ -49,6 +62,11 @@ export class AlertRelay {
         return t
       })
     this.clearTimer = d.clearTimeout ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>))
+    this.unsubscribe = [
+      d.alerts.onDidFire((event) => this.fired(event)),
+      d.alerts.onDidChange(() => this.changed()),
+      d.alerts.onDidChangeRules((state) => this.persist(state)),
+    ]
   }
 
   watch(listener: ShellListener): () => void {
@@ -57,13 +75,13 @@ export class AlertRelay {
   }
 
   shellState(): ShellState {
-    return { connection: this.d.connection(), alerts: this.d.summary() }
+    return { connection: this.d.connection(), alerts: this.d.alerts.summary() }
   }
 
   /** The alert service fired a rule: windows and shell hear now. */
-  fired(event: AlertEvent): void {
+  private fired(event: AlertEvent): void {
     if (this.closed) return
-    this.d.fired(event)
+    this.firings.fire(event)
     this.shellMaybeChanged()
     for (const listener of this.listeners) {
       try {
@@ -78,7 +96,7 @@ export class AlertRelay {
    * Something in the alerts view changed (a rule armed, held, edited…; may come from the hot path): windows hear
    * within `viewMs`, and the shell with them if its summary changed. Nothing is computed here.
    */
-  changed(): void {
+  private changed(): void {
     if (this.closed) return
     this.viewPending = true
     if (this.viewTimer === null) {
@@ -104,7 +122,7 @@ export class AlertRelay {
   }
 
   /** Rules changed: saved once the burst is over (or on close). */
-  persist(state: { rules: AlertRule[]; keepRunning: KeepRunning }): void {
+  private persist(state: SavedAlerts): void {
     if (this.closed) return
     this.toSave = state
     if (this.saveTimer !== null) return
@@ -118,12 +136,15 @@ export class AlertRelay {
   async close(): Promise<void> {
     // Whatever is already waiting is written below; nothing new is accepted from here on.
     this.closed = true
+    for (const off of this.unsubscribe) off()
     if (this.viewTimer !== null) this.clearTimer(this.viewTimer)
     if (this.saveTimer !== null) this.clearTimer(this.saveTimer)
     this.viewTimer = null
     this.saveTimer = null
     await this.saveNow()
     this.listeners.clear()
+    this.views.dispose()
+    this.firings.dispose()
   }
 
   private sendView(): void {
@@ -131,7 +152,7 @@ export class AlertRelay {
     if (!this.viewPending || this.closed) return
     this.viewPending = false
     this.lastViewAt = this.d.now()
-    this.d.viewChanged()
+    this.views.fire()
     this.shellMaybeChanged()
   }
 

@@ -36,6 +36,7 @@ import {
   type RuleRuntime,
 } from './rules'
 import { invalid, errorMessage } from '../base/errors'
+import { Emitter } from '../base/events'
 import type { Logger } from '../base/types'
 
 /** Besides what the parts read (PriceDeps: the clock, books and listing; InputDeps: whether a market exists): */
@@ -48,12 +49,6 @@ export interface AlertServiceDeps extends PriceDeps, InputDeps {
   wantedBooks(): Iterable<string>
   /** The markets/events/user channel the rules need, so they are watched with every window closed. Called when that set changes. */
   setInterests(interests: Interest[]): void
-  /** Rules or keep-running changed and must be saved (the caller debounces the settings write). */
-  persist(state: { rules: AlertRule[]; keepRunning: KeepRunning }): void
-  /** Anything in AlertsView changed. May be called often; the caller coalesces. */
-  changed(): void
-  /** A rule fired (already appended to the history). */
-  fired(event: AlertEvent): void
   log: Logger
   /** Health tick period, default 1000 ms. */
   tickMs?: number
@@ -61,7 +56,22 @@ export interface AlertServiceDeps extends PriceDeps, InputDeps {
   clearInterval?: (handle: unknown) => void
 }
 
+/** What the rules saved to settings hold. */
+export interface SavedAlerts {
+  rules: AlertRule[]
+  keepRunning: KeepRunning
+}
+
 export class AlertService {
+  private readonly changes = new Emitter<void>()
+  private readonly firings = new Emitter<AlertEvent>()
+  private readonly saves = new Emitter<SavedAlerts>()
+  /** Anything in AlertsView changed. May fire often, from the hot path; the listener coalesces. */
+  readonly onDidChange = this.changes.event
+  /** A rule fired (already appended to the history). */
+  readonly onDidFire = this.firings.event
+  /** Rules or keep-running changed and must be saved (the listener debounces the settings write). */
+  readonly onDidChangeRules = this.saves.event
   private readonly rules = new Map<string, RuleRuntime>()
   /** Price rules on bid/ask/mid/spread by market; `last` rules by market; big-trade rules by market and event. */
   private idx: RuleIndex = buildIndex([])
@@ -85,7 +95,7 @@ export class AlertService {
     this.health = new HealthWatch(d)
     this.prices = new PriceWatch(d, {
       record: (rt, kind, now, text) => this.record(rt, kind, now, text),
-      changed: () => d.changed(),
+      changed: () => this.changes.fire(),
       hotError: (error) => this.hotError(error),
     })
     for (const rule of loadRules(initial?.rules, d.log)) this.rules.set(rule.id, createRuntime(rule))
@@ -158,7 +168,7 @@ export class AlertService {
     this.rebuild()
     this.persist()
     this.evaluateNow(rt)
-    this.d.changed()
+    this.changes.fire()
     return ok(this.ruleView(rt, this.d.now()))
   }
 
@@ -166,7 +176,7 @@ export class AlertService {
     if (!this.rules.delete(id)) return fail(invalid(`Invalid alert: id: no rule "${id}"`))
     this.rebuild()
     this.persist()
-    this.d.changed()
+    this.changes.fire()
     return ok(undefined)
   }
 
@@ -184,7 +194,7 @@ export class AlertService {
       this.rebuild()
       this.persist()
       if (enabled) this.evaluateNow(rt)
-      this.d.changed()
+      this.changes.fire()
     }
     return ok(this.ruleView(rt, this.d.now()))
   }
@@ -207,14 +217,14 @@ export class AlertService {
     rt.rule = { ...rt.rule, snoozedUntil: minutes === null ? null : now + Math.round(minutes * 60_000) }
     this.persist()
     if (minutes === null) this.evaluateNow(rt)
-    this.d.changed()
+    this.changes.fire()
     return ok(this.ruleView(rt, now))
   }
 
   acknowledge(ids: readonly number[] | 'all'): Result<void> {
     if (ids !== 'all' && !Array.isArray(ids))
       return fail(invalid('Invalid alert: ids: a list of ids or "all"'))
-    if (this.history.acknowledge(ids)) this.d.changed()
+    if (this.history.acknowledge(ids)) this.changes.fire()
     return ok(undefined)
   }
 
@@ -223,7 +233,7 @@ export class AlertService {
     this.paused = paused
     this.prices.paused = paused
     if (!paused) for (const rt of this.rules.values()) if (isActive(rt.rule)) this.evaluateNow(rt)
-    this.d.changed()
+    this.changes.fire()
   }
 
   setKeepRunning(mode: KeepRunning): void {
@@ -231,7 +241,7 @@ export class AlertService {
     if (!parsed.success || parsed.data === this.keepRunning) return
     this.keepRunning = parsed.data
     this.persist()
-    this.d.changed()
+    this.changes.fire()
   }
 
   // ------------------------------------------------------------------ observations (hot path)
@@ -275,7 +285,7 @@ export class AlertService {
     for (const rt of this.rules.values()) resetRuntime(rt)
     // Fresh rules must judge the next quote even if it equals the last one.
     this.rebuild()
-    this.d.changed()
+    this.changes.fire()
   }
 
   tick(): void {
@@ -304,7 +314,7 @@ export class AlertService {
         this.statesKey = states
         dirty = true
       }
-      if (dirty) this.d.changed()
+      if (dirty) this.changes.fire()
     } catch (error) {
       this.hotError(error)
     }
@@ -341,9 +351,9 @@ export class AlertService {
       rt.rule = { ...rt.rule, firedAt: Math.floor(now) }
       if (rt.rule.mode === 'once') this.rebuild()
       this.persist()
-      this.d.fired(event)
+      this.firings.fire(event)
     }
-    this.d.changed()
+    this.changes.fire()
   }
 
   /** Tells the windows when a rule's shown state moved (phase, hold, re-arm); true when any did. */
@@ -355,7 +365,7 @@ export class AlertService {
         any = true
       }
     }
-    if (any && notify) this.d.changed()
+    if (any && notify) this.changes.fire()
     return any
   }
 
@@ -371,7 +381,7 @@ export class AlertService {
   private persist(): void {
     const rules: AlertRule[] = []
     for (const rt of this.rules.values()) rules.push(rt.rule)
-    this.d.persist({ rules, keepRunning: this.keepRunning })
+    this.saves.fire({ rules, keepRunning: this.keepRunning })
   }
 
   // ------------------------------------------------------------------ index and interests

@@ -65,7 +65,7 @@ export class KeyManager {
     const store = this.d.storeFor(profile)
     const r = await store.get(profile.id)
     if (profile.id !== this.d.current().profile.id) return
-    if (!r.ok) this.d.status.lastError = r.error
+    if (!r.ok) this.d.status.setError(r.error)
     // When a profile is opened and no key is found, the keychain is probed (a lookup, never a write: see
     // CredentialStore.probe), so that a missing or refused keychain is shown as such before a key is entered.
     if (options.probe && r.ok && r.value === null && store.kind === 'keyring') {
@@ -115,7 +115,7 @@ export class KeyManager {
       })
       if (this.d.current().profile.id !== profile.id)
         return fail(invalid('The active profile changed while the key was set.'))
-      this.d.status.hasKey = true
+      this.d.status.setHasKey(true)
       this.d.log.info('monitor: API key stored', { profile: profile.id })
       this.d.keyChanged()
       return ok(this.info(updated.ok ? updated.value : profile))
@@ -129,7 +129,7 @@ export class KeyManager {
       this.d.status.noteKeychain(r)
       if (!r.ok) return fail(r.error)
       const updated = await this.d.updateProfile(profile.id, { keyLabel: null, keyExpiresAt: null })
-      this.d.status.hasKey = false
+      this.d.status.setHasKey(false)
       this.d.log.info('monitor: API key cleared', { profile: profile.id })
       this.d.keyChanged()
       return ok(this.info(updated.ok ? updated.value : profile))
@@ -146,7 +146,7 @@ export class KeyManager {
       const r = await this.d.storeFor(profile).set(profile.id, sim.demoKey)
       if (!r.ok) return fail(r.error)
       const updated = await this.d.updateProfile(profile.id, { keyLabel: 'Demo key', keyExpiresAt: null })
-      this.d.status.hasKey = true
+      this.d.status.setHasKey(true)
       this.d.keyChanged()
       return ok(this.info(updated.ok ? updated.value : profile))
     })

@@ -216,9 +216,8 @@ export class ConnectionManager {
   private onOpen(connection: Connection): void {
     if (connection !== this.conn) return
     const { status } = this.o
-    if (connection.everOpened) status.reconnects += 1
+    status.opened(connection.everOpened)
     connection.everOpened = true
-    status.lastError = null
     this.o.incidents.end(this.openDisconnect)
     this.openDisconnect = null
     this.o.hooks.opened()
@@ -234,9 +233,8 @@ export class ConnectionManager {
         info.cause === 'silence' || info.cause === 'ping-timeout' ? 'stall' : 'disconnect'
       this.openDisconnect = this.o.incidents.open(kind, describeClose(info))
     }
-    if (info.cause !== 'reconnect')
-      this.o.status.lastError = { code: 'network', message: describeClose(info) }
-    this.o.status.changed()
+    if (info.cause !== 'reconnect') this.o.status.setError({ code: 'network', message: describeClose(info) })
+    else this.o.status.changed()
   }
 }
 

@@ -33,15 +33,16 @@ export interface StatusSources {
 /** Counters and lastMessageAt change with every frame; windows get them once a second, not per frame. */
 export const STATUS_TICK_MS = 1000
 
+// Every field changes through a method, so one place decides what a change means and who hears it.
 export class StatusTracker {
-  reconnects = 0
-  lastMessageAt: number | null = null
-  lastError: ApiError | null = null
-  hasKey = false
+  private reconnectCount = 0
+  private lastHeardAt: number | null = null
+  private error: ApiError | null = null
+  private keyStored = false
   /** Sticky keychain failure: set by a keychain error, cleared by any keychain success. */
-  credentialsError: ApiError | null = null
+  private keychainError: ApiError | null = null
   /** Shown until the engine restarts (a repaired settings file, say). */
-  readonly notices: string[] = []
+  private readonly noticeList: string[] = []
   /** The app's own update, as the shell's updater reports it; null while updates are off. */
   private update: UpdateStatus | null = null
   private lastTickMessageAt: number | null = null
@@ -53,26 +54,69 @@ export class StatusTracker {
     private readonly onChange: () => void,
   ) {
     this.timer = setInterval(() => {
-      if (this.lastMessageAt !== this.lastTickMessageAt) {
-        this.lastTickMessageAt = this.lastMessageAt
+      if (this.lastHeardAt !== this.lastTickMessageAt) {
+        this.lastTickMessageAt = this.lastHeardAt
         this.onChange()
       }
     }, STATUS_TICK_MS)
     this.timer.unref()
   }
 
+  get lastMessageAt(): number | null {
+    return this.lastHeardAt
+  }
+
+  get lastError(): ApiError | null {
+    return this.error
+  }
+
+  get hasKey(): boolean {
+    return this.keyStored
+  }
+
+  get credentialsError(): ApiError | null {
+    return this.keychainError
+  }
+
   changed(): void {
     this.onChange()
   }
 
-  setError(error: ApiError | null): void {
-    this.lastError = error
+  /** A frame arrived: windows see it with the next tick, never per frame. */
+  heard(at: number): void {
+    this.lastHeardAt = at
+  }
+
+  /** Whether a frame arrived within the last `ms`. */
+  heardWithin(ms: number, now: number): boolean {
+    return this.lastHeardAt !== null && now - this.lastHeardAt < ms
+  }
+
+  /** A line every window shows until the engine restarts. */
+  notice(text: string): void {
+    this.noticeList.push(text)
     this.onChange()
   }
 
+  /** The stream opened (again, when `reconnected`): the last error is over. */
+  opened(reconnected: boolean): void {
+    if (reconnected) this.reconnectCount += 1
+    this.error = null
+  }
+
+  setError(error: ApiError | null): void {
+    this.error = error
+    this.onChange()
+  }
+
+  /** A listing arrived: any error but the link's own is over (the link's ends when the stream opens). */
+  listingLoaded(): void {
+    if (this.error && this.error.code !== 'network') this.error = null
+  }
+
   setHasKey(value: boolean): void {
-    if (value === this.hasKey) return
-    this.hasKey = value
+    if (value === this.keyStored) return
+    this.keyStored = value
     this.onChange()
   }
 
@@ -92,18 +136,18 @@ export class StatusTracker {
 
   /** Keeps credentialsError current from any keychain operation's result. */
   noteKeychain(r: Result<unknown>): void {
-    const next = r.ok ? null : r.error.code.startsWith('keyring_') ? r.error : this.credentialsError
-    if (next !== this.credentialsError) {
-      this.credentialsError = next
+    const next = r.ok ? null : r.error.code.startsWith('keyring_') ? r.error : this.keychainError
+    if (next !== this.keychainError) {
+      this.keychainError = next
       this.onChange()
     }
   }
 
   /** A new profile: its errors and key state are learnt afresh. */
   resetForProfile(): void {
-    this.lastError = null
-    this.credentialsError = null
-    this.hasKey = false
+    this.error = null
+    this.keychainError = null
+    this.keyStored = false
   }
 
   status(): StreamStatus {
@@ -111,18 +155,18 @@ export class StatusTracker {
     return {
       profileId: this.sources.profileId(),
       state: this.sources.connectionState(),
-      reconnects: this.reconnects,
+      reconnects: this.reconnectCount,
       connectedSince: s?.connectedSince ?? null,
-      lastMessageAt: this.lastMessageAt,
+      lastMessageAt: this.lastHeardAt,
       nextRetryAt: s?.nextRetryAt ?? null,
       authError: this.sources.authError(),
-      credentialsError: this.credentialsError,
-      lastError: this.lastError ?? this.sources.unavailable(),
+      credentialsError: this.keychainError,
+      lastError: this.error ?? this.sources.unavailable(),
       rateLimit: this.sources.rateLimit(),
       counters: this.sources.counters(),
       incidents: this.incidents.list(),
-      hasKey: this.hasKey,
-      ...(this.notices.length > 0 ? { notices: [...this.notices] } : {}),
+      hasKey: this.keyStored,
+      ...(this.noticeList.length > 0 ? { notices: [...this.noticeList] } : {}),
       ...(this.sources.adapter ? { adapter: this.sources.adapter() } : {}),
       ...(this.update ? { update: { ...this.update } } : {}),
       ...this.recordAndReplay(),
