@@ -99,14 +99,23 @@ export interface EventSummary {
  * empty: nothing yet. live: a valid snapshot plus every delta since, and updates arrive at the market's usual
  * rhythm. quiet: as live, but silent for longer than the market's usual gap allows, so it may be behind (deltas
  * still apply; the next update makes it live). stale: known to be wrong or behind (gap, crossed, reconnect,
- * silent) until a fresh snapshot. resyncing: stale, and a fresh snapshot has been asked for.
+ * silent) until a fresh snapshot; with the reason UNKNOWN_MARKET, the venue never answered and is not asked
+ * again for now. resyncing: stale, and a fresh snapshot has been asked for.
  */
 export type BookState = 'empty' | 'live' | 'quiet' | 'stale' | 'resyncing'
+
+/**
+ * The staleReason of a market the venue never answered: not a word of it (book, ticker, trade) through a
+ * bounded number of requests while other markets' data flowed, and not in the listing. The engine stops asking
+ * until the listing names it, the connection reconnects, a window subscribes to it anew or asks for a resync
+ * (docs/liveness.md).
+ */
+export const UNKNOWN_MARKET = 'unknown'
 
 export interface BookView {
   market: string
   state: BookState
-  /** Why the book is stale: 'gap', 'crossed', 'reconnect', 'stalled', … */
+  /** Why the book is stale: 'gap', 'crossed', 'reconnect', 'stalled', UNKNOWN_MARKET, … */
   staleReason: string | null
   /** Best first: bids descending, asks ascending; at most the requested depth. */
   bids: Level[]

@@ -6,6 +6,7 @@ import { createSimulator, type SimConfig, type Simulator } from '../../src/sim/i
 import { createMemoryStore, type CredentialStore } from '../../src/main/services/credentials/store'
 import { createMonitor, type StreamTuning } from '../../src/main/services/monitor'
 import type { MonitorClient, MonitorEngine } from '../../src/main/services/base/types'
+import type { ResyncConfig } from '../../src/main/services/health/thresholds'
 import { captureLogger, waitFor, type CapturedLog } from './helpers'
 
 /** Short timeouts so that faults heal within a test; nothing asserts on timing. */
@@ -100,6 +101,8 @@ export async function startHarness(
     config?: SimConfig
     stream?: StreamTuning
     eventsCacheMs?: number
+    /** Resync pacing over the harness's own (a first retry after 1 s). */
+    resync?: Partial<ResyncConfig>
     settingsPath?: string
     /** Where the engine connects instead of the simulator itself (a fault proxy in front of it). */
     endpoint?: { baseUrl: string; wsUrl: string }
@@ -114,7 +117,7 @@ export async function startHarness(
     demo: false,
     logger: log.logger,
     fanoutIntervalMs: 10,
-    resync: { baseMs: 1000 },
+    resync: { baseMs: 1000, ...options.resync },
     stream: options.stream ?? FAST_STREAM,
     ...(options.eventsCacheMs !== undefined ? { eventsCacheMs: options.eventsCacheMs } : {}),
   })

@@ -1,10 +1,12 @@
 // ResyncTracker on its own, with an injected clock: every wanted book without a snapshot is chased with backoff
-// until one arrives, escalates to one reconnect on a healthy connection, and ends its incident with the time.
+// until one arrives, escalates to one reconnect on a healthy connection, and ends its incident with the time;
+// a market the venue never says a word of is marked unknown after a bounded number of requests and left alone.
 import { afterEach, describe, expect, it } from 'vitest'
 import { BookStore } from '../../../src/main/services/market/books'
 import { IncidentLog } from '../../../src/main/services/health/incidents'
 import { RESYNC_DEFAULTS } from '../../../src/main/services/health/thresholds'
 import { ResyncTracker } from '../../../src/main/services/market/resync'
+import { UNKNOWN_MARKET } from '../../../src/shared/model'
 import { captureLogger } from '../helpers'
 
 interface Rig {
@@ -17,6 +19,8 @@ interface Rig {
   reconnects: string[]
   open: { value: boolean }
   flowing: { value: boolean }
+  listed: Set<string>
+  fetched: string[][]
 }
 
 const trackers: ResyncTracker[] = []
@@ -36,6 +40,8 @@ function rig(): Rig {
   const reconnects: string[] = []
   const open = { value: true }
   const flowing = { value: true }
+  const listed = new Set<string>()
+  const fetched: string[][] = []
   const tracker = new ResyncTracker({
     // The timer never fires in these tests: time moves only through tick().
     config: { ...RESYNC_DEFAULTS, checkMs: 1e9 },
@@ -46,6 +52,8 @@ function rig(): Rig {
     log: captureLogger().logger,
     wantedBooks: () => wanted,
     wantsBook: (m) => wanted.has(m),
+    listed: (m) => listed.has(m),
+    fetchSnapshots: (markets) => fetched.push([...markets]),
     resubscribe: (markets) => resubscribed.push([...markets]),
     streamOpen: () => open.value,
     dataFlowing: () => flowing.value,
@@ -53,7 +61,19 @@ function rig(): Rig {
     bookChanged: () => {},
   })
   trackers.push(tracker)
-  return { tracker, books, incidents, clock, wanted, resubscribed, reconnects, open, flowing }
+  return {
+    tracker,
+    books,
+    incidents,
+    clock,
+    wanted,
+    resubscribed,
+    reconnects,
+    open,
+    flowing,
+    listed,
+    fetched,
+  }
 }
 
 /** Advance the clock in steps of `step` ms up to `ms`, ticking at each. */
@@ -122,6 +142,9 @@ describe('ResyncTracker', () => {
   it('rebuilds the connection once when a flowing connection never answers, then only asks again', () => {
     const r = rig()
     r.wanted.add('m1')
+    // The venue knows the market (it sent its book once): it is chased for good, never marked unknown.
+    snapshot(r, 'm1')
+    r.tracker.need('m1', 'gap')
     run(r, 20_000)
     expect(r.reconnects).toHaveLength(1)
     expect(r.tracker.attempt('m1')).toBeGreaterThan(RESYNC_DEFAULTS.attemptsBeforeReconnect)
@@ -184,5 +207,115 @@ describe('ResyncTracker', () => {
     r.tracker.tick()
     expect(r.tracker.attempt('m1')).toBeNull()
     expect(r.incidents.list()[0]?.detail).toBe('book crossed; no longer watched')
+  })
+
+  describe('a market the venue never answers', () => {
+    const BOUND = RESYNC_DEFAULTS.attemptsBeforeUnknown
+
+    /** Runs until the market is marked unknown (or two minutes pass); returns how long that took. */
+    function untilUnknown(r: Rig, market = 'm1'): number {
+      const start = r.clock.t
+      while (!r.tracker.unknown(market) && r.clock.t - start < 120_000) run(r, 100, 100)
+      return r.clock.t - start
+    }
+
+    it(`is marked unknown after ${BOUND} unanswered requests, told to windows, and no longer asked for`, () => {
+      const r = rig()
+      r.wanted.add('m1')
+      const took = untilUnknown(r)
+      expect(r.tracker.unknown('m1')).toBe(true)
+      // About a minute at the default pacing (one reconnect on the way, which this rig does not perform).
+      expect(took).toBeGreaterThan(50_000)
+      expect(took).toBeLessThan(90_000)
+      expect(r.tracker.attempt('m1')).toBe(BOUND)
+      const view = r.books.bookView('m1', 5)
+      expect(view?.state).toBe('stale')
+      expect(view?.staleReason).toBe(UNKNOWN_MARKET)
+      const incident = r.incidents.list().find((i) => i.market === 'm1')
+      expect(incident?.endedAt).not.toBeNull()
+      expect(incident?.detail).toMatch(
+        /no answer to 12 requests; the venue does not seem to know this market/,
+      )
+      // Before: a request every 8 s for good. Now: not one more, by stream or REST, in ten minutes.
+      const asked = r.resubscribed.length
+      const fetched = r.fetched.length
+      run(r, 600_000, 250)
+      expect(r.resubscribed.length).toBe(asked)
+      expect(r.fetched.length).toBe(fetched)
+      expect(r.reconnects.length).toBeLessThanOrEqual(1)
+      expect(r.books.bookView('m1', 5)?.staleReason).toBe(UNKNOWN_MARKET)
+    })
+
+    it('is asked again on a new connection, and marked unknown again without another reconnect', () => {
+      const r = rig()
+      r.wanted.add('m1')
+      untilUnknown(r)
+      const reconnects = r.reconnects.length
+      r.tracker.connected()
+      expect(r.tracker.unknown('m1')).toBe(false)
+      expect(r.tracker.attempt('m1')).toBe(1)
+      expect(r.books.bookView('m1', 5)?.state).toBe('resyncing')
+      expect(r.fetched.at(-1)).toContain('m1')
+      untilUnknown(r)
+      expect(r.tracker.unknown('m1')).toBe(true)
+      expect(r.reconnects.length).toBe(reconnects)
+    })
+
+    it('is asked again when the listing names it, and a listed market is never marked unknown', () => {
+      const r = rig()
+      r.wanted.add('m1')
+      r.wanted.add('m2')
+      r.listed.add('m2')
+      untilUnknown(r)
+      expect(r.tracker.unknown('m2')).toBe(false)
+      expect(r.tracker.attempt('m2')).toBeGreaterThan(BOUND)
+      const asked = r.resubscribed.length
+      r.listed.add('m1')
+      r.tracker.tick()
+      expect(r.tracker.unknown('m1')).toBe(false)
+      expect(r.tracker.attempt('m1')).toBe(1)
+      expect(r.resubscribed.slice(asked)).toContainEqual(['m1'])
+    })
+
+    it('is asked again when a window asks for a resync', () => {
+      const r = rig()
+      r.wanted.add('m1')
+      untilUnknown(r)
+      r.tracker.need('m1', 'requested')
+      expect(r.tracker.unknown('m1')).toBe(false)
+      expect(r.tracker.attempt('m1')).toBe(1)
+      expect(r.resubscribed.at(-1)).toEqual(['m1'])
+    })
+
+    it('a delta shows the venue knows the market: never marked unknown then, and asked again at once', () => {
+      const r = rig()
+      r.wanted.add('m1')
+      r.wanted.add('m2')
+      untilUnknown(r, 'm2')
+      r.tracker.deltaWithoutSnapshot('m2')
+      expect(r.tracker.unknown('m2')).toBe(false)
+      expect(r.resubscribed.at(-1)).toEqual(['m2'])
+      r.tracker.deltaWithoutSnapshot('m1')
+      run(r, 300_000, 250)
+      expect(r.tracker.unknown('m1')).toBe(false)
+      expect(r.tracker.attempt('m1')).toBeGreaterThan(BOUND)
+    })
+
+    it('is not marked while no data flows at all (that is the connection, not the market)', () => {
+      const r = rig()
+      r.wanted.add('m1')
+      r.flowing.value = false
+      run(r, 300_000, 250)
+      expect(r.tracker.unknown('m1')).toBe(false)
+      expect(r.books.bookView('m1', 5)?.state).toBe('resyncing')
+    })
+
+    it('a market the venue sent a trade or ticker for is never marked unknown', () => {
+      const r = rig()
+      r.wanted.add('m1')
+      r.books.applyTicker({ kind: 'ticker', market: 'm1', last: 0.5 }, r.clock.t)
+      run(r, 300_000, 250)
+      expect(r.tracker.unknown('m1')).toBe(false)
+    })
   })
 })

@@ -33,6 +33,12 @@ export interface ResyncConfig {
   capMs: number
   /** After this many unanswered resubscribes on a connection that delivers other data, reconnect. */
   attemptsBeforeReconnect: number
+  /**
+   * After this many requests, none answered, for a market the venue has never sent a word of (no book, ticker,
+   * trade or delta) while other data flows, and that the listing does not name: the market is marked unknown
+   * and no longer asked for (docs/liveness.md).
+   */
+  attemptsBeforeUnknown: number
   /** How often books waiting for a snapshot are checked (ms). */
   checkMs: number
 }
@@ -66,6 +72,10 @@ export const RESYNC_DEFAULTS: ResyncConfig = {
   baseMs: 750,
   capMs: 8_000,
   attemptsBeforeReconnect: 4,
+  // Twelve requests take about a minute at the pacing above (0.75, 1.5, 3 and 6 s, then every 8 s), with the
+  // one reconnect of attemptsBeforeReconnect on the way: long past any venue's slow answer, short enough that a
+  // wrong id does not cost a request every 8 s all day.
+  attemptsBeforeUnknown: 12,
   checkMs: 250,
 }
 

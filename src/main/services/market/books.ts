@@ -127,6 +127,14 @@ export class BookStore {
     this.books.get(market)?.markStale(reason)
   }
 
+  /** Whether the venue ever sent something for this market while it was watched: a book, a ticker or a trade. */
+  heardOf(market: string): boolean {
+    return (
+      (this.books.get(market)?.updatedAt ?? null) !== null ||
+      (this.extra.get(market)?.updatedAt ?? null) !== null
+    )
+  }
+
   delete(market: string): void {
     this.books.delete(market)
     this.extra.delete(market)

@@ -2,7 +2,10 @@
 // reconnect, gap, crossed, silent, or a snapshot lost or ignored — is an episode that is chased with backoff
 // until a snapshot arrives: resubscribe that market (or its event), and after a few unanswered tries on a
 // connection that otherwise delivers data, rebuild the connection once. Each episode is in the incident log.
-import type { Incident } from '../../../shared/model'
+// The one end without a snapshot: a market the venue has never said a word of, through attemptsBeforeUnknown
+// requests while other data flowed, is marked unknown and no longer asked for, until something says it may
+// exist after all (the listing names it, a new connection, a delta, a new subscribe or a Resync).
+import { UNKNOWN_MARKET, type Incident } from '../../../shared/model'
 import type { BookStore } from './books'
 import type { IncidentLog } from '../health/incidents'
 import type { ResyncConfig } from '../health/thresholds'
@@ -18,6 +21,12 @@ export interface ResyncDeps {
   /** Every market whose book is wanted now. */
   wantedBooks(): Iterable<string>
   wantsBook(market: string): boolean
+  /**
+   * Whether the venue's listing names this market. A listed market is never marked unknown (its book is only
+   * slow), and an unknown one is asked for again as soon as the listing names it. Without it, only the venue's
+   * silence decides.
+   */
+  listed?(market: string): boolean
   /** Ask the venue again for these markets (a fresh snapshot answers). */
   resubscribe(markets: readonly string[]): void
   /**
@@ -46,6 +55,10 @@ interface Episode {
   incident: Incident | null
   /** This episode already cost one reconnect; it keeps asking, but never reconnects again. */
   escalated: boolean
+  /** A delta arrived for the market during the episode: the venue knows it, whatever else it leaves unsaid. */
+  heard: boolean
+  /** The venue never answered: nothing is asked for until the episode is restarted (restart()). */
+  unknown: boolean
 }
 
 /** At most one reconnect for unanswered snapshots in this long, whichever markets ask for it. */
@@ -66,6 +79,8 @@ export class ResyncTracker {
     const { books, now } = this.deps
     books.markStale(market, reason)
     let episode = this.episodes.get(market)
+    // Asked for by name (a window's Resync): an unknown market gets a fresh round of requests.
+    if (episode?.unknown === true) episode = undefined
     if (episode === undefined) {
       episode = this.start(market, reason, now())
       episode.incident = this.deps.incidents.open('resync', `book ${reason}; resubscribing`, market)
@@ -84,6 +99,11 @@ export class ResyncTracker {
   deltaWithoutSnapshot(market: string): void {
     const episode = this.episodes.get(market)
     if (episode === undefined || !this.deps.streamOpen()) return
+    episode.heard = true
+    if (episode.unknown) {
+      this.restart(market, episode)
+      return
+    }
     const at = this.deps.now()
     if (at - episode.requestedAt < 2 * this.deps.config.baseMs) return
     this.request(market, episode, at)
@@ -110,6 +130,8 @@ export class ResyncTracker {
   connected(): void {
     const at = this.deps.now()
     for (const [market, episode] of this.episodes) {
+      // The replay asks an unknown market again too: it gets a fresh round of requests on the new socket.
+      if (episode.unknown) this.reopen(market, episode)
       this.request(market, episode, at)
       // A new socket is a fresh start: the next check comes at the first step of the backoff again.
       episode.nextAt = at + this.delay(1)
@@ -122,6 +144,11 @@ export class ResyncTracker {
   /** The attempt count of a market's episode, or null when its book needs nothing. */
   attempt(market: string): number | null {
     return this.episodes.get(market)?.attempt ?? null
+  }
+
+  /** Whether the market is marked unknown (never answered, no longer asked for). */
+  unknown(market: string): boolean {
+    return this.episodes.get(market)?.unknown ?? false
   }
 
   forget(market: string): void {
@@ -152,7 +179,16 @@ export class ResyncTracker {
         this.forget(market)
         continue
       }
+      if (episode.unknown) {
+        // A listing loaded since may name it now: then it is asked for again.
+        if (this.deps.listed?.(market) === true) this.restart(market, episode)
+        continue
+      }
       if (at < episode.nextAt) continue
+      if (this.neverAnswered(market, episode)) {
+        this.markUnknown(market, episode)
+        continue
+      }
       this.request(market, episode, at)
       if (episode.incident === null) {
         // A replayed subscription that went unanswered is an incident of its own from the second request on.
@@ -219,9 +255,58 @@ export class ResyncTracker {
       startedAt: this.deps.now(),
       incident: null,
       escalated: false,
+      heard: false,
+      unknown: false,
     }
     this.episodes.set(market, episode)
     return episode
+  }
+
+  /**
+   * Due for another request after attemptsBeforeUnknown of them, each given its full wait: true when the venue
+   * has never said a word of the market (no book, ticker, trade or delta), other data flows (so the venue is
+   * answering, just not about this), and the listing does not name it (a listed market is only slow).
+   */
+  private neverAnswered(market: string, episode: Episode): boolean {
+    return (
+      episode.attempt >= this.deps.config.attemptsBeforeUnknown &&
+      !episode.heard &&
+      !this.deps.books.heardOf(market) &&
+      this.deps.listed?.(market) !== true &&
+      this.deps.dataFlowing()
+    )
+  }
+
+  /** Stops asking for the market, and says so on its book and in the incident log. */
+  private markUnknown(market: string, episode: Episode): void {
+    episode.unknown = true
+    const detail = `book ${episode.reason}: no answer to ${episode.attempt} requests; the venue does not seem to know this market, so it is no longer asked for`
+    if (episode.incident) this.deps.incidents.end(episode.incident, detail)
+    else this.deps.incidents.record('resync', detail, market)
+    episode.incident = null
+    this.deps.log.warn('resync: the venue never answered this market; no longer asking', {
+      market,
+      attempts: episode.attempt,
+    })
+    this.deps.books.markStale(market, UNKNOWN_MARKET)
+    this.deps.bookChanged(market)
+  }
+
+  /** An unknown market's episode starts over: its next request is the first of a new round. */
+  private reopen(market: string, episode: Episode): void {
+    episode.unknown = false
+    // `escalated` stays: a market the venue does not know costs at most one reconnect, however often it is retried.
+    episode.attempt = 0
+    episode.startedAt = this.deps.now()
+    this.deps.log.info('resync: asking again for a market marked unknown', { market })
+  }
+
+  /** Reopens an unknown market's episode and asks for it now (the caller saw a reason it may exist). */
+  private restart(market: string, episode: Episode): void {
+    this.reopen(market, episode)
+    this.request(market, episode, this.deps.now())
+    if (this.deps.streamOpen()) this.deps.resubscribe([market])
+    this.deps.fetchSnapshots?.([market])
   }
 
   /** Counts one more request for a snapshot (the caller sends it) and shows it on the book. */

@@ -1,0 +1,49 @@
+// A market id the venue never answers (the simulator acknowledges it as unknown and sends nothing for it), on a
+// connection whose other markets stream: after a bounded number of requests it is marked unknown and no longer
+// asked for; a new connection asks once more. Pacing is shortened so the bound is reached in seconds.
+import { afterEach, expect, it } from 'vitest'
+import { UNKNOWN_MARKET } from '../../../src/shared/model'
+import { waitFor } from '../helpers'
+import { pickTargets, startHarness, type Harness } from '../harness'
+
+let h: Harness | null = null
+afterEach(async () => {
+  await h?.close()
+  h = null
+})
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+const NOWHERE = 'no-such-market'
+
+it('marks a market the venue never answers unknown, stops asking, and asks again after a reconnect', async () => {
+  h = await startHarness({ resync: { baseMs: 100, capMs: 200, attemptsBeforeUnknown: 6 } })
+  const { market } = pickTargets(h.sim)
+  const { client, rec } = h.attach('window')
+  const set = await client.setInterests([
+    { channel: 'market', id: market, filter: 'all' },
+    { channel: 'market', id: NOWHERE, filter: 'all' },
+  ])
+  expect(set.ok).toBe(true)
+  await waitFor(() => rec.bookState(market, 'live'), 'the known market live')
+  const isUnknown = () => {
+    const v = rec.latestBook(NOWHERE)
+    return v?.state === 'stale' && v.staleReason === UNKNOWN_MARKET
+  }
+  await waitFor(isUnknown, 'the unknown market marked unknown', 15_000)
+  expect(
+    rec.status()?.incidents.some((i) => i.market === NOWHERE && /does not seem to know/.test(i.detail)),
+  ).toBe(true)
+
+  // Not asked again: before, a request every 200 ms showed as another "resyncing" view.
+  const mark = rec.mark()
+  await sleep(2_000)
+  expect(rec.bookState(NOWHERE, 'resyncing', mark)).toBe(false)
+  expect(isUnknown()).toBe(true)
+  expect(rec.marketData(market, mark)).toBe(true)
+
+  // A new connection asks once more, and the market is marked unknown again after its round.
+  const before = rec.mark()
+  h.engine.reconnectNow()
+  await waitFor(() => rec.bookState(NOWHERE, 'resyncing', before), 'asked again after the reconnect')
+  await waitFor(isUnknown, 'marked unknown again', 15_000)
+})
