@@ -1,6 +1,41 @@
-// What two view batches folded into one keep, shared by the browser host (a backed-up page socket) and the
-// renderer (batches landing within one frame): state keeps the newest value per market, lists are appended in
-// order. Each caller caps the lists by its own rule.
+// Two view batches as one, as if the newer were applied right after the older: the one fold of the browser host
+// (a backed-up page socket) and the renderer (batches landing within one frame). Every ViewBatch field has its
+// rule in RULES, a mapped type over the batch's keys: a field added to ViewBatch without a rule fails typecheck.
+//
+// State (status, books, tickers, the alerts and workspace views) keeps the newest value (per market);
+// lists (trades, user updates, inspector frames, fired alerts) are appended in order; flags stick if either batch
+// set them. Only trades and inspector frames are ever capped, by the caller's caps: account updates and fired
+// alerts are never dropped (the account needs each update, each firing is a notification).
+import type { ViewBatch } from './ipc'
+import type { TradeView } from './model'
+
+/** What a caller keeps of the lists it may shorten; an absent cap keeps everything. */
+export interface MergeCaps {
+  /**
+   * Trades kept per market, newest first: a tape that holds no more than this shows the same either way, so no
+   * hole is marked.
+   */
+  tradesPerMarket?: number
+  /** Trades kept in all, newest first; the first kept trade of each market that lost some says `gapBefore`. */
+  trades?: number
+  /** Inspector frames kept, newest first. */
+  inspector?: number
+}
+
+/** How one field of two batches folds into the merged batch's field; undefined leaves it out. */
+export type Rule<T> = (older: T | undefined, newer: T | undefined, fold: Fold) => T | undefined
+
+/** What a rule may know besides its field's two values. */
+export interface Fold {
+  readonly caps: MergeCaps
+  /**
+   * The newer batch is a status read (seq < 0, refreshStatus) and the older one a batch of the stream: the
+   * stream's position (seq, at) stays the older batch's.
+   */
+  readonly keepOlderPosition: boolean
+}
+
+type Rules = { readonly [K in keyof Required<ViewBatch>]: Rule<Required<ViewBatch>[K]> }
 
 /** The newest item per market, older ones replaced. */
 export function newestByMarket<T extends { market: string }>(older?: T[], newer?: T[]): T[] | undefined {
@@ -17,4 +52,94 @@ export function appended<T>(older: T[] | undefined, newer: T[] | undefined): T[]
   if (!older || older.length === 0) return newer
   if (!newer || newer.length === 0) return older
   return older.concat(newer)
+}
+
+/** The newest `cap` entries (all when no cap). */
+export function newest<T>(list: T[], cap: number | undefined): T[] {
+  return cap !== undefined && list.length > cap ? list.slice(list.length - cap) : list
+}
+
+/** The newest `cap` trades of each market, in order. */
+export function capTradesPerMarket(trades: TradeView[], cap: number): TradeView[] {
+  if (trades.length <= cap) return trades
+  const kept: TradeView[] = []
+  const count = new Map<string, number>()
+  for (let i = trades.length - 1; i >= 0; i--) {
+    const t = trades[i] as TradeView
+    const n = count.get(t.market) ?? 0
+    if (n >= cap) continue
+    count.set(t.market, n + 1)
+    kept.push(t)
+  }
+  return kept.length === trades.length ? trades : kept.reverse()
+}
+
+/**
+ * The newest `cap` trades in all. Dropped trades leave a hole in their market's tape, so the first kept trade of
+ * each market that lost some says `gapBefore`, as after a disconnect.
+ */
+function capTradesInAll(trades: TradeView[], cap: number): TradeView[] {
+  if (trades.length <= cap) return trades
+  const cut = trades.length - cap
+  const lost = new Set<string>()
+  for (let i = 0; i < cut; i++) lost.add((trades[i] as TradeView).market)
+  const kept = trades.slice(cut)
+  for (let i = 0; i < kept.length && lost.size > 0; i++) {
+    const t = kept[i] as TradeView
+    if (!lost.delete(t.market)) continue
+    if (t.gapBefore !== true) kept[i] = { ...t, gapBefore: true }
+  }
+  return kept
+}
+
+const position: Rule<number> = (older, newer, fold) => (fold.keepOlderPosition ? older : newer)
+const newestValue = <T>(older: T | undefined, newer: T | undefined): T | undefined => newer ?? older
+const flag = (older: true | undefined, newer: true | undefined): true | undefined =>
+  older || newer ? true : undefined
+
+const RULES: Rules = {
+  seq: position,
+  at: position,
+  status: newestValue,
+  books: newestByMarket,
+  tickers: newestByMarket,
+  trades: (older, newer, { caps }) => {
+    let trades = appended(older, newer)
+    if (trades === undefined) return undefined
+    if (caps.tradesPerMarket !== undefined) trades = capTradesPerMarket(trades, caps.tradesPerMarket)
+    if (caps.trades !== undefined) trades = capTradesInAll(trades, caps.trades)
+    return trades
+  },
+  user: appended,
+  inspector: (older, newer, { caps }) => {
+    const frames = appended(older, newer)
+    return frames && newest(frames, caps.inspector)
+  },
+  eventsChanged: flag,
+  resume: flag,
+  alerts: newestValue,
+  alertsFired: appended,
+  workspace: newestValue,
+}
+
+const FIELDS = Object.keys(RULES) as Array<keyof ViewBatch>
+
+function mergeField<K extends keyof ViewBatch>(
+  merged: ViewBatch,
+  key: K,
+  older: ViewBatch,
+  newer: ViewBatch,
+  fold: Fold,
+): void {
+  const rule = RULES[key] as Rule<ViewBatch[K]>
+  const value = rule(older[key], newer[key], fold)
+  if (value !== undefined) merged[key] = value
+}
+
+/** Two batches as one; `caps` are the caller's (none: nothing is dropped). */
+export function mergeBatches(older: ViewBatch, newer: ViewBatch, caps: MergeCaps = {}): ViewBatch {
+  const fold: Fold = { caps, keepOlderPosition: newer.seq < 0 && older.seq >= 0 }
+  const merged: ViewBatch = { seq: newer.seq, at: newer.at }
+  for (const key of FIELDS) mergeField(merged, key, older, newer, fold)
+  return merged
 }

@@ -33,7 +33,11 @@ export type Interest =
   | { channel: 'event'; id: string; filter: ChannelFilter }
   | { channel: 'user' }
 
-/** One coalesced push to a window, at most every ~16 ms. Newest state wins; fields absent = unchanged. */
+/**
+ * One coalesced push to a window, at most every ~16 ms. Newest state wins; fields absent = unchanged. Every field
+ * has its merge rule in shared/batch-merge.ts (the host and the renderer fold batches with it); a field without one
+ * fails typecheck there.
+ */
 export interface ViewBatch {
   /** Increasing per client. */
   seq: number

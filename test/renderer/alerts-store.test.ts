@@ -13,7 +13,8 @@ import {
   numberText,
   prefill,
 } from '../../src/renderer/lib/alerts'
-import { mergeBatches, reduceBatch, TOAST_CAP, useMonitor } from '../../src/renderer/store/monitor'
+import { mergeBatches } from '../../src/shared/batch-merge'
+import { reduceBatch, TOAST_CAP, useMonitor } from '../../src/renderer/store/monitor'
 import { emptyAlerts, EVENTS, ruleView } from './fake-api'
 
 function fired(id: number, partial: Partial<AlertEvent> = {}): AlertEvent {

@@ -2,11 +2,13 @@
 // The store's frame queue: batches delivered within one frame are applied together, in one store update, on
 // the next animation frame; a hidden document keeps one merged batch and applies it when shown.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { ViewBatch } from '../../src/shared/ipc'
+import { ALERT_HISTORY_CAP } from '../../src/shared/alerts'
+import { fired, range } from '../shared/batch-fixtures'
 import type { BookView, TradeView, UserUpdateView } from '../../src/shared/model'
+import { mergeBatches } from '../../src/shared/batch-merge'
 import {
   flushBatches,
-  mergeBatches,
+  QUEUE_CAPS,
   queueBatch,
   queuedBatch,
   TAPE_CAP,
@@ -164,6 +166,17 @@ describe('frame queue', () => {
     expect(useMonitor.getState().user).toHaveLength(USER_FEED_CAP)
   })
 
+  it('while hidden, keeps every fired alert however many, and every account update', () => {
+    visibility = 'hidden'
+    const count = ALERT_HISTORY_CAP + 50
+    for (let i = 1; i <= count; i++) queueBatch({ seq: i, at: i, alertsFired: [fired(i)], user: [user(i)] })
+    expect(queuedBatch()?.alertsFired?.map((e) => e.id)).toEqual(range(1, count))
+    // Account updates are applied whenever they fill the feed (above), the rest stay queued: none is lost.
+    flushBatches()
+    const feed = useMonitor.getState().user.map((u) => u.seq)
+    expect(feed).toEqual(range(count - Math.min(count, USER_FEED_CAP) + 1, count))
+  })
+
   it('works without animation frames at all (a timer of about one frame)', async () => {
     vi.stubGlobal('requestAnimationFrame', undefined)
     try {
@@ -179,11 +192,11 @@ describe('frame queue', () => {
 
 describe('mergeBatches', () => {
   it('keeps flags from either batch and the stream position of the newer', () => {
-    const merged = mergeBatches({ seq: 4, at: 40, eventsChanged: true, trades: [trade('m1', 'a')] }, {
-      seq: 5,
-      at: 50,
-      trades: [trade('m1', 'b')],
-    } as ViewBatch)
+    const merged = mergeBatches(
+      { seq: 4, at: 40, eventsChanged: true, trades: [trade('m1', 'a')] },
+      { seq: 5, at: 50, trades: [trade('m1', 'b')] },
+      QUEUE_CAPS,
+    )
     expect(merged.seq).toBe(5)
     expect(merged.at).toBe(50)
     expect(merged.eventsChanged).toBe(true)

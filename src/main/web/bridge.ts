@@ -5,11 +5,11 @@ import type { Duplex } from 'node:stream'
 import { WebSocket, WebSocketServer, type RawData } from 'ws'
 import { fail } from '../../shared/ipc'
 import type { ViewBatch } from '../../shared/ipc'
+import { mergeBatches, type MergeCaps } from '../../shared/batch-merge'
 import { isMonitorMethod, validateArgs } from '../../shared/ipc-validate'
 import type { ApiError, Result } from '../../shared/model'
 import type { Logger, MonitorClient, MonitorEngine } from '../services'
 import { hostAllowed, originAllowed, tokenMatches } from './access'
-import { mergeBatches } from './batch-merge'
 import { batchJson } from '../services'
 import { BRIDGE_PATH, parseCall, type HostFrame } from '../../shared/bridge'
 
@@ -34,6 +34,13 @@ export interface Bridge {
   readonly connections: number
   close(): Promise<void>
 }
+
+/**
+ * What a page that cannot keep up is sent instead of an ever-growing queue: one merged batch with the newest 2000
+ * trades (the hole marked on each market's tape) and 200 inspector frames. Account updates and fired alerts are
+ * never dropped (shared/batch-merge.ts).
+ */
+export const PAGE_MERGE_CAPS: MergeCaps = { trades: 2000, inspector: 200 }
 
 type AnyMethod = (...args: unknown[]) => Promise<Result<unknown>>
 
@@ -106,7 +113,7 @@ export function createBridge(options: BridgeOptions): Bridge {
       label,
       sink: (batch) => {
         if (ws.readyState !== WebSocket.OPEN) return
-        pending = pending ? mergeBatches(pending, batch) : batch
+        pending = pending ? mergeBatches(pending, batch, PAGE_MERGE_CAPS) : batch
         flushBatch()
       },
     })

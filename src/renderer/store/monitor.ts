@@ -2,7 +2,7 @@
 // once per animation frame, in a single set() (one React commit per frame however many batches arrived).
 // Components select by market id, so a busy market re-renders only the components that show it.
 import { create } from 'zustand'
-import { ALERT_HISTORY_CAP, type AlertEvent, type AlertsView } from '../../shared/alerts'
+import type { AlertEvent, AlertsView } from '../../shared/alerts'
 import { TAPE_TRADES, type ViewBatch } from '../../shared/ipc'
 import type {
   BookView,
@@ -14,7 +14,7 @@ import type {
 } from '../../shared/model'
 import type { WorkspaceView } from '../../shared/workspace'
 import { applyUserUpdates, emptyAccount, type AccountState } from '../../shared/account'
-import { appended, newestByMarket } from '../../shared/batch-merge'
+import { mergeBatches, newest, type MergeCaps } from '../../shared/batch-merge'
 
 /** What the engine keeps and sends as history (TAPE_TRADES); a window keeps no more. */
 export const TAPE_CAP = TAPE_TRADES
@@ -74,8 +74,7 @@ export interface MonitorState {
 }
 
 function appendCapped<T>(list: readonly T[], more: readonly T[], cap: number): T[] {
-  const joined = list.length === 0 ? [...more] : list.concat(more)
-  return joined.length > cap ? joined.slice(joined.length - cap) : joined
+  return newest(list.length === 0 ? [...more] : list.concat(more), cap)
 }
 
 const initial = {
@@ -244,63 +243,17 @@ export const useMonitor = create<MonitorState>()((set) => ({
 
 // ---------------------------------------------------------------------------------------------- frame queue
 // Batches arrive up to ~60 times a second, and several can land within one frame. Each is merged at once into
-// one queued batch (newest status, book and ticker per market; trades, user updates and frames appended in
-// order, capped as the store caps them), which is applied with a single set() on the next animation frame: one
-// React commit per frame. The reduction runs at that moment against the store as it then is, so a change made
-// meanwhile by other code is kept. A hidden document gets no animation frames: the queue keeps merging (one
-// batch, bounded) and is applied when the document becomes visible.
-
-/** The newest `cap` trades of each market, in order (a tape never shows more, so older ones are moot). */
-function capTradesPerMarket(trades: TradeView[], cap: number): TradeView[] {
-  if (trades.length <= cap) return trades
-  const kept: TradeView[] = []
-  const count = new Map<string, number>()
-  for (let i = trades.length - 1; i >= 0; i--) {
-    const t = trades[i] as TradeView
-    const n = count.get(t.market) ?? 0
-    if (n >= cap) continue
-    count.set(t.market, n + 1)
-    kept.push(t)
-  }
-  return kept.length === trades.length ? trades : kept.reverse()
-}
+// one queued batch (shared/batch-merge.ts, with the store's caps), which is applied with a single set() on the
+// next animation frame: one React commit per frame. The reduction runs at that moment against the store as it
+// then is, so a change made meanwhile by other code is kept. A hidden document gets no animation frames: the
+// queue keeps merging (one batch, bounded) and is applied when the document becomes visible.
 
 /**
- * Two batches as one, as if applied one after the other: state (status, books, tickers, the alerts view) keeps
- * the newest value per key, lists (trades, user updates, inspector frames, fired alerts) are appended in order.
- * Trades and frames are capped as the store caps them; user updates are not (every one counts for the account),
- * so the queue is flushed once they fill the feed. Flags (eventsChanged, resume, …) are kept if either batch set them.
+ * What the queue keeps of the lists it may shorten: the trades a tape can show and the frames the inspector
+ * holds. User updates are never dropped (every one counts for the account), so the queue is flushed once they
+ * fill the feed; fired alerts are never dropped either (each may be a toast).
  */
-export function mergeBatches(older: ViewBatch, newer: ViewBatch): ViewBatch {
-  const merged: ViewBatch = { ...older, ...newer }
-  // A status read (seq < 0) is not part of the stream: the stream's position stays the older batch's.
-  if (newer.seq < 0 && older.seq >= 0) {
-    merged.seq = older.seq
-    merged.at = older.at
-  }
-  const status = newer.status ?? older.status
-  if (status) merged.status = status
-  const books = newestByMarket(older.books, newer.books)
-  if (books) merged.books = books
-  const tickers = newestByMarket(older.tickers, newer.tickers)
-  if (tickers) merged.tickers = tickers
-  const trades = appended(older.trades, newer.trades)
-  if (trades) merged.trades = capTradesPerMarket(trades, TAPE_CAP)
-  const user = appended(older.user, newer.user)
-  if (user) merged.user = user
-  const inspector = appended(older.inspector, newer.inspector)
-  if (inspector)
-    merged.inspector = inspector.length > INSPECTOR_CAP ? inspector.slice(-INSPECTOR_CAP) : inspector
-  // Firings are appended (each may be a toast); a hidden window's queue keeps the newest, as the history does.
-  // The full alerts view is state: newest wins.
-  const alertsFired = appended(older.alertsFired, newer.alertsFired)
-  if (alertsFired)
-    merged.alertsFired =
-      alertsFired.length > ALERT_HISTORY_CAP ? alertsFired.slice(-ALERT_HISTORY_CAP) : alertsFired
-  const alerts = newer.alerts ?? older.alerts
-  if (alerts) merged.alerts = alerts
-  return merged
-}
+export const QUEUE_CAPS: MergeCaps = { tradesPerMarket: TAPE_CAP, inspector: INSPECTOR_CAP }
 
 let queued: ViewBatch | null = null
 let frame: number | null = null
@@ -357,7 +310,7 @@ function cancelScheduled(): void {
 
 /** Queue a batch from the engine: it is applied with every other batch of this frame in one store update. */
 export function queueBatch(batch: ViewBatch): void {
-  queued = queued === null ? batch : mergeBatches(queued, batch)
+  queued = queued === null ? batch : mergeBatches(queued, batch, QUEUE_CAPS)
   // User updates are never dropped (the account needs each), so a long wait applies them rather than grow.
   if ((queued.user?.length ?? 0) >= USER_FEED_CAP) flushBatches()
   else schedule()
