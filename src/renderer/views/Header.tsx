@@ -25,3 +25,23 @@ export function Header({ title, children }: { title: ReactNode; children?: React
     </header>
   )
 }
+
+/** The last two actions of a docked window's title bar: key settings and the keyboard shortcuts. */
+export function KeysAndHelp({ onKeySettings, onHelp }: { onKeySettings(): void; onHelp(): void }) {
+  return (
+    <>
+      <button className="btn ghost" onClick={onKeySettings} data-testid="header-key-settings">
+        Key settings
+      </button>
+      <button
+        className="btn ghost"
+        onClick={onHelp}
+        data-testid="help-button"
+        title="Keyboard shortcuts (?)"
+        aria-label="Keyboard shortcuts"
+      >
+        ?
+      </button>
+    </>
+  )
+}

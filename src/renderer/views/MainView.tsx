@@ -21,7 +21,7 @@ import {
   selectMarket,
   useWindowWorkspace,
 } from '../features/workspace/window-state'
-import { Header } from './Header'
+import { Header, KeysAndHelp } from './Header'
 import { RecordButton, RecordDialog } from '../features/recording/RecordDialog'
 import { useMenuCommand } from './NewMarketWindow'
 
@@ -96,18 +96,7 @@ export function MainView() {
           Inspector
         </button>
         <RecordButton onClick={() => setRecordings(true)} />
-        <button className="btn ghost" onClick={() => setKeySettings(true)} data-testid="header-key-settings">
-          Key settings
-        </button>
-        <button
-          className="btn ghost"
-          onClick={() => setHelp(true)}
-          data-testid="help-button"
-          title="Keyboard shortcuts (?)"
-          aria-label="Keyboard shortcuts"
-        >
-          ?
-        </button>
+        <KeysAndHelp onKeySettings={() => setKeySettings(true)} onHelp={() => setHelp(true)} />
       </Header>
       {windowError ? (
         <div className="alert error banner">

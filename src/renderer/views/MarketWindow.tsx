@@ -15,7 +15,7 @@ import { Workspace } from '../features/workspace/Workspace'
 import { WorkspaceNotice } from '../features/workspace/WorkspaceNotice'
 import { WorkspaceSwitcher } from '../features/workspace/WorkspaceSwitcher'
 import { selectMarket } from '../features/workspace/window-state'
-import { Header } from './Header'
+import { Header, KeysAndHelp } from './Header'
 import { NewMarketWindowPalette } from './NewMarketWindow'
 
 export function MarketWindow({ market }: { market: string }) {
@@ -46,17 +46,7 @@ export function MarketWindow({ market }: { market: string }) {
     <div className="app market-view">
       <Header title={found ? `${found.event.title} › ${found.market.title}` : market}>
         <WorkspaceSwitcher />
-        <button className="btn ghost" onClick={() => setKeySettings(true)}>
-          Key settings
-        </button>
-        <button
-          className="btn ghost"
-          onClick={() => setHelp(true)}
-          aria-label="Keyboard shortcuts"
-          title="Keyboard shortcuts (?)"
-        >
-          ?
-        </button>
+        <KeysAndHelp onKeySettings={() => setKeySettings(true)} onHelp={() => setHelp(true)} />
       </Header>
       <NewMarketWindowPalette events={listing.events} />
       {listing.phase === 'ready' && !found ? (

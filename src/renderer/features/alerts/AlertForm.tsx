@@ -31,6 +31,11 @@ const DEFAULT_VALUE: Partial<Record<AlertDraft['subject'], string>> = {
   'key-expiring': '7',
 }
 
+const MODES: ReadonlyArray<{ mode: AlertDraft['mode']; label: string }> = [
+  { mode: 'once', label: 'Once' },
+  { mode: 'rearm', label: 'Re-arm' },
+]
+
 /** The subject's value now, so the trader sees which side of the level the market is. */
 function CurrentValue({ market, subject }: { market: string; subject: PriceSubject }) {
   const value = useMonitor((s) => {
@@ -269,26 +274,18 @@ export function AlertForm({ initial, onClose }: { initial: AlertDraft; onClose()
         ) : null}
         <fieldset className="form-row mode-row">
           <legend>Trigger</legend>
-          <label className="radio">
-            <input
-              type="radio"
-              name="mode"
-              value="once"
-              checked={draft.mode === 'once'}
-              onChange={() => set({ mode: 'once' })}
-            />
-            Once
-          </label>
-          <label className="radio">
-            <input
-              type="radio"
-              name="mode"
-              value="rearm"
-              checked={draft.mode === 'rearm'}
-              onChange={() => set({ mode: 'rearm' })}
-            />
-            Re-arm
-          </label>
+          {MODES.map(({ mode, label }) => (
+            <label key={mode} className="radio">
+              <input
+                type="radio"
+                name="mode"
+                value={mode}
+                checked={draft.mode === mode}
+                onChange={() => set({ mode })}
+              />
+              {label}
+            </label>
+          ))}
           {draft.mode === 'rearm' && f.hysteresis ? (
             <NumberField
               className="inline"

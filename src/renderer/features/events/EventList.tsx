@@ -63,6 +63,24 @@ export interface EventListProps {
   searchRef?: RefObject<HTMLInputElement | null>
 }
 
+/** The listing's two filters: by category and by tag, each offered when some event has one. */
+const FACET_FILTERS = [
+  {
+    key: 'category',
+    facets: 'categories',
+    label: 'Show events of a category',
+    testId: 'event-category-filter',
+    all: 'All categories',
+  },
+  {
+    key: 'tag',
+    facets: 'tags',
+    label: 'Show events with a tag',
+    testId: 'event-tag-filter',
+    all: 'All tags',
+  },
+] as const
+
 export function EventList({
   events,
   selectedMarket,
@@ -245,40 +263,27 @@ export function EventList({
       </div>
       {facets.categories.length > 0 || facets.tags.length > 0 ? (
         <div className="list-filters" data-testid="event-filters">
-          {facets.categories.length > 0 ? (
-            <select
-              className={shownFilters.category !== null ? 'on' : ''}
-              value={shownFilters.category ?? ''}
-              onChange={(e) =>
-                setFilters({ ...filters, category: e.target.value === '' ? null : e.target.value })
-              }
-              aria-label="Show events of a category"
-              data-testid="event-category-filter"
-            >
-              <option value="">All categories</option>
-              {facets.categories.map((c) => (
-                <option key={c.value} value={c.value}>
-                  {c.value} ({c.count})
-                </option>
-              ))}
-            </select>
-          ) : null}
-          {facets.tags.length > 0 ? (
-            <select
-              className={shownFilters.tag !== null ? 'on' : ''}
-              value={shownFilters.tag ?? ''}
-              onChange={(e) => setFilters({ ...filters, tag: e.target.value === '' ? null : e.target.value })}
-              aria-label="Show events with a tag"
-              data-testid="event-tag-filter"
-            >
-              <option value="">All tags</option>
-              {facets.tags.map((t) => (
-                <option key={t.value} value={t.value}>
-                  {t.value} ({t.count})
-                </option>
-              ))}
-            </select>
-          ) : null}
+          {FACET_FILTERS.map(({ key, facets: of, label, testId, all }) =>
+            facets[of].length > 0 ? (
+              <select
+                key={key}
+                className={shownFilters[key] !== null ? 'on' : ''}
+                value={shownFilters[key] ?? ''}
+                onChange={(e) =>
+                  setFilters({ ...filters, [key]: e.target.value === '' ? null : e.target.value })
+                }
+                aria-label={label}
+                data-testid={testId}
+              >
+                <option value="">{all}</option>
+                {facets[of].map((f) => (
+                  <option key={f.value} value={f.value}>
+                    {f.value} ({f.count})
+                  </option>
+                ))}
+              </select>
+            ) : null,
+          )}
           {filtering ? (
             <button
               type="button"

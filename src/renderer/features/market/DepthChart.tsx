@@ -371,13 +371,11 @@ export function DepthChart({ market }: { market: string }) {
             Quiet?
           </span>
         ) : null}
-        {book && (state === 'stale' || state === 'resyncing') ? (
-          <StaleOverlay
-            book={book}
-            what="Depth"
-            testIds={{ overlay: 'depth-stale-overlay', resync: 'depth-resync-button' }}
-          />
-        ) : null}
+        <StaleOverlay
+          book={book}
+          what="Depth"
+          testIds={{ overlay: 'depth-stale-overlay', resync: 'depth-resync-button' }}
+        />
         {empty ? (
           <div className="book-overlay soft" data-testid="depth-empty">
             <span className="muted">No book yet</span>

@@ -1,7 +1,7 @@
 // One market's ladder pane: a header with the quote (and the venue's chance, volume and liquidity where it sends
 // them), the event's category, status and time left, freshness and the market's actions (the event's rules one
 // click away), then the order book. The depth chart, chart and tape are panes of their own (features/workspace/panes.tsx).
-import { useState, type KeyboardEvent, type MouseEvent } from 'react'
+import { useState, type HTMLAttributes, type KeyboardEvent, type MouseEvent } from 'react'
 import { useApi } from '../../hooks/context'
 import { quoteDraft } from '../../lib/alerts'
 import { findMarket } from '../../lib/events'
@@ -19,6 +19,32 @@ import { OrderBook } from './OrderBook'
 import { RulesDialog } from '../events/RulesDialog'
 import { useMarketFeed } from './market-feed'
 import { WatchToggle } from '../workspace/WatchToggle'
+
+/** The venue's own figures, where it sends them: the ticker's field, its label, and what it counts. */
+const VENUE_FIGURES = [
+  ['volume', 'Vol', 'Traded volume'],
+  ['liquidity', 'Liq', 'Resting liquidity'],
+] as const
+
+/** One figure of the quote under its label. */
+function QuoteCell({
+  label,
+  valueClass,
+  children,
+  ...span
+}: HTMLAttributes<HTMLSpanElement> & {
+  label: string
+  valueClass?: string
+  'data-testid'?: string
+  'data-chance'?: number
+}) {
+  return (
+    <span className="quote-cell" {...span}>
+      <label>{label}</label>
+      <b className={valueClass}>{children}</b>
+    </span>
+  )
+}
 
 function Quote({ market }: { market: string }) {
   const book = useMonitor((s) => s.books[market])
@@ -50,14 +76,12 @@ function Quote({ market }: { market: string }) {
     })
   return (
     <div className="quote" data-testid="market-quote">
-      <span className="quote-cell" title={impliedNote('bid')}>
-        <label>Bid</label>
-        <b className="bid-text">{formatPrice(bid, unit)}</b>
-      </span>
-      <span className="quote-cell" title={impliedNote('ask')}>
-        <label>Ask</label>
-        <b className="ask-text">{formatPrice(ask, unit)}</b>
-      </span>
+      <QuoteCell label="Bid" valueClass="bid-text" title={impliedNote('bid')}>
+        {formatPrice(bid, unit)}
+      </QuoteCell>
+      <QuoteCell label="Ask" valueClass="ask-text" title={impliedNote('ask')}>
+        {formatPrice(ask, unit)}
+      </QuoteCell>
       <button
         type="button"
         className="quote-cell quote-btn"
@@ -80,41 +104,31 @@ function Quote({ market }: { market: string }) {
         </b>
       </button>
       {menu ? <ContextMenu menu={menu} label="Quote alerts" onClose={() => setMenu(null)} /> : null}
-      <span className="quote-cell">
-        <label>Spread</label>
-        <b>{formatPrice(values.spread, unit)}</b>
-      </span>
+      <QuoteCell label="Spread">{formatPrice(values.spread, unit)}</QuoteCell>
       {ticker?.chance !== undefined ? (
-        <span
-          className="quote-cell"
+        <QuoteCell
+          label="Chance"
           data-testid="quote-chance"
           data-chance={ticker.chance}
           title="The venue's chance of YES"
         >
-          <label>Chance</label>
-          <b>{formatChance(ticker.chance)}</b>
-        </span>
+          {formatChance(ticker.chance)}
+        </QuoteCell>
       ) : null}
-      {ticker?.volume !== undefined ? (
-        <span
-          className="quote-cell"
-          data-testid="quote-volume"
-          title={`Traded volume, as the venue counts it: ${ticker.volume.toLocaleString('en-US')}`}
-        >
-          <label>Vol</label>
-          <b className="quote-small">{formatCompact(ticker.volume)}</b>
-        </span>
-      ) : null}
-      {ticker?.liquidity !== undefined ? (
-        <span
-          className="quote-cell"
-          data-testid="quote-liquidity"
-          title={`Resting liquidity, as the venue counts it: ${ticker.liquidity.toLocaleString('en-US')}`}
-        >
-          <label>Liq</label>
-          <b className="quote-small">{formatCompact(ticker.liquidity)}</b>
-        </span>
-      ) : null}
+      {VENUE_FIGURES.map(([key, label, what]) => {
+        const v = ticker?.[key]
+        return v === undefined ? null : (
+          <QuoteCell
+            key={key}
+            label={label}
+            data-testid={`quote-${key}`}
+            valueClass="quote-small"
+            title={`${what}, as the venue counts it: ${v.toLocaleString('en-US')}`}
+          >
+            {formatCompact(v)}
+          </QuoteCell>
+        )
+      })}
       <span className="freshness-slot">
         <FreshnessBadge
           state={book?.state ?? ticker?.state ?? null}

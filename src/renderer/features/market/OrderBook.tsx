@@ -413,13 +413,11 @@ export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; 
           </div>
           <div className="ladder-side bids">{bidRows}</div>
         </MaxCumulative>
-        {book && (state === 'stale' || state === 'resyncing') ? (
-          <StaleOverlay
-            book={book}
-            what="Prices"
-            testIds={{ overlay: 'book-stale-overlay', resync: 'resync-button' }}
-          />
-        ) : null}
+        <StaleOverlay
+          book={book}
+          what="Prices"
+          testIds={{ overlay: 'book-stale-overlay', resync: 'resync-button' }}
+        />
         {!book || (state === 'empty' && bids.length === 0 && asks.length === 0) ? (
           <div className="book-overlay soft">
             <span className="muted">Waiting for the first book snapshot…</span>

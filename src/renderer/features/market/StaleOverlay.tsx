@@ -4,17 +4,25 @@ import { useState } from 'react'
 import type { BookView } from '../../../shared/model'
 import { useApi } from '../../hooks/context'
 
-export function StaleOverlay({
-  book,
-  what,
-  testIds,
-}: {
+interface StaleOverlayProps {
   book: BookView
   /** What is under the overlay, e.g. "Prices" or "Depth". */
   what: string
   /** Each host has its own ids, so a window showing both still has one match per id. */
   testIds: { overlay: string; resync: string }
-}) {
+}
+
+/** The overlay while the book is stale or resyncing; nothing otherwise (a new episode starts it afresh). */
+export function StaleOverlay({
+  book,
+  ...rest
+}: Omit<StaleOverlayProps, 'book'> & { book: BookView | undefined }) {
+  return book && (book.state === 'stale' || book.state === 'resyncing') ? (
+    <StaleCard book={book} {...rest} />
+  ) : null
+}
+
+function StaleCard({ book, what, testIds }: StaleOverlayProps) {
   const api = useApi()
   const [error, setError] = useState<string | null>(null)
   const resyncing = book.state === 'resyncing'

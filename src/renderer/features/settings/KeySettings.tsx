@@ -231,6 +231,42 @@ function KeySection({ profile }: { profile: Profile }) {
   )
 }
 
+/** The profile's two endpoints. */
+const URL_FIELDS = [
+  { key: 'baseUrl', label: 'REST base URL (with /v1)', testId: 'profile-base-url' },
+  { key: 'wsUrl', label: 'WebSocket URL', testId: 'profile-ws-url' },
+] as const
+
+/** A labelled text field with the reason its value cannot be saved under it. */
+function TextField({
+  label,
+  value,
+  onChange,
+  testId,
+  mono = false,
+  error,
+}: {
+  label: string
+  value: string
+  onChange(value: string): void
+  testId: string
+  mono?: boolean
+  error: string | undefined
+}) {
+  return (
+    <label>
+      <span>{label}</span>
+      <input
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        className={mono ? 'mono' : undefined}
+        data-testid={testId}
+      />
+      {error ? <em className="field-error">{error}</em> : null}
+    </label>
+  )
+}
+
 function ProfileSection({
   profile,
   creating,
@@ -242,8 +278,10 @@ function ProfileSection({
 }) {
   const api = useApi()
   const [name, setName] = useState(profile?.name ?? '')
-  const [baseUrl, setBaseUrl] = useState(profile?.baseUrl ?? 'https://')
-  const [wsUrl, setWsUrl] = useState(profile?.wsUrl ?? 'wss://')
+  const [urls, setUrls] = useState({
+    baseUrl: profile?.baseUrl ?? 'https://',
+    wsUrl: profile?.wsUrl ?? 'wss://',
+  })
   const [adapter, setAdapter] = useState(profile?.adapter ?? 'auto')
   const adapters = useProfiles((s) => s.adapters)
   const [busy, setBusy] = useState(false)
@@ -262,7 +300,7 @@ function ProfileSection({
         </dl>
       </section>
     )
-  const invalid = validateEndpoints(baseUrl, wsUrl)
+  const invalid = validateEndpoints(urls.baseUrl, urls.wsUrl)
   const nameError = name.trim() === '' ? 'A name is required' : undefined
   const canSave = !invalid.baseUrl && !invalid.wsUrl && !nameError && !busy
   return (
@@ -280,8 +318,8 @@ function ProfileSection({
             .saveProfile({
               ...(profile && !creating ? { id: profile.id } : {}),
               name: name.trim(),
-              baseUrl: baseUrl.trim(),
-              wsUrl: wsUrl.trim(),
+              baseUrl: urls.baseUrl.trim(),
+              wsUrl: urls.wsUrl.trim(),
               adapter,
             })
             .then(async (r) => {
@@ -295,31 +333,18 @@ function ProfileSection({
             })
         }}
       >
-        <label>
-          <span>Name</span>
-          <input value={name} onChange={(e) => setName(e.target.value)} data-testid="profile-name" />
-          {nameError ? <em className="field-error">{nameError}</em> : null}
-        </label>
-        <label>
-          <span>REST base URL (with /v1)</span>
-          <input
-            value={baseUrl}
-            onChange={(e) => setBaseUrl(e.target.value)}
-            className="mono"
-            data-testid="profile-base-url"
+        <TextField label="Name" value={name} onChange={setName} testId="profile-name" error={nameError} />
+        {URL_FIELDS.map(({ key, label, testId }) => (
+          <TextField
+            key={key}
+            label={label}
+            value={urls[key]}
+            onChange={(v) => setUrls((u) => ({ ...u, [key]: v }))}
+            testId={testId}
+            mono
+            error={invalid[key]}
           />
-          {invalid.baseUrl ? <em className="field-error">{invalid.baseUrl}</em> : null}
-        </label>
-        <label>
-          <span>WebSocket URL</span>
-          <input
-            value={wsUrl}
-            onChange={(e) => setWsUrl(e.target.value)}
-            className="mono"
-            data-testid="profile-ws-url"
-          />
-          {invalid.wsUrl ? <em className="field-error">{invalid.wsUrl}</em> : null}
-        </label>
+        ))}
         <label>
           <span>Venue adapter</span>
           <select value={adapter} onChange={(e) => setAdapter(e.target.value)} data-testid="profile-adapter">

@@ -19,6 +19,19 @@ function summary(frame: InspectorFrame): string {
   return [...counts].map(([k, n]) => (n > 1 ? `${k}×${n}` : k)).join(' ')
 }
 
+/** The stream's counters, in the toolbar; the ones that mean trouble are coloured when not zero. */
+const COUNTERS: ReadonlyArray<{
+  key: 'frames' | 'updates' | 'unknown' | 'malformed' | 'oversized'
+  tone?: 'warn-text' | 'error-text'
+  testId?: string
+}> = [
+  { key: 'frames' },
+  { key: 'updates' },
+  { key: 'unknown', tone: 'warn-text', testId: 'counter-unknown' },
+  { key: 'malformed', tone: 'error-text', testId: 'counter-malformed' },
+  { key: 'oversized', tone: 'error-text' },
+]
+
 const FrameRow = memo(function FrameRow({ frame }: { frame: InspectorFrame }) {
   return (
     <div
@@ -73,27 +86,14 @@ export function Inspector({ onClose }: { onClose(): void }) {
         <span className="pane-title">Inspector</span>
         {counters ? (
           <span className="counters" data-testid="inspector-counters">
-            <span>
-              frames <b className="num">{counters.frames}</b>
-            </span>
-            <span>
-              updates <b className="num">{counters.updates}</b>
-            </span>
-            <span className={counters.unknown > 0 ? 'warn-text' : ''}>
-              unknown{' '}
-              <b className="num" data-testid="counter-unknown">
-                {counters.unknown}
-              </b>
-            </span>
-            <span className={counters.malformed > 0 ? 'error-text' : ''}>
-              malformed{' '}
-              <b className="num" data-testid="counter-malformed">
-                {counters.malformed}
-              </b>
-            </span>
-            <span className={counters.oversized > 0 ? 'error-text' : ''}>
-              oversized <b className="num">{counters.oversized}</b>
-            </span>
+            {COUNTERS.map(({ key, tone, testId }) => (
+              <span key={key} className={tone && counters[key] > 0 ? tone : undefined}>
+                {key}{' '}
+                <b className="num" data-testid={testId}>
+                  {counters[key]}
+                </b>
+              </span>
+            ))}
           </span>
         ) : null}
         {adapter ? (

@@ -20,6 +20,7 @@ import {
 import { useMarketTitles } from '../../store/events'
 import { useMonitor } from '../../store/monitor'
 import { usePriceUnit } from '../../store/prefs'
+import { NameInput } from '../../ui/NameInput'
 import { editWatchlist } from './watchlists'
 import { useWindowWorkspace } from './window-state'
 
@@ -189,18 +190,13 @@ function ListTools({ lists, list }: { lists: Watchlist[]; list: Watchlist | null
   if (naming)
     return (
       <div className="pane-toolbar">
-        <input
-          autoFocus
-          className="search"
-          aria-label={naming === 'new' ? 'New watchlist name' : 'Watchlist name'}
-          data-testid="watchlist-name"
+        <NameInput
+          label={naming === 'new' ? 'New watchlist name' : 'Watchlist name'}
+          testId="watchlist-name"
           value={name}
-          maxLength={60}
-          onChange={(e) => setName(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') submit()
-            else if (e.key === 'Escape') setNaming(null)
-          }}
+          onChange={setName}
+          onSubmit={submit}
+          onCancel={() => setNaming(null)}
         />
         <button className="btn" onClick={submit}>
           {naming === 'new' ? 'Create' : 'Rename'}

@@ -4,6 +4,7 @@ import { useState } from 'react'
 import { PANE_KINDS, type PaneKind } from '../../../shared/workspace'
 import { useApi } from '../../hooks/context'
 import { useMonitor } from '../../store/monitor'
+import { NameInput } from '../../ui/NameInput'
 import { BUILT_INS } from './layouts'
 import { PANES } from './panes'
 import { workspaceController } from './Workspace'
@@ -49,19 +50,14 @@ export function WorkspaceSwitcher() {
   if (naming)
     return (
       <span className="workspace-switcher" data-testid="workspace-switcher">
-        <input
-          autoFocus
-          className="search"
+        <NameInput
           placeholder="Workspace name"
-          aria-label="New workspace name"
-          data-testid="workspace-name"
+          label="New workspace name"
+          testId="workspace-name"
           value={name}
-          maxLength={60}
-          onChange={(e) => setName(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') saveAs()
-            else if (e.key === 'Escape') setNaming(false)
-          }}
+          onChange={setName}
+          onSubmit={saveAs}
+          onCancel={() => setNaming(false)}
         />
         <button className="btn" data-testid="workspace-save" onClick={saveAs}>
           Save

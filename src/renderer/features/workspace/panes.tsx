@@ -9,10 +9,11 @@ import {
   useEffect,
   useMemo,
   useSyncExternalStore,
+  type ComponentType,
   type FunctionComponent,
   type ReactNode,
 } from 'react'
-import type { WindowTarget } from '../../../shared/model'
+import type { ChannelFilter, WindowTarget } from '../../../shared/model'
 import { paneParamsSchema, type PaneKind, type PaneParams } from '../../../shared/workspace'
 import { AccountPane } from '../account/AccountPane'
 import { DepthChart } from '../market/DepthChart'
@@ -178,15 +179,21 @@ function LadderPaneView({ api, params }: Props) {
   )
 }
 
-function DepthPaneView({ api, params }: Props) {
-  const market = usePaneMarket(paneParams(params))
-  useMarketFeed(market, `pane:${api.id}`, 'orderbook')
-  return (
-    <Frame kind="depth" market={market}>
-      {market === null ? <NoMarket /> : <DepthChart key={market} market={market} />}
-    </Frame>
-  )
+/** A pane that draws one market: the part of its feed the drawing needs, then the drawing or "no market". */
+function drawingPane(kind: PaneKind, filter: ChannelFilter, Drawing: ComponentType<{ market: string }>) {
+  return function DrawingPane({ api, params }: Props) {
+    const market = usePaneMarket(paneParams(params))
+    useMarketFeed(market, `pane:${api.id}`, filter)
+    return (
+      <Frame kind={kind} market={market}>
+        {market === null ? <NoMarket /> : <Drawing key={market} market={market} />}
+      </Frame>
+    )
+  }
 }
+
+const DepthPaneView = drawingPane('depth', 'orderbook', DepthChart)
+const ChartPaneView = drawingPane('chart', 'trades', PriceChart)
 
 function TapePaneView({ api, params }: Props) {
   const p = paneParams(params)
@@ -209,16 +216,6 @@ function TapePaneView({ api, params }: Props) {
           onBigTradeChange={(r) => void client.setBigTrade(market, r)}
         />
       )}
-    </Frame>
-  )
-}
-
-function ChartPaneView({ api, params }: Props) {
-  const market = usePaneMarket(paneParams(params))
-  useMarketFeed(market, `pane:${api.id}`, 'trades')
-  return (
-    <Frame kind="chart" market={market}>
-      {market === null ? <NoMarket /> : <PriceChart key={market} market={market} />}
     </Frame>
   )
 }
