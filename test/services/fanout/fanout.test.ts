@@ -6,7 +6,7 @@ import { TapeStore } from '../../../src/main/services/market/tapes'
 import { UserFeed } from '../../../src/main/services/account/user-feed'
 import type { Logger } from '../../../src/main/services/base/types'
 import type { ViewBatch } from '../../../src/shared/ipc'
-import type { InspectorFrame, StreamStatus } from '../../../src/shared/model'
+import { frame, status } from '../../shared/batch-fixtures'
 
 /**
  * A deterministic clock, timer queue and microtask queue: tests advance time explicitly, nothing depends on the
@@ -57,28 +57,6 @@ class ManualClock {
     }
     this.now = until
   }
-}
-
-function status(): StreamStatus {
-  return {
-    profileId: 'demo',
-    state: 'live',
-    reconnects: 0,
-    connectedSince: 1,
-    lastMessageAt: 2,
-    nextRetryAt: null,
-    authError: null,
-    credentialsError: null,
-    lastError: null,
-    rateLimit: null,
-    counters: { frames: 1, updates: 1, malformed: 0, unknown: 0, oversized: 0 },
-    incidents: [],
-    hasKey: true,
-  }
-}
-
-function frame(seq: number): InspectorFrame {
-  return { seq, receivedAt: seq, raw: '{}', truncated: false, classification: 'ok', decoded: [] }
 }
 
 interface Rig {
@@ -1021,9 +999,11 @@ describe('Fanout under random operations', () => {
         watching.set(id, [])
         r.fanout.addClient(id, (b) => list.push(b))
       }
-      const internals = r.fanout as unknown as {
-        byMarket: Map<string, { clients: Set<{ idle: boolean }>; idle: number }>
-      }
+      const internals = (
+        r.fanout as unknown as {
+          index: { byMarket: Map<string, { clients: Set<{ idle: boolean }>; idle: number }> }
+        }
+      ).index
       const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T
       for (let step = 0; step < 3000; step++) {
         const op = rand()

@@ -1,5 +1,5 @@
-// One window's side of the fan-out: what it watches and what is queued for it since its last batch, and how that
-// queue becomes a ViewBatch (views built only now, lists capped to their newest entries).
+// One window's side of the fan-out: what it watches and what is queued for it since its last batch (batch-builder.ts
+// turns that queue into a ViewBatch), and what the fan-out asks the engine for.
 import type { AlertEvent, AlertsView } from '../../../shared/alerts'
 import type { ViewBatch } from '../../../shared/ipc'
 import type {
@@ -82,6 +82,14 @@ export class FanoutClient {
   ) {
     this.depth = depth
   }
+
+  /** Drops what is queued of its markets (hidden, or removed). */
+  dropMarketQueues(): void {
+    this.dirtyBooks.clear()
+    this.dirtyTickers.clear()
+    this.trades = []
+    this.frames = []
+  }
 }
 
 /**
@@ -108,110 +116,4 @@ export function trimOldest<T>(list: T[], cap: number): number {
 export function clampDepth(depth: number): number {
   if (!Number.isFinite(depth)) return DEFAULT_DEPTH
   return Math.max(1, Math.min(MAX_DEPTH, Math.floor(depth)))
-}
-
-export interface BatchSources {
-  provider: FanoutProvider
-  counters: FanoutCounters
-  maxTrades: number
-  maxUser: number
-  maxFrames: number
-  /** The status for this flush (one object shared by every client that needs it). */
-  status(): StreamStatus
-  /**
-   * A market's ticker view for this flush: one object shared by every client that gets it (so the transports
-   * serialise it once, batch-json.ts), built on first use and counted then.
-   */
-  ticker(market: string): TickerView | null
-  /** Likewise the alerts view; null when the engine has none. */
-  alerts(): AlertsView | null
-  workspace(): WorkspaceView | null
-}
-
-/** Takes everything queued for the client into its next batch; null when there is nothing to say. */
-export function takeBatch(client: FanoutClient, at: number, s: BatchSources): ViewBatch | null {
-  const batch: ViewBatch = { seq: client.seq + 1, at }
-  let content = false
-  if (client.status) {
-    client.status = false
-    batch.status = s.status()
-    content = true
-  }
-  if (client.resume) {
-    client.resume = false
-    batch.resume = true
-    content = true
-  }
-  if (client.dirtyBooks.size > 0 || client.dirtyTickers.size > 0) {
-    content = buildMarketViews(client, batch, s) || content
-  }
-  if (client.trades.length > 0) {
-    batch.trades = client.trades
-    client.trades = []
-    s.counters.droppedTrades += trimOldest(batch.trades, s.maxTrades)
-    content = true
-  }
-  if (client.userUpdates.length > 0) {
-    batch.user = client.userUpdates
-    client.userUpdates = []
-    s.counters.droppedUser += trimOldest(batch.user, s.maxUser)
-    content = true
-  }
-  if (client.frames.length > 0) {
-    batch.inspector = client.frames
-    client.frames = []
-    s.counters.droppedInspector += trimOldest(batch.inspector, s.maxFrames)
-    content = true
-  }
-  if (client.events) {
-    client.events = false
-    batch.eventsChanged = true
-    content = true
-  }
-  if (client.alerts) {
-    client.alerts = false
-    const view = s.alerts()
-    if (view !== null) {
-      batch.alerts = view
-      content = true
-    }
-  }
-  if (client.alertsFired.length > 0) {
-    batch.alertsFired = client.alertsFired
-    client.alertsFired = []
-    content = true
-  }
-  if (client.workspace) {
-    client.workspace = false
-    const view = s.workspace()
-    if (view !== null) {
-      batch.workspace = view
-      content = true
-    }
-  }
-  return content ? batch : null
-}
-
-/** Returns whether any view was added. */
-function buildMarketViews(client: FanoutClient, batch: ViewBatch, s: BatchSources): boolean {
-  const books: BookView[] = []
-  const tickers: TickerView[] = []
-  for (const market of client.dirtyBooks) {
-    const book = s.provider.bookView(market, client.depth)
-    s.counters.viewsBuilt++
-    s.counters.bookViews++
-    if (book !== null) books.push(book)
-    const ticker = s.ticker(market)
-    if (ticker !== null) tickers.push(ticker)
-  }
-  for (const market of client.dirtyTickers) {
-    if (client.dirtyBooks.has(market)) continue
-    const ticker = s.ticker(market)
-    if (ticker !== null) tickers.push(ticker)
-  }
-  client.dirtyBooks.clear()
-  client.dirtyTickers.clear()
-  if (books.length > 0) batch.books = books
-  if (tickers.length > 0) batch.tickers = tickers
-  return books.length > 0 || tickers.length > 0
 }

@@ -3,52 +3,30 @@
 // at flush time, so a market that changed 1000 times between flushes costs one view. Leading edge per window: a
 // change for a window that has had no batch for one interval goes out right after the current socket read; only a
 // window that got a batch less than one interval ago waits. A hidden window gets no market data at all.
-import type { AlertEvent, AlertsView } from '../../../shared/alerts'
-import type { WorkspaceView } from '../../../shared/workspace'
+// The parts: client.ts (one window's state), market-index.ts (who watches what), scheduler.ts (when a pass runs),
+// batch-builder.ts (a window's queue as a ViewBatch); this class owns the windows and runs the passes.
+import type { AlertEvent } from '../../../shared/alerts'
 import type { ViewBatch } from '../../../shared/ipc'
-import type {
-  InspectorFrame,
-  StreamStatus,
-  TickerView,
-  TradeView,
-  UserUpdateView,
-} from '../../../shared/model'
+import type { InspectorFrame, TradeView, UserUpdateView } from '../../../shared/model'
+import { BatchBuilder, DEFAULT_BATCH_CAPS } from './batch-builder'
 import {
   appendCapped,
   clampDepth,
   DEFAULT_DEPTH,
   FanoutClient as Client,
-  takeBatch,
-  type BatchSources,
   type FanoutCounters,
   type FanoutProvider,
 } from './client'
+import { MarketIndex } from './market-index'
+import { FlushScheduler, type SchedulerOptions } from './scheduler'
 import type { Logger } from '../base/types'
 import { errorMessage } from '../base/errors'
 
 export { DEFAULT_DEPTH, MAX_DEPTH, type FanoutCounters, type FanoutProvider } from './client'
+export type { TimerHandle } from './scheduler'
 
-export type TimerHandle = unknown
-
-export interface FanoutOptions {
+export interface FanoutOptions extends SchedulerOptions {
   provider: FanoutProvider
-  /** Minimum time between two batches (default 16 ms). */
-  intervalMs?: number
-  now?: () => number
-  /** Injected for tests; the default timer is unref'd so it never keeps the process alive. */
-  setTimer?: (fn: () => void, ms: number) => TimerHandle
-  clearTimer?: (handle: TimerHandle) => void
-  /**
-   * How late the timer may be before a change notification flushes in its place (default 2 ms). Under a firehose
-   * Node reads many socket chunks, tens of ms of frames, before it runs timers; without this the windows would
-   * get their batches that much less often.
-   */
-  overdueMs?: number
-  /**
-   * Runs a pass once the current synchronous work (one socket chunk) is done: the leading-edge send to an idle
-   * window, or an overdue flush. Default queueMicrotask; injected for tests.
-   */
-  defer?: (fn: () => void) => void
   logger?: Logger
   /** Book depth a client gets until it asks for another (MonitorApi default). */
   defaultDepth?: number
@@ -56,25 +34,6 @@ export interface FanoutOptions {
   maxTradesPerBatch?: number
   maxUserPerBatch?: number
   maxInspectorPerBatch?: number
-}
-
-/** Notifications between two clock reads while a flush is pending: keeps the overdue check off the per-frame cost. */
-const CLOCK_CHECK_EVERY = 16
-
-/** The visible clients watching one market, and how many of them are idle (a change then goes out at once). */
-interface Watchers {
-  readonly clients: Set<Client>
-  idle: number
-}
-
-function defaultSetTimer(fn: () => void, ms: number): TimerHandle {
-  const t = setTimeout(fn, ms)
-  t.unref()
-  return t
-}
-
-function defaultClearTimer(handle: TimerHandle): void {
-  clearTimeout(handle as ReturnType<typeof setTimeout>)
 }
 
 function positiveInt(value: number | undefined, fallback: number, name: string): number {
@@ -109,101 +68,39 @@ export class Fanout {
   }
 
   private readonly provider: FanoutProvider
-  private readonly intervalMs: number
-  private readonly now: () => number
-  private readonly setTimer: (fn: () => void, ms: number) => TimerHandle
-  private readonly clearTimer: (handle: TimerHandle) => void
-  private readonly overdueMs: number
-  private readonly defer: (fn: () => void) => void
   private readonly logger: Logger
   private readonly defaultDepth: number
   private readonly maxTrades: number
   private readonly maxUser: number
   private readonly maxFrames: number
+  private readonly scheduler: FlushScheduler
+  private readonly builder: BatchBuilder
 
   private readonly clients = new Map<string, Client>()
-  /** market -> visible clients watching it: a change touches only its watchers. */
-  private readonly byMarket = new Map<string, Watchers>()
-  /**
-   * Watched markets whose book (or only ticker) changed since the last pass, engine-wide: a change costs one set
-   * insert however many windows watch the market; `distribute` hands them to the watchers at flush time.
-   */
-  private readonly changedBooks = new Set<string>()
-  private readonly changedTickers = new Set<string>()
+  private readonly index = new MarketIndex()
   private readonly userClients = new Set<Client>()
   /** Visible clients with the inspector on (a hidden window gets no raw frames). */
   private readonly inspectorClients = new Set<Client>()
   /** Clients with something to send. Swapped with `spare` at flush so sinks may re-enter safely. */
   private pending = new Set<Client>()
   private spare = new Set<Client>()
-  /** Armed while any client is busy: fires when the earliest busy client's interval runs out. */
-  private timer: TimerHandle | null = null
-  /** When the armed timer fires (the earliest `readyAt` of the busy clients). */
-  private dueAt = -Infinity
-  private notesSinceClockCheck = 0
-  /** A pass has been handed to `defer` (leading edge, or an overdue timer) and has not run yet. */
-  private deferred = false
-  private flushStatus: StreamStatus | null = null
-  private flushAlerts: AlertsView | null = null
-  private flushWorkspace: WorkspaceView | null = null
-  /** This pass's ticker views by market, shared by every client that gets one (batch-json.ts). */
-  private readonly flushTickers = new Map<string, TickerView | null>()
-  private readonly batchSources: BatchSources
   private flushing = false
   private closed = false
-  private readonly onTimer: () => void
-  private readonly onDeferred: () => void
 
   constructor(options: FanoutOptions) {
     this.provider = options.provider
-    const interval = options.intervalMs ?? 16
-    if (!Number.isFinite(interval) || interval < 0)
-      throw new RangeError('intervalMs must be a non-negative number')
-    this.intervalMs = interval
-    this.now = options.now ?? Date.now
-    this.setTimer = options.setTimer ?? defaultSetTimer
-    this.clearTimer = options.clearTimer ?? defaultClearTimer
-    const overdue = options.overdueMs ?? 2
-    if (!Number.isFinite(overdue) || overdue < 0)
-      throw new RangeError('overdueMs must be a non-negative number')
-    this.overdueMs = overdue
-    this.defer = options.defer ?? queueMicrotask
+    this.scheduler = new FlushScheduler(options, (dueBy, at) => this.run(false, dueBy, at))
     this.logger = options.logger ?? console
     this.defaultDepth = clampDepth(options.defaultDepth ?? DEFAULT_DEPTH)
-    this.maxTrades = positiveInt(options.maxTradesPerBatch, 500, 'maxTradesPerBatch')
-    this.maxUser = positiveInt(options.maxUserPerBatch, 500, 'maxUserPerBatch')
-    this.maxFrames = positiveInt(options.maxInspectorPerBatch, 200, 'maxInspectorPerBatch')
-    this.batchSources = {
-      provider: this.provider,
-      counters: this.counters,
-      maxTrades: this.maxTrades,
-      maxUser: this.maxUser,
-      maxFrames: this.maxFrames,
-      status: () => (this.flushStatus ??= this.provider.status()),
-      alerts: () => (this.flushAlerts ??= this.provider.alerts?.() ?? null),
-      workspace: () => (this.flushWorkspace ??= this.provider.workspace?.() ?? null),
-      ticker: (market) => {
-        let view = this.flushTickers.get(market)
-        if (view === undefined) {
-          view = this.provider.ticker(market)
-          this.counters.viewsBuilt++
-          this.counters.tickerViews++
-          this.flushTickers.set(market, view)
-        }
-        return view
-      },
-    }
-    this.onTimer = () => {
-      this.timer = null
-      // The timer is trusted to mean "the interval has run out" even if it fires a hair early by Date.now().
-      const at = this.now()
-      this.run(false, Math.max(at, this.dueAt), at)
-    }
-    this.onDeferred = () => {
-      this.deferred = false
-      const at = this.now()
-      this.run(false, at, at)
-    }
+    const caps = DEFAULT_BATCH_CAPS
+    this.maxTrades = positiveInt(options.maxTradesPerBatch, caps.trades, 'maxTradesPerBatch')
+    this.maxUser = positiveInt(options.maxUserPerBatch, caps.user, 'maxUserPerBatch')
+    this.maxFrames = positiveInt(options.maxInspectorPerBatch, caps.inspector, 'maxInspectorPerBatch')
+    this.builder = new BatchBuilder(this.provider, this.counters, {
+      trades: this.maxTrades,
+      user: this.maxUser,
+      inspector: this.maxFrames,
+    })
   }
 
   get clientCount(): number {
@@ -234,13 +131,14 @@ export class Fanout {
     if (client === undefined) return
     client.removed = true
     this.clients.delete(id)
-    if (client.visible) for (const market of client.markets) this.unindex(client, market)
+    if (client.visible) for (const market of client.markets) this.index.remove(client, market)
     client.markets.clear()
     this.userClients.delete(client)
     this.inspectorClients.delete(client)
     this.pending.delete(client)
     this.spare.delete(client)
-    this.resetQueues(client)
+    client.dropMarketQueues()
+    client.userUpdates = []
   }
 
   /** Markets whose books, tickers and trades this client gets. Newly added ones are sent in the next batch. */
@@ -257,7 +155,7 @@ export class Fanout {
     let removedAny = false
     for (const market of prev) {
       if (next.has(market)) continue
-      this.unindex(client, market)
+      this.index.remove(client, market)
       client.dirtyBooks.delete(market)
       client.dirtyTickers.delete(market)
       removedAny = true
@@ -265,7 +163,7 @@ export class Fanout {
     let addedAny = false
     for (const market of next) {
       if (prev.has(market)) continue
-      this.index(client, market)
+      this.index.add(client, market)
       client.dirtyBooks.add(market)
       addedAny = true
     }
@@ -302,19 +200,16 @@ export class Fanout {
     if (client === undefined) return false
     if (client.visible === visible) return true
     if (!visible) {
-      for (const market of client.markets) this.unindex(client, market)
+      for (const market of client.markets) this.index.remove(client, market)
       client.visible = false
       client.resume = false
-      client.dirtyBooks.clear()
-      client.dirtyTickers.clear()
-      client.trades = []
-      client.frames = []
+      client.dropMarketQueues()
       this.inspectorClients.delete(client)
       return true
     }
     client.visible = true
     for (const market of client.markets) {
-      this.index(client, market)
+      this.index.add(client, market)
       client.dirtyBooks.add(market)
     }
     if (client.inspector) this.inspectorClients.add(client)
@@ -348,86 +243,72 @@ export class Fanout {
   // ---------------------------------------------------------------- change notifications (hot path)
 
   bookChanged(market: string): void {
-    const watchers = this.byMarket.get(market)
-    if (watchers === undefined) return
-    this.changedBooks.add(market)
-    this.changed(watchers.idle > 0)
+    const watchers = this.index.bookChanged(market)
+    if (watchers !== undefined) this.changed(watchers.idle > 0)
   }
 
   /** Best bid/ask/last changed without a book change (a trade's last price, a venue ticker). */
   tickerChanged(market: string): void {
-    const watchers = this.byMarket.get(market)
-    if (watchers === undefined) return
-    this.changedTickers.add(market)
-    this.changed(watchers.idle > 0)
+    const watchers = this.index.tickerChanged(market)
+    if (watchers !== undefined) this.changed(watchers.idle > 0)
   }
 
   /** Queues the trade for its market's watchers and refreshes their ticker (last price). */
   trade(view: TradeView): void {
-    const watchers = this.byMarket.get(view.market)
+    const watchers = this.index.tickerChanged(view.market)
     if (watchers === undefined) return
     for (const client of watchers.clients) {
       this.counters.droppedTrades += appendCapped(client.trades, view, this.maxTrades)
       this.pending.add(client)
     }
-    this.changedTickers.add(view.market)
     this.changed(watchers.idle > 0)
   }
 
   user(view: UserUpdateView): void {
-    if (this.userClients.size === 0) return
-    let idle = false
-    for (const client of this.userClients) {
+    this.queueOn(this.userClients, (client) => {
       this.counters.droppedUser += appendCapped(client.userUpdates, view, this.maxUser)
-      this.pending.add(client)
-      if (client.idle) idle = true
-    }
-    this.changed(idle)
+    })
   }
 
   statusChanged(): void {
-    this.forEveryClient(markStatus)
+    this.queueOn(this.clients.values(), markStatus)
   }
 
   /** Rules, history or the unread count changed: every window gets the new alerts view, hidden ones too. */
   alertsChanged(): void {
-    this.forEveryClient(markAlerts)
+    this.queueOn(this.clients.values(), markAlerts)
   }
 
   /** Workspaces, watchlists or big-trade rules changed: every window gets the new view, hidden ones too. */
   workspaceChanged(): void {
-    this.forEveryClient(markWorkspace)
+    this.queueOn(this.clients.values(), markWorkspace)
   }
 
   alertFired(event: AlertEvent): void {
-    this.forEveryClient((client) => void client.alertsFired.push(event))
+    this.queueOn(this.clients.values(), (client) => void client.alertsFired.push(event))
   }
 
   inspector(frame: InspectorFrame): void {
-    if (this.inspectorClients.size === 0) return
-    let idle = false
-    for (const client of this.inspectorClients) {
+    this.queueOn(this.inspectorClients, (client) => {
       this.counters.droppedInspector += appendCapped(client.frames, frame, this.maxFrames)
-      this.pending.add(client)
-      if (client.idle) idle = true
-    }
-    this.changed(idle)
+    })
   }
 
   eventsChanged(): void {
-    this.forEveryClient(markEvents)
+    this.queueOn(this.clients.values(), markEvents)
   }
 
-  /** Something every window gets, hidden ones too (status, events listing, alerts): mark each and send. */
-  private forEveryClient(mark: (client: Client) => void): void {
-    if (this.clients.size === 0) return
+  /** Queues something on each of these clients (`mark`) and sends, at once to any that is idle. */
+  private queueOn(clients: Iterable<Client>, mark: (client: Client) => void): void {
+    let any = false
     let idle = false
-    for (const client of this.clients.values()) {
+    for (const client of clients) {
       mark(client)
       this.pending.add(client)
+      any = true
       if (client.idle) idle = true
     }
-    this.changed(idle)
+    if (any) this.changed(idle)
   }
 
   // ---------------------------------------------------------------- flushing
@@ -437,48 +318,22 @@ export class Fanout {
    * and the deferred passes send only to clients that are due. Re-entrant calls are no-ops.
    */
   flush(): void {
-    const at = this.now()
+    const at = this.scheduler.now()
     this.run(true, at, at)
   }
 
   /** Stops the timer and drops every client; later notifications are ignored. */
   close(): void {
-    if (this.timer !== null) {
-      this.clearTimer(this.timer)
-      this.timer = null
-    }
+    this.scheduler.close()
     this.closed = true
     for (const id of [...this.clients.keys()]) this.removeClient(id)
-    this.byMarket.clear()
-    this.changedBooks.clear()
-    this.changedTickers.clear()
+    this.index.clear()
     this.pending.clear()
     this.spare.clear()
   }
 
-  /**
-   * A change was recorded. If it concerns an idle client it goes out at once, but never from inside the
-   * notification: the pass runs when the current synchronous work (one socket read, every update of its frames)
-   * is done. Otherwise the busy clients' timer sends it when their interval runs out.
-   */
   private changed(forIdle: boolean): void {
-    if (this.closed) return
-    if (forIdle || this.timer === null) {
-      this.runSoon()
-      return
-    }
-    // The timer is pending. If it is overdue, the event loop is busy reading the socket: flush as soon as the
-    // current chunk of frames is done (a frame's updates stay in one batch), still at most once per interval.
-    if (this.deferred || ++this.notesSinceClockCheck < CLOCK_CHECK_EVERY) return
-    this.notesSinceClockCheck = 0
-    if (this.now() < this.dueAt + this.overdueMs) return
-    this.runSoon()
-  }
-
-  private runSoon(): void {
-    if (this.deferred) return
-    this.deferred = true
-    this.defer(this.onDeferred)
+    if (!this.closed) this.scheduler.changed(forIdle)
   }
 
   /**
@@ -487,14 +342,11 @@ export class Fanout {
    */
   private run(force: boolean, dueBy: number, at: number): void {
     if (this.flushing || this.closed) return
-    this.distribute()
+    this.index.distribute(this.pending)
     const batchClients = this.pending
     this.pending = this.spare
     this.spare = batchClients
     this.flushing = true
-    this.flushStatus = null
-    this.flushAlerts = null
-    this.flushWorkspace = null
     try {
       for (const client of batchClients) {
         if (client.removed) continue
@@ -504,10 +356,7 @@ export class Fanout {
       }
     } finally {
       batchClients.clear()
-      this.flushStatus = null
-      this.flushAlerts = null
-      this.flushWorkspace = null
-      this.flushTickers.clear()
+      this.builder.endPass()
       this.flushing = false
     }
     this.settle(dueBy, at)
@@ -521,47 +370,22 @@ export class Fanout {
     let next = Infinity
     for (const client of this.clients.values()) {
       if (client.idle) continue
-      if (client.readyAt <= dueBy && !this.pending.has(client)) this.setIdle(client, true)
+      if (client.readyAt <= dueBy && !this.pending.has(client)) this.index.setIdle(client, true)
       else if (client.readyAt < next) next = client.readyAt
     }
-    if (next === Infinity) {
-      if (this.timer !== null) {
-        this.clearTimer(this.timer)
-        this.timer = null
-      }
-      return
-    }
-    if (this.timer !== null) {
-      if (next === this.dueAt) return
-      this.clearTimer(this.timer)
-    }
-    this.dueAt = next
-    this.notesSinceClockCheck = 0
-    this.timer = this.setTimer(this.onTimer, Math.max(0, next - at))
+    this.scheduler.arm(next, at)
   }
 
   private markBusy(client: Client, at: number): void {
-    client.readyAt = at + this.intervalMs
-    this.setIdle(client, false)
-  }
-
-  /** Keeps each market's count of idle watchers, which the hot path reads instead of its watchers. */
-  private setIdle(client: Client, idle: boolean): void {
-    if (client.idle === idle) return
-    client.idle = idle
-    if (!client.visible) return
-    const delta = idle ? 1 : -1
-    for (const market of client.markets) {
-      const watchers = this.byMarket.get(market)
-      if (watchers !== undefined) watchers.idle += delta
-    }
+    client.readyAt = at + this.scheduler.intervalMs
+    this.index.setIdle(client, false)
   }
 
   /** Builds and sends the client's batch; returns whether one was sent. */
   private emit(client: Client, at: number): boolean {
     let batch: ViewBatch | null
     try {
-      batch = takeBatch(client, at, this.batchSources)
+      batch = this.builder.take(client, at)
     } catch (err) {
       // A provider bug must cost this one batch, not every window's.
       this.logger.error('fanout could not build a batch', { client: client.id, error: errorMessage(err) })
@@ -593,60 +417,8 @@ export class Fanout {
     }
   }
 
-  /** Marks the engine-wide changes on the clients watching them now (a window that stopped watching gets none). */
-  private distribute(): void {
-    if (this.changedBooks.size > 0) {
-      for (const market of this.changedBooks) {
-        const watchers = this.byMarket.get(market)
-        if (watchers === undefined) continue
-        for (const client of watchers.clients) {
-          client.dirtyBooks.add(market)
-          this.pending.add(client)
-        }
-      }
-      this.changedBooks.clear()
-    }
-    if (this.changedTickers.size > 0) {
-      for (const market of this.changedTickers) {
-        const watchers = this.byMarket.get(market)
-        if (watchers === undefined) continue
-        for (const client of watchers.clients) {
-          client.dirtyTickers.add(market)
-          this.pending.add(client)
-        }
-      }
-      this.changedTickers.clear()
-    }
-  }
-
   private touch(client: Client): void {
     this.pending.add(client)
     this.changed(client.idle)
-  }
-
-  private index(client: Client, market: string): void {
-    let watchers = this.byMarket.get(market)
-    if (watchers === undefined) {
-      watchers = { clients: new Set(), idle: 0 }
-      this.byMarket.set(market, watchers)
-    }
-    if (watchers.clients.has(client)) return
-    watchers.clients.add(client)
-    if (client.idle) watchers.idle++
-  }
-
-  private unindex(client: Client, market: string): void {
-    const watchers = this.byMarket.get(market)
-    if (watchers === undefined || !watchers.clients.delete(client)) return
-    if (client.idle) watchers.idle--
-    if (watchers.clients.size === 0) this.byMarket.delete(market)
-  }
-
-  private resetQueues(client: Client): void {
-    client.dirtyBooks.clear()
-    client.dirtyTickers.clear()
-    client.trades = []
-    client.userUpdates = []
-    client.frames = []
   }
 }

@@ -1,0 +1,139 @@
+// Turns what is queued for a window into its next ViewBatch. Views are built only now, once per pass however many
+// windows get them: a pass's status, alerts and workspace views and each market's ticker view are one object
+// shared by every window (so the transports serialise it once, batch-json.ts). Lists are capped to their newest
+// entries, the drops counted.
+import type { AlertsView } from '../../../shared/alerts'
+import type { ViewBatch } from '../../../shared/ipc'
+import type { BookView, StreamStatus, TickerView } from '../../../shared/model'
+import type { WorkspaceView } from '../../../shared/workspace'
+import { trimOldest, type FanoutClient, type FanoutCounters, type FanoutProvider } from './client'
+
+/** Per client per batch: the most recent N are kept, older ones are dropped (and counted). */
+export interface BatchCaps {
+  trades: number
+  user: number
+  inspector: number
+}
+
+export const DEFAULT_BATCH_CAPS: BatchCaps = { trades: 500, user: 500, inspector: 200 }
+
+export class BatchBuilder {
+  private status: StreamStatus | null = null
+  private alerts: AlertsView | null = null
+  private workspace: WorkspaceView | null = null
+  private readonly tickers = new Map<string, TickerView | null>()
+
+  constructor(
+    private readonly provider: FanoutProvider,
+    private readonly counters: FanoutCounters,
+    private readonly caps: BatchCaps,
+  ) {}
+
+  /** Ends a pass: the next one builds its shared views afresh. */
+  endPass(): void {
+    this.status = null
+    this.alerts = null
+    this.workspace = null
+    this.tickers.clear()
+  }
+
+  /** Takes everything queued for the client into its next batch; null when there is nothing to say. */
+  take(client: FanoutClient, at: number): ViewBatch | null {
+    const batch: ViewBatch = { seq: client.seq + 1, at }
+    let content = false
+    if (client.status) {
+      client.status = false
+      batch.status = this.status ??= this.provider.status()
+      content = true
+    }
+    if (client.resume) {
+      client.resume = false
+      batch.resume = true
+      content = true
+    }
+    if (client.dirtyBooks.size > 0 || client.dirtyTickers.size > 0) {
+      content = this.addMarketViews(client, batch) || content
+    }
+    if (client.trades.length > 0) {
+      batch.trades = client.trades
+      client.trades = []
+      this.counters.droppedTrades += trimOldest(batch.trades, this.caps.trades)
+      content = true
+    }
+    if (client.userUpdates.length > 0) {
+      batch.user = client.userUpdates
+      client.userUpdates = []
+      this.counters.droppedUser += trimOldest(batch.user, this.caps.user)
+      content = true
+    }
+    if (client.frames.length > 0) {
+      batch.inspector = client.frames
+      client.frames = []
+      this.counters.droppedInspector += trimOldest(batch.inspector, this.caps.inspector)
+      content = true
+    }
+    if (client.events) {
+      client.events = false
+      batch.eventsChanged = true
+      content = true
+    }
+    if (client.alerts) {
+      client.alerts = false
+      const view = (this.alerts ??= this.provider.alerts?.() ?? null)
+      if (view !== null) {
+        batch.alerts = view
+        content = true
+      }
+    }
+    if (client.alertsFired.length > 0) {
+      batch.alertsFired = client.alertsFired
+      client.alertsFired = []
+      content = true
+    }
+    if (client.workspace) {
+      client.workspace = false
+      const view = (this.workspace ??= this.provider.workspace?.() ?? null)
+      if (view !== null) {
+        batch.workspace = view
+        content = true
+      }
+    }
+    return content ? batch : null
+  }
+
+  /** Returns whether any view was added. */
+  private addMarketViews(client: FanoutClient, batch: ViewBatch): boolean {
+    const books: BookView[] = []
+    const tickers: TickerView[] = []
+    for (const market of client.dirtyBooks) {
+      const book = this.provider.bookView(market, client.depth)
+      this.counters.viewsBuilt++
+      this.counters.bookViews++
+      if (book !== null) books.push(book)
+      const ticker = this.ticker(market)
+      if (ticker !== null) tickers.push(ticker)
+    }
+    for (const market of client.dirtyTickers) {
+      if (client.dirtyBooks.has(market)) continue
+      const ticker = this.ticker(market)
+      if (ticker !== null) tickers.push(ticker)
+    }
+    client.dirtyBooks.clear()
+    client.dirtyTickers.clear()
+    if (books.length > 0) batch.books = books
+    if (tickers.length > 0) batch.tickers = tickers
+    return books.length > 0 || tickers.length > 0
+  }
+
+  /** A market's ticker view for this pass, built on first use and counted then. */
+  private ticker(market: string): TickerView | null {
+    let view = this.tickers.get(market)
+    if (view === undefined) {
+      view = this.provider.ticker(market)
+      this.counters.viewsBuilt++
+      this.counters.tickerViews++
+      this.tickers.set(market, view)
+    }
+    return view
+  }
+}
