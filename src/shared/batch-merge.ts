@@ -2,7 +2,7 @@
 // (a backed-up page socket) and the renderer (batches landing within one frame). Every ViewBatch field has its
 // rule in RULES, a mapped type over the batch's keys: a field added to ViewBatch without a rule fails typecheck.
 //
-// State (status, books, tickers, the alerts and workspace views) keeps the newest value (per market);
+// State (status, books, tickers, tapes, the alerts and workspace views) keeps the newest value (per market);
 // lists (trades, user updates, inspector frames, fired alerts) are appended in order; flags stick if either batch
 // set them. Only trades and inspector frames are ever capped, by the caller's caps: account updates and fired
 // alerts are never dropped (the account needs each update, each firing is a notification).
@@ -103,6 +103,7 @@ const RULES: Rules = {
   status: newestValue,
   books: newestByMarket,
   tickers: newestByMarket,
+  tapes: newestByMarket,
   trades: (older, newer, { caps }) => {
     let trades = appended(older, newer)
     if (trades === undefined) return undefined

@@ -33,6 +33,12 @@ export type Interest =
   | { channel: 'event'; id: string; filter: ChannelFilter }
   | { channel: 'user' }
 
+/** A market's recent trades as the engine's tape holds them, oldest first. */
+export interface TapeView {
+  market: string
+  trades: TradeView[]
+}
+
 /**
  * One coalesced push to a window, at most every ~16 ms. Newest state wins; fields absent = unchanged. Every field
  * has its merge rule in shared/batch-merge.ts (the host and the renderer fold batches with it); a field without one
@@ -58,10 +64,15 @@ export interface ViewBatch {
   eventsChanged?: true
   /**
    * Set on the first batch after the window was shown again (setVisibility(true)). It carries the current book
-   * and ticker of every market the window watches; trades made while it was hidden were NOT sent, so the window
-   * should refetch its tapes with getMarketSnapshot.
+   * and ticker of every market the window watches, and their tapes in `tapes`.
    */
   resume?: true
+  /**
+   * On the resume batch only: the engine's recent trades (up to TAPE_TRADES, oldest first) of every market the
+   * window watches that has any, so the window folds in the trades made while it was hidden without asking.
+   * Trades received since the window was shown are in the tape, not again in `trades`.
+   */
+  tapes?: TapeView[]
   /** Every rule, the history and the unread count, when anything about alerts changed (and in the first batch). */
   alerts?: AlertsView
   /** Alerts that fired since the last batch, oldest first: for toasts and browser notifications. */
@@ -134,7 +145,7 @@ export interface MonitorApi {
   /**
    * Whether the window can be seen (document.visibilityState). Hidden: its batches carry status, eventsChanged
    * and user updates only (no books, tickers, trades or inspector frames) and nothing of its markets is queued.
-   * Shown again: the next batch has every watched market's current book and ticker and `resume: true`.
+   * Shown again: the next batch has every watched market's current book, ticker and tape and `resume: true`.
    * Windows start visible.
    */
   setVisibility(visible: boolean): Promise<Result<void>>

@@ -1,8 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import type { TradeView } from '../../src/shared/model'
-import { ok } from '../../src/shared/ipc'
-import { resumedTape, startVisibility, type VisibilitySource } from '../../src/renderer/api/visibility'
-import { TAPE_CAP, useMonitor } from '../../src/renderer/store/monitor'
+import { startVisibility, type VisibilitySource } from '../../src/renderer/api/visibility'
+import { flushBatches, queueBatch, resumedTape, TAPE_CAP, useMonitor } from '../../src/renderer/store/monitor'
 import { createFakeApi } from './fake-api'
 
 function trade(n: number, market = 'm1', receivedAt = n): TradeView {
@@ -44,41 +43,35 @@ describe('startVisibility', () => {
     expect(api.callsOf('setVisibility')).toHaveLength(4)
   })
 
-  it('refetches the tapes it holds after a resume batch and folds the missed trades in, in order', async () => {
-    const snapshot = [trade(1), trade(2), trade(3), trade(4), trade(5), trade(6)]
-    const api = createFakeApi({
-      getMarketSnapshot: async (market) => {
-        api.calls.push({ method: 'getMarketSnapshot', args: [market] })
-        return ok({ book: null, ticker: null, trades: market === 'm1' ? snapshot : [] })
-      },
-    })
+  it('asks nothing after a resume batch: the store folds its tapes in, the trades made while hidden in order', async () => {
+    const api = createFakeApi()
     const doc = new FakeDocument()
     startVisibility(api, doc)
+    // As the window's provider does (hooks/context.tsx).
+    const stop = api.onBatch(queueBatch)
     api.push({ seq: 1, at: 2, trades: [trade(1), trade(2)] })
-    useMonitor.getState().applyBatch({ seq: 1, at: 2, trades: [trade(1), trade(2)] })
     const epoch = useMonitor.getState().tapeEpoch.m1 ?? 0
-    // Hidden while trades 3..4 happen; shown again at 4.5; trade 6 is still on its way in a batch.
-    const resume = {
+    // Hidden while trades 3..5 happen; shown again, the resume batch brings the engine's tapes.
+    doc.set('hidden')
+    doc.set('visible')
+    api.push({
       seq: 2,
-      at: 5,
-      resume: true as const,
-      books: [],
-      tickers: [
-        { market: 'm1', bestBid: 0.4, bestAsk: 0.6, last: 0.5, updatedAt: 5, state: 'live' as const },
-        { market: 'm9', bestBid: 0.4, bestAsk: 0.6, last: null, updatedAt: 5, state: 'live' as const },
+      at: 6,
+      resume: true,
+      tickers: [{ market: 'm1', bestBid: 0.4, bestAsk: 0.6, last: 0.5, updatedAt: 5, state: 'live' }],
+      tapes: [
+        { market: 'm1', trades: [trade(1), trade(2), trade(3), trade(4), trade(5)] },
+        { market: 'm2', trades: [trade(7, 'm2')] },
       ],
-      trades: [trade(5)],
-    }
-    useMonitor.getState().applyBatch(resume)
-    api.push(resume)
-    // Only the market whose tape this window holds is refetched.
-    expect(api.callsOf('getMarketSnapshot')).toEqual([['m1']])
+    })
     await flush()
-    const tape = useMonitor.getState().trades.m1 ?? []
-    expect(tape.map((t) => t.key)).toEqual(['t1', 't2', 't3', 't4', 't5'])
-    expect(useMonitor.getState().tapeEpoch.m1).toBe(epoch + 1)
+    expect(api.callsOf('getMarketSnapshot')).toEqual([])
+    const s = useMonitor.getState()
+    expect((s.trades.m1 ?? []).map((t) => t.key)).toEqual(['t1', 't2', 't3', 't4', 't5'])
+    expect((s.trades.m2 ?? []).map((t) => t.key)).toEqual(['t7'])
+    expect(s.tapeEpoch.m1).toBe(epoch + 1)
     // Trade 6 then arrives in its batch and is shown once.
-    useMonitor.getState().applyBatch({ seq: 3, at: 7, trades: [trade(6)] })
+    api.push({ seq: 3, at: 7, trades: [trade(6)] })
     expect((useMonitor.getState().trades.m1 ?? []).map((t) => t.key)).toEqual([
       't1',
       't2',
@@ -87,24 +80,40 @@ describe('startVisibility', () => {
       't5',
       't6',
     ])
+    stop()
+  })
+
+  it('shows each trade once when a queued batch with trades and the resume batch are applied together', () => {
+    useMonitor.getState().applyBatch({ seq: 1, at: 1, trades: [trade(1)] })
+    // Both land within one frame (or while the document is still hidden): merged, then applied at once.
+    queueBatch({ seq: 2, at: 2, trades: [trade(2)] })
+    queueBatch({
+      seq: 3,
+      at: 4,
+      resume: true,
+      tapes: [{ market: 'm1', trades: [trade(1), trade(2), trade(3)] }],
+    })
+    queueBatch({ seq: 4, at: 5, trades: [trade(4)] })
+    flushBatches()
+    expect((useMonitor.getState().trades.m1 ?? []).map((t) => t.key)).toEqual(['t1', 't2', 't3', 't4'])
   })
 })
 
-describe('resumedTape', () => {
+describe("resumedTape (a tape from the engine folded into the window's)", () => {
   it('returns the tape itself when nothing is missing', () => {
     const existing = [trade(1), trade(2)]
-    expect(resumedTape(existing, [trade(2)], 10, TAPE_CAP)).toBe(existing)
-    expect(resumedTape(existing, [trade(3)], 3, TAPE_CAP)).toBe(existing)
+    expect(resumedTape(existing, [trade(2)], TAPE_CAP)).toBe(existing)
+    expect(resumedTape(existing, [trade(1), trade(2)], TAPE_CAP)).toBe(existing)
   })
 
   it('marks a hole when the snapshot does not reach back to the tape, and keeps the newest `cap`', () => {
     const existing = [trade(1), trade(2)]
     const snapshot = [trade(10), trade(11), trade(12)]
-    const tape = resumedTape(existing, snapshot, 100, 4)
+    const tape = resumedTape(existing, snapshot, 4)
     expect(tape.map((t) => t.key)).toEqual(['t2', 't10', 't11', 't12'])
     expect(tape[1]?.gapBefore).toBe(true)
     expect(snapshot[0]?.gapBefore).toBeUndefined()
-    const overlapping = resumedTape(existing, [trade(2), trade(3)], 100, 10)
+    const overlapping = resumedTape(existing, [trade(2), trade(3)], 10)
     expect(overlapping.map((t) => t.key)).toEqual(['t1', 't2', 't3'])
     expect(overlapping.some((t) => t.gapBefore)).toBe(false)
   })

@@ -30,6 +30,7 @@ describe('mergeBatches', () => {
     status: status(3),
     books: [book('m1', 7)],
     tickers: [ticker('m1', 0.55)],
+    tapes: [{ market: 'm1', trades: [trade(1), trade(2)] }],
     trades: [trade(3)],
     user: [userUpdate(1)],
     inspector: [frame(1)],
@@ -63,6 +64,10 @@ describe('mergeBatches', () => {
       status: status(1),
       books: [book('m1', 1), book('m2', 1)],
       tickers: [ticker('m1', 0.1)],
+      tapes: [
+        { market: 'm1', trades: [trade(1)] },
+        { market: 'm2', trades: [trade(2, 'm2')] },
+      ],
       trades: [trade(1), trade(2)],
       user: [userUpdate(1)],
       alerts: alertsView(1),
@@ -75,6 +80,7 @@ describe('mergeBatches', () => {
       at: 2,
       books: [book('m1', 2)],
       tickers: [ticker('m1', 0.2)],
+      tapes: [{ market: 'm1', trades: [trade(1), trade(5)] }],
       trades: [trade(3)],
       user: [userUpdate(2)],
       alertsFired: [fired(2), fired(3)],
@@ -85,6 +91,10 @@ describe('mergeBatches', () => {
     expect(merged.status).toEqual(status(1))
     expect(merged.books).toEqual([book('m1', 2), book('m2', 1)])
     expect(merged.tickers).toEqual([ticker('m1', 0.2)])
+    expect(merged.tapes?.map((t) => [t.market, t.trades.map((x) => x.key)])).toEqual([
+      ['m1', ['t1', 't5']],
+      ['m2', ['t2']],
+    ])
     expect(merged.trades?.map((t) => t.key)).toEqual(['t1', 't2', 't3'])
     expect(merged.trades?.[0]?.gapBefore).toBeUndefined()
     expect(merged.user?.map((u) => u.seq)).toEqual([1, 2])

@@ -137,6 +137,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
       status: () => status.status(),
       alerts: () => alerts.view(),
       workspace: () => workspaces.view(),
+      recentTrades: (market, limit) => tapes.history(market, limit),
     },
   })
 

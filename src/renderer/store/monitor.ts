@@ -77,6 +77,32 @@ function appendCapped<T>(list: readonly T[], more: readonly T[], cap: number): T
   return newest(list.length === 0 ? [...more] : list.concat(more), cap)
 }
 
+/**
+ * A market's tape after its tape from the engine (a resume batch's `tapes`, or getMarketSnapshot's trades):
+ * `existing` plus the engine's trades it lacks, oldest first, the newest `cap` kept. When the engine's tape does
+ * not reach back to the window's (more trades while hidden than it holds), its oldest trade is marked
+ * `gapBefore`. Returns `existing` itself when nothing is missing.
+ */
+export function resumedTape(existing: TradeView[], engine: readonly TradeView[], cap: number): TradeView[] {
+  const seen = new Set(existing.map((t) => t.key))
+  const missing = engine.filter((t) => !seen.has(t.key))
+  if (missing.length === 0) return existing
+  const oldest = engine[0]
+  const first = missing[0]
+  if (
+    oldest !== undefined &&
+    first === oldest &&
+    existing.some((t) => t.receivedAt < oldest.receivedAt) &&
+    first.gapBefore !== true
+  )
+    missing[0] = { ...first, gapBefore: true }
+  // Stable: trades received in the same millisecond keep the engine's order.
+  return newest(
+    existing.concat(missing).sort((a, b) => a.receivedAt - b.receivedAt),
+    cap,
+  )
+}
+
 const initial = {
   status: null,
   books: {},
@@ -122,6 +148,22 @@ export function reduceBatch(s: MonitorState, batch: ViewBatch): Partial<MonitorS
     const trades = { ...s.trades }
     for (const [market, list] of byMarket) trades[market] = appendCapped(trades[market] ?? [], list, TAPE_CAP)
     next.trades = trades
+  }
+  // After the trades: a tape holds every trade up to the batch's emission, and any of them in `trades` (a batch
+  // merged before the resume) is then already on the tape and not shown twice.
+  if (batch.tapes && batch.tapes.length > 0) {
+    const trades = { ...(next.trades ?? s.trades) }
+    const tapeEpoch = { ...s.tapeEpoch }
+    for (const { market, trades: engine } of batch.tapes) {
+      const existing = trades[market] ?? []
+      const tape = resumedTape(existing, engine, TAPE_CAP)
+      if (tape === existing) continue
+      trades[market] = tape
+      // The chart rebuilds from the tape instead of appending to it.
+      tapeEpoch[market] = (tapeEpoch[market] ?? 0) + 1
+    }
+    next.trades = trades
+    next.tapeEpoch = tapeEpoch
   }
   if (batch.user && batch.user.length > 0) {
     next.user = appendCapped(s.user, batch.user, USER_FEED_CAP)

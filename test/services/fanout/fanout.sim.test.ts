@@ -1,9 +1,10 @@
 // Hidden windows against the real simulator: a window that says it is hidden gets no book, ticker or trade views
 // while its market keeps trading; shown again, its first batch is a fresh full view at the engine's current book
-// seq (never one from before it was hidden), marked `resume`, and the tape can be refetched.
+// seq (never one from before it was hidden), marked `resume`, with the market's tape: the trades made while it was
+// hidden, so the window never asks for them.
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ViewBatch } from '../../../src/shared/ipc'
-import type { BookView } from '../../../src/shared/model'
+import type { BookView, TradeView } from '../../../src/shared/model'
 import type { MonitorClient } from '../../../src/main/services/base/types'
 import { waitFor } from '../helpers'
 import { pickTargets, startHarness, type Harness } from '../harness'
@@ -25,6 +26,11 @@ interface Seen {
 async function bookOf(snapshot: Promise<Snapshot> | null): Promise<BookView | null> {
   const r = await snapshot
   return r?.ok ? r.value.book : null
+}
+
+async function tradesOf(snapshot: Promise<Snapshot> | null): Promise<TradeView[]> {
+  const r = await snapshot
+  return r?.ok ? r.value.trades : []
 }
 
 describe('hidden windows (engine against the simulator)', () => {
@@ -49,6 +55,7 @@ describe('hidden windows (engine against the simulator)', () => {
     )
     await waitFor(() => has(0, (b) => (b.trades ?? []).length > 0), 'a trade')
 
+    const hiddenTime = Date.now()
     const hid = await c.setVisibility(false)
     expect(hid.ok).toBe(true)
     const mark = seen.length
@@ -80,11 +87,23 @@ describe('hidden windows (engine against the simulator)', () => {
     expect(view?.bids).toEqual(engineBook?.bids)
     expect(view?.asks).toEqual(engineBook?.asks)
     expect(view?.seq ?? 0).toBeGreaterThan(seqAtHide + 5)
-    // Trades made while hidden were not sent (only ones received since showing may ride along); the tape is
-    // there to refetch, and new trades flow again.
-    for (const t of resume?.batch.trades ?? []) expect(t.receivedAt).toBeGreaterThanOrEqual(shownTime)
-    const tape = await c.getMarketSnapshot(market)
-    expect(tape.ok && tape.value.trades.length).toBeGreaterThan(0)
+    // Trades made while hidden come in the market's tape: the engine's own, as it was when the batch went out,
+    // oldest first and reaching back before the window was hidden. Trades are not sent twice.
+    const tape = resume?.batch.tapes?.find((t) => t.market === market)?.trades ?? []
+    expect(tape).toEqual(await tradesOf(resume?.engine ?? null))
+    const madeWhileHidden = tape.filter((t) => t.receivedAt >= hiddenTime && t.receivedAt < shownTime)
+    expect(madeWhileHidden.length).toBeGreaterThan(0)
+    const keysBefore = new Set(
+      seen
+        .slice(0, mark)
+        .flatMap((s) => s.batch.trades ?? [])
+        .map((t) => t.key),
+    )
+    expect(madeWhileHidden.some((t) => keysBefore.has(t.key))).toBe(false)
+    expect(tape.some((t) => keysBefore.has(t.key))).toBe(true)
+    for (let i = 1; i < tape.length; i++)
+      expect(tape[i]?.receivedAt ?? 0).toBeGreaterThanOrEqual(tape[i - 1]?.receivedAt ?? 0)
+    for (const t of resume?.batch.trades ?? []) expect(t.market).not.toBe(market)
     const after = seen.length
     await waitFor(() => has(after, (b) => (b.trades ?? []).length > 0), 'a trade after showing')
   })

@@ -95,6 +95,7 @@ function rig(overrides: Partial<FanoutOptions> = {}): Rig {
         statusCalls.n++
         return status()
       },
+      recentTrades: (m, limit) => tapes.history(m, limit),
     },
     ...overrides,
   })
@@ -890,8 +891,11 @@ describe('Fanout for hidden windows', () => {
     expect(resume?.books?.find((b) => b.market === 'a')?.seq).toBe(500)
     expect(resume?.tickers?.map((t) => t.market).sort()).toEqual(['a', 'b'])
     expect(resume?.tickers?.find((t) => t.market === 'b')?.last).toBe(0.45)
-    // Trades made while hidden are not sent (the window refetches its tape); new ones flow again.
+    // Trades made while hidden come as the markets' tapes, not as trades; new ones flow again.
     expect(resume?.trades).toBeUndefined()
+    expect(resume?.tapes?.map((t) => t.market).sort()).toEqual(['a', 'b'])
+    expect(resume?.tapes?.find((t) => t.market === 'b')?.trades).toEqual(r.tapes.history('b'))
+    expect(resume?.tapes?.find((t) => t.market === 'b')?.trades.at(-1)?.price).toBe(0.45)
     r.clock.advance(20)
     trade(r, 'a', 0.55)
     r.fanout.inspector(frame(999))
@@ -900,6 +904,39 @@ describe('Fanout for hidden windows', () => {
     expect(after.flatMap((b) => b.trades ?? []).map((t) => t.price)).toEqual([0.55])
     expect(after.flatMap((b) => b.inspector ?? []).map((f) => f.seq)).toEqual([999])
     expect(after.some((b) => b.resume)).toBe(false)
+  })
+
+  it("the resume batch carries each watched market's tape up to a window's, trades since showing only there", () => {
+    const r = rig({ tapeTrades: 5 })
+    const c = collector()
+    r.fanout.addClient('h', c.sink)
+    r.fanout.setClientMarkets('h', ['a', 'b', 'quiet'])
+    snap(r, 'a', 0.1, 0.9)
+    trade(r, 'a', 0.5)
+    r.clock.advance(20)
+    r.fanout.setVisible('h', false)
+    for (const price of [0.51, 0.52, 0.53, 0.54, 0.55, 0.56, 0.57, 0.58]) trade(r, 'a', price)
+    trade(r, 'b', 0.3)
+    r.clock.advance(20)
+    r.fanout.setVisible('h', true)
+    // Made after showing, before the resume batch goes out: in the tape, so not in `trades` as well.
+    trade(r, 'a', 0.7)
+    r.clock.drain()
+    const resume = c.batches.at(-1)
+    expect(resume?.resume).toBe(true)
+    expect(resume?.tapes?.map((t) => t.market)).toEqual(['a', 'b'])
+    const a = resume?.tapes?.find((t) => t.market === 'a')?.trades ?? []
+    expect(a).toEqual(r.tapes.history('a', 5))
+    expect(a.map((t) => t.price)).toEqual([0.55, 0.56, 0.57, 0.58, 0.7])
+    expect(resume?.tapes?.find((t) => t.market === 'b')?.trades.map((t) => t.price)).toEqual([0.3])
+    expect(resume?.trades).toBeUndefined()
+    // Only the resume batch has tapes; later trades come as trades.
+    r.clock.advance(20)
+    trade(r, 'a', 0.8)
+    r.clock.advance(20)
+    const later = c.batches.at(-1)
+    expect(later?.tapes).toBeUndefined()
+    expect(later?.trades?.map((t) => t.price)).toEqual([0.8])
   })
 
   it('a market watched only by hidden windows costs nothing: no views, nothing scheduled', () => {

@@ -3,7 +3,7 @@
 // shared by every window (so the transports serialise it once, batch-json.ts). Lists are capped to their newest
 // entries, the drops counted.
 import type { AlertsView } from '../../../shared/alerts'
-import type { ViewBatch } from '../../../shared/ipc'
+import { TAPE_TRADES, type TapeView, type ViewBatch } from '../../../shared/ipc'
 import type { BookView, StreamStatus, TickerView } from '../../../shared/model'
 import type { WorkspaceView } from '../../../shared/workspace'
 import { trimOldest, type FanoutClient, type FanoutCounters, type FanoutProvider } from './client'
@@ -13,9 +13,11 @@ export interface BatchCaps {
   trades: number
   user: number
   inspector: number
+  /** Trades per market in a resume batch's tapes: what a window's tape holds. */
+  tape: number
 }
 
-export const DEFAULT_BATCH_CAPS: BatchCaps = { trades: 500, user: 500, inspector: 200 }
+export const DEFAULT_BATCH_CAPS: BatchCaps = { trades: 500, user: 500, inspector: 200, tape: TAPE_TRADES }
 
 export class BatchBuilder {
   private status: StreamStatus | null = null
@@ -49,6 +51,7 @@ export class BatchBuilder {
     if (client.resume) {
       client.resume = false
       batch.resume = true
+      this.addTapes(client, batch)
       content = true
     }
     if (client.dirtyBooks.size > 0 || client.dirtyTickers.size > 0) {
@@ -99,6 +102,22 @@ export class BatchBuilder {
       }
     }
     return content ? batch : null
+  }
+
+  /**
+   * The resume batch's tapes: every watched market's recent trades, up to a window's tape. They hold the trades
+   * queued since the window was shown, so those are not sent again in `trades`.
+   */
+  private addTapes(client: FanoutClient, batch: ViewBatch): void {
+    if (this.provider.recentTrades === undefined) return
+    const tapes: TapeView[] = []
+    for (const market of client.markets) {
+      const trades = this.provider.recentTrades(market, this.caps.tape)
+      if (trades.length > 0) tapes.push({ market, trades })
+    }
+    if (tapes.length === 0) return
+    batch.tapes = tapes
+    if (client.trades.length > 0) client.trades = client.trades.filter((t) => !client.markets.has(t.market))
   }
 
   /** Returns whether any view was added. */

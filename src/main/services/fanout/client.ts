@@ -20,6 +20,11 @@ export interface FanoutProvider {
   alerts?(): AlertsView
   /** Absent: the engine keeps no workspaces (tests of the fan-out alone). */
   workspace?(): WorkspaceView
+  /**
+   * The newest `limit` trades of the market's tape, oldest first: a resume batch's `tapes`. Absent: the engine
+   * keeps no tapes (tests of the fan-out alone).
+   */
+  recentTrades?(market: string, limit: number): TradeView[]
 }
 
 export interface FanoutCounters {
@@ -48,7 +53,7 @@ export class FanoutClient {
    * market it watches afresh, with `resume`.
    */
   visible = true
-  /** Shown since the last batch: the next one says `resume` (trades in between were not sent). */
+  /** Shown since the last batch: the next one says `resume` and carries the tapes of its markets. */
   resume = false
   /**
    * No batch for at least one interval: its next change goes out at once (after the current socket read). A

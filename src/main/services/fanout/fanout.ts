@@ -34,6 +34,8 @@ export interface FanoutOptions extends SchedulerOptions {
   maxTradesPerBatch?: number
   maxUserPerBatch?: number
   maxInspectorPerBatch?: number
+  /** Trades per market in a resume batch's tapes (default TAPE_TRADES, what a window's tape holds). */
+  tapeTrades?: number
 }
 
 function positiveInt(value: number | undefined, fallback: number, name: string): number {
@@ -100,6 +102,7 @@ export class Fanout {
       trades: this.maxTrades,
       user: this.maxUser,
       inspector: this.maxFrames,
+      tape: positiveInt(options.tapeTrades, caps.tape, 'tapeTrades'),
     })
   }
 
@@ -192,8 +195,8 @@ export class Fanout {
    * Hidden: the window gets status, events-changed and user updates only; its markets leave the index, so their
    * changes cost it nothing and nothing of them is queued (pending views and trades are dropped). Shown: the
    * next batch carries the current book and ticker of every market it watches (built then, so never older than
-   * the engine's state) and `resume: true`; trades made while it was hidden are not sent (the window refetches
-   * its tapes with getMarketSnapshot).
+   * the engine's state), their tapes (the engine's recent trades, those made while hidden among them) and
+   * `resume: true`.
    */
   setVisible(id: string, visible: boolean): boolean {
     const client = this.clients.get(id)
