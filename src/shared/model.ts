@@ -292,6 +292,11 @@ export interface StreamStatus {
   recording?: RecordingStatus
   /** Set while a recording is replayed: the data is not live and nothing is sent to any venue. */
   replay?: ReplayStatus
+  /**
+   * Present (true) while the connection is open and its pings answer, but every watched market has gone quiet:
+   * the venue sends nothing for them (docs/liveness.md, "Data paused").
+   */
+  dataPaused?: true
 }
 
 // ---------------------------------------------------------------- record and replay (docs/recording.md)

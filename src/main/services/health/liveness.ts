@@ -19,6 +19,8 @@ export interface MarketLivenessOptions {
 
 export class MarketLiveness {
   private readonly clocks = new Map<string, MarketClock>()
+  /** How many clocks have a verdict (quiet or stale): paused() without a scan. */
+  private silent = 0
 
   constructor(private readonly options: MarketLivenessOptions) {}
 
@@ -35,6 +37,7 @@ export class MarketLiveness {
     clock.gaps.observe(at)
     if (clock.verdict === null) return false
     clock.verdict = null
+    this.silent -= 1
     return true
   }
 
@@ -50,7 +53,16 @@ export class MarketLiveness {
     }
     const last = clock.gaps.lastAt()
     if (last === null || at > last) clock.gaps.restartClock(at)
+    if (clock.verdict !== null) this.silent -= 1
     clock.verdict = null
+  }
+
+  /**
+   * Every market that has spoken is silent past its own quiet limit (or stale): the data has paused, whatever
+   * the connection's pings say. False while no market has spoken yet.
+   */
+  paused(): boolean {
+    return this.clocks.size > 0 && this.silent === this.clocks.size
   }
 
   usualGap(market: string): number | null {
@@ -66,9 +78,11 @@ export class MarketLiveness {
       const silent = now - last
       const { quietMs, staleMs } = this.limitsOf(clock)
       if (silent >= staleMs) {
+        if (clock.verdict === null) this.silent += 1
         clock.verdict = 'stale'
         report(market, 'stale')
       } else if (silent >= quietMs && clock.verdict === null) {
+        this.silent += 1
         clock.verdict = 'quiet'
         report(market, 'quiet')
       }
@@ -84,14 +98,19 @@ export class MarketLiveness {
       clock.gaps.restartClock(at)
       clock.verdict = null
     }
+    this.silent = 0
   }
 
   forget(market: string): void {
+    const clock = this.clocks.get(market)
+    if (clock === undefined) return
+    if (clock.verdict !== null) this.silent -= 1
     this.clocks.delete(market)
   }
 
   clear(): void {
     this.clocks.clear()
+    this.silent = 0
   }
 
   private limitsOf(clock: MarketClock): { quietMs: number; staleMs: number } {

@@ -28,6 +28,8 @@ export interface StatusSources {
   /** A recording in progress, and a replay running (record-replay.ts). */
   recording?(): RecordingStatus | undefined
   replay?(): ReplayStatus | undefined
+  /** Every watched market that has spoken is quiet or silent (MarketLiveness.paused()). */
+  marketsPaused?(): boolean
 }
 
 /** Counters and lastMessageAt change with every frame; windows get them once a second, not per frame. */
@@ -46,6 +48,7 @@ export class StatusTracker {
   /** The app's own update, as the shell's updater reports it; null while updates are off. */
   private update: UpdateStatus | null = null
   private lastTickMessageAt: number | null = null
+  private lastTickPaused = false
   private readonly timer: NodeJS.Timeout
 
   constructor(
@@ -54,8 +57,11 @@ export class StatusTracker {
     private readonly onChange: () => void,
   ) {
     this.timer = setInterval(() => {
-      if (this.lastHeardAt !== this.lastTickMessageAt) {
+      // No frame arrives when the data pauses, so the pause itself is a change windows must hear.
+      const paused = this.dataPaused()
+      if (this.lastHeardAt !== this.lastTickMessageAt || paused !== this.lastTickPaused) {
         this.lastTickMessageAt = this.lastHeardAt
+        this.lastTickPaused = paused
         this.onChange()
       }
     }, STATUS_TICK_MS)
@@ -169,8 +175,17 @@ export class StatusTracker {
       ...(this.noticeList.length > 0 ? { notices: [...this.noticeList] } : {}),
       ...(this.sources.adapter ? { adapter: this.sources.adapter() } : {}),
       ...(this.update ? { update: { ...this.update } } : {}),
+      ...(this.dataPaused() ? { dataPaused: true } : {}),
       ...this.recordAndReplay(),
     }
+  }
+
+  /**
+   * The socket is open, so its pings answer (one unanswered ends it), yet every watched market has gone quiet:
+   * the venue is connected and sends nothing for them.
+   */
+  private dataPaused(): boolean {
+    return this.sources.stream()?.phase === 'open' && this.sources.marketsPaused?.() === true
   }
 
   private recordAndReplay(): Pick<StreamStatus, 'recording' | 'replay'> {
