@@ -209,6 +209,8 @@ export function StatusBar({ onOpenInspector }: { onOpenInspector?: () => void })
   const blocked = blockedUntil !== null && blockedUntil > now ? blockedUntil : null
   // A replay sets the live connection aside on purpose: say so, and offer no reconnect (the banner stops it).
   const replaying = status?.replay !== undefined
+  // Connected and answering pings, yet every watched market has gone quiet: neither "Live" nor "Offline".
+  const paused = state === 'live' && status?.dataPaused === true && !replaying
 
   return (
     <footer className="statusbar">
@@ -216,14 +218,17 @@ export function StatusBar({ onOpenInspector }: { onOpenInspector?: () => void })
         className="status-item"
         data-testid="connection-status"
         data-state={state}
+        data-paused={paused ? 'true' : undefined}
         title={
           replaying
             ? 'A recording is being replayed: the live connection is set aside.'
-            : status?.lastError?.message
+            : paused
+              ? 'The venue is connected (it answers pings) but sends nothing for the watched markets.'
+              : status?.lastError?.message
         }
       >
         <span className={`dot dot-${state}`} />
-        <b>{replaying ? 'Replay · live feed paused' : STATE_LABEL[state]}</b>
+        <b>{replaying ? 'Replay · live feed paused' : paused ? 'Data paused' : STATE_LABEL[state]}</b>
         {state === 'reconnecting' && status?.nextRetryAt ? (
           <span className="muted">
             {' '}
