@@ -1,7 +1,7 @@
 // The overlay a book the engine cannot vouch for gets (stale or resyncing), the same on the ladder and the depth
 // chart: what is wrong, that what is under it may be out of date, and a Resync button while it is stale.
 import { useState } from 'react'
-import type { BookView } from '../../../shared/model'
+import { UNKNOWN_MARKET, type BookView } from '../../../shared/model'
 import { useApi } from '../../hooks/context'
 
 interface StaleOverlayProps {
@@ -26,6 +26,8 @@ function StaleCard({ book, what, testIds }: StaleOverlayProps) {
   const api = useApi()
   const [error, setError] = useState<string | null>(null)
   const resyncing = book.state === 'resyncing'
+  // The engine stopped asking for a market the venue never answered (docs/liveness.md).
+  const unknown = !resyncing && book.staleReason === UNKNOWN_MARKET
   return (
     <div className="book-overlay" data-testid={testIds.overlay}>
       <div className="overlay-card">
@@ -34,12 +36,16 @@ function StaleCard({ book, what, testIds }: StaleOverlayProps) {
             ? book.resyncAttempt !== undefined
               ? `Resyncing (attempt ${book.resyncAttempt})…`
               : 'Resyncing book…'
-            : 'Book is stale'}
+            : unknown
+              ? `The venue does not know this market (id ${book.market})`
+              : 'Book is stale'}
         </b>
         <span className="muted">
           {resyncing
             ? `Waiting for a fresh snapshot. ${what} below may be out of date.`
-            : `${what} below may be out of date${book.staleReason ? ` (${book.staleReason})` : ''}.`}
+            : unknown
+              ? 'It sent nothing for it after repeated requests, so it is no longer asked for. Resync asks again.'
+              : `${what} below may be out of date${book.staleReason ? ` (${book.staleReason})` : ''}.`}
         </span>
         {!resyncing ? (
           <button
