@@ -1,0 +1,41 @@
+// Alerts: the service judges the rules, the relay carries its news to the windows (through the fan-out), the
+// shell and the settings file. The relay hears the service, and the fan-out the relay, through typed events.
+import { AlertRelay } from '../alerts/relay'
+import { AlertService } from '../alerts/service'
+import type { Engine, Wiring } from './engine'
+
+/** The alert rules watch their markets under this name in the subscription registry, like one more window. */
+const ALERTS_CLIENT = 'alerts'
+
+export function wireAlerts(w: Wiring): Pick<Engine, 'alerts' | 'relay'> {
+  const { log, now, settings, parts: p } = w
+  const alerts = new AlertService(
+    {
+      now,
+      log,
+      books: p.books,
+      eventOf: (market) => p.catalog.eventOf(market),
+      isKnownMarket: (market) => p.data.isKnown(market),
+      marketTitle: (market) => p.catalog.marketTitle(market),
+      connectionState: () => p.connection.state(),
+      authError: () => p.registry.authError(),
+      keyExpiresAt: () => p.connection.profile.keyExpiresAt,
+      wantedBooks: () => p.interests.wantedBooks(),
+      setInterests: (list) => p.registry.setInterests(ALERTS_CLIENT, list),
+    },
+    { rules: settings.get().alertRules, keepRunning: settings.get().keepRunning },
+  )
+  const relay = new AlertRelay({
+    log,
+    now,
+    alerts,
+    connection: () => p.connection.state(),
+    save: async ({ rules, keepRunning }) => {
+      const r = await settings.update((s) => ({ ...s, alertRules: rules, keepRunning }))
+      if (!r.ok) log.warn('monitor: could not save alert rules', { code: r.error.code })
+    },
+  })
+  relay.onDidChangeView(() => p.fanout.alertsChanged())
+  relay.onDidFire((event) => p.fanout.alertFired(event))
+  return { alerts, relay }
+}

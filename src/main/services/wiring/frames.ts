@@ -1,0 +1,36 @@
+// Frames: live ones feed everything; replayed ones take the same path to books, tapes and windows, but the
+// alert rules and the recorder never see them (docs/recording.md).
+import { FrameRouter, type FrameRouterDeps } from '../frames'
+import type { Engine, Wiring } from './engine'
+
+/** Replayed data is not the market: alert rules never see it. */
+const REPLAY_ALERTS = { onBook() {}, onTicker() {}, onTrade() {}, onUser() {} }
+
+export function wireFrames(w: Wiring): Pick<Engine, 'router' | 'replayRouter'> {
+  const p = w.parts
+  const shared: Omit<FrameRouterDeps, 'decoder' | 'alerts' | 'tap'> = {
+    duplicate: (text, at) => w.maybeVoxfi() && p.duplicates.repeat(text, at),
+    secrets: w.secrets,
+    inspector: p.inspector,
+    interests: p.interests,
+    books: p.books,
+    tapes: p.tapes,
+    userFeed: p.userFeed,
+    registry: p.registry,
+    liveness: p.liveness,
+    resync: p.resync,
+    status: p.status,
+    incidents: p.incidents,
+    fanout: p.fanout,
+  }
+  return {
+    router: new FrameRouter({
+      ...shared,
+      decoder: p.venue,
+      alerts: p.alerts,
+      tap: (text, receivedAt) => p.recorder.frame(text, receivedAt),
+      userHeard: () => p.accountRest.executed(),
+    }),
+    replayRouter: new FrameRouter({ ...shared, decoder: p.replayVenue, alerts: REPLAY_ALERTS }),
+  }
+}
