@@ -78,10 +78,10 @@ function appendCapped<T>(list: readonly T[], more: readonly T[], cap: number): T
 }
 
 /**
- * A market's tape after its tape from the engine (a resume batch's `tapes`, or getMarketSnapshot's trades):
- * `existing` plus the engine's trades it lacks, oldest first, the newest `cap` kept. When the engine's tape does
- * not reach back to the window's (more trades while hidden than it holds), its oldest trade is marked
- * `gapBefore`. Returns `existing` itself when nothing is missing.
+ * A market's tape after the engine's tape of it (a resume batch's `tapes`): `existing` plus the engine's trades it
+ * lacks, oldest first, the newest `cap` kept. When the engine's tape does not reach back to the window's (more
+ * trades while hidden than it holds), its oldest trade is marked `gapBefore`. Returns `existing` itself when
+ * nothing is missing.
  */
 export function resumedTape(existing: TradeView[], engine: readonly TradeView[], cap: number): TradeView[] {
   const seen = new Set(existing.map((t) => t.key))

@@ -55,15 +55,20 @@ describe('hidden windows (engine against the simulator)', () => {
     )
     await waitFor(() => has(0, (b) => (b.trades ?? []).length > 0), 'a trade')
 
-    const hiddenTime = Date.now()
     const hid = await c.setVisibility(false)
     expect(hid.ok).toBe(true)
+    // Hidden from here on: a trade received later reaches the window only through the resume batch.
+    const hiddenTime = Date.now()
     const mark = seen.length
     const seqAtHide = (await bookOf(c.getMarketSnapshot(market)))?.seq ?? 0
-    // The market keeps moving while the window is hidden (the simulator ticks every 50 ms).
+    // The market keeps moving and trading while the window is hidden (the simulator ticks every 50 ms).
     await waitFor(
       async () => ((await bookOf(c.getMarketSnapshot(market)))?.seq ?? 0) > seqAtHide + 5,
       'the book to move on while hidden',
+    )
+    await waitFor(
+      async () => (await tradesOf(c.getMarketSnapshot(market))).some((t) => t.receivedAt > hiddenTime),
+      'a trade while hidden',
     )
     for (const s of seen.slice(mark)) {
       expect(s.batch.books).toBeUndefined()
@@ -91,7 +96,7 @@ describe('hidden windows (engine against the simulator)', () => {
     // oldest first and reaching back before the window was hidden. Trades are not sent twice.
     const tape = resume?.batch.tapes?.find((t) => t.market === market)?.trades ?? []
     expect(tape).toEqual(await tradesOf(resume?.engine ?? null))
-    const madeWhileHidden = tape.filter((t) => t.receivedAt >= hiddenTime && t.receivedAt < shownTime)
+    const madeWhileHidden = tape.filter((t) => t.receivedAt > hiddenTime && t.receivedAt < shownTime)
     expect(madeWhileHidden.length).toBeGreaterThan(0)
     const keysBefore = new Set(
       seen
