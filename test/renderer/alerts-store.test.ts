@@ -7,7 +7,7 @@ import { createAlertIntake } from '../../src/renderer/api/alert-delivery'
 import {
   draftFromRule,
   draftToInput,
-  fieldOfMessage,
+  draftFieldOf,
   ladderDraft,
   minutesUntilTomorrowMorning,
   numberText,
@@ -208,9 +208,18 @@ describe('alert form model', () => {
       condition: rule.condition,
       cooldownSec: 120,
     })
-    expect(fieldOfMessage('Invalid alert: condition.value: value must not be negative')).toBe('value')
-    expect(fieldOfMessage('Invalid alert: condition.market: unknown market x')).toBe('market')
-    expect(fieldOfMessage('Invalid alert: cooldownSec must be at most 86400')).toBe('cooldown')
+    // The engine names the field (ApiError.field); the message is for people and is never parsed.
+    const refused = (field?: string) => ({
+      code: 'invalid_argument' as const,
+      message: 'whatever',
+      ...(field ? { field } : {}),
+    })
+    expect(draftFieldOf(refused('condition.value'))).toBe('value')
+    expect(draftFieldOf(refused('condition.minSize'))).toBe('value')
+    expect(draftFieldOf(refused('condition.market'))).toBe('market')
+    expect(draftFieldOf(refused('cooldownSec'))).toBe('cooldown')
+    expect(draftFieldOf(refused('hysteresis'))).toBe('hysteresis')
+    expect(draftFieldOf(refused())).toBeNull()
   })
 
   it('"until tomorrow morning" is the minutes to 08:00 the next day', () => {

@@ -12,7 +12,7 @@ import {
   type AlertRuleView,
   type PriceSubject,
 } from '../../shared/alerts'
-import type { EventSummary } from '../../shared/model'
+import type { ApiError, EventSummary } from '../../shared/model'
 import { findMarket } from './events'
 
 /** The values of `alert-subject`: the price subjects (DESIGN §3.4) first, then the other rule kinds. */
@@ -361,13 +361,15 @@ export function draftToInput(draft: AlertDraft, events: readonly EventSummary[])
   return { ok: true, input }
 }
 
-/** Which field an engine message names ("Invalid alert: condition.value: …"), to mark it in the form. */
-export function fieldOfMessage(message: string): DraftField | null {
-  if (/condition\.(value|minSize|seconds|days)\b/.test(message)) return 'value'
-  if (/condition\.(market|id)\b/.test(message) || /\bunknown market\b/i.test(message)) return 'market'
-  if (/\bhysteresis\b/.test(message)) return 'hysteresis'
-  if (/\bcooldownSec\b/.test(message)) return 'cooldown'
-  if (/\blabel\b/.test(message)) return 'label'
+/** The form's field for the input field an engine refusal names (ApiError.field, e.g. `condition.value`). */
+export function draftFieldOf(error: ApiError): DraftField | null {
+  const field = error.field
+  if (field === undefined) return null
+  if (/^condition\.(value|minSize|seconds|days)$/.test(field)) return 'value'
+  if (/^condition\.(market|id)$/.test(field)) return 'market'
+  if (field === 'hysteresis') return 'hysteresis'
+  if (field === 'cooldownSec') return 'cooldown'
+  if (field === 'label') return 'label'
   return null
 }
 

@@ -231,6 +231,15 @@ describe('saving rules', () => {
     expect(refuse({ condition: mid('m1', 'above', -1) })).toBe(
       'Invalid alert: condition.value: value must not be negative',
     )
+    // The field travels as data too, so a form marks it without reading the message.
+    const fieldOf = (input: unknown) => {
+      const r = w.svc.save(input as AlertRuleInput)
+      return r.ok ? null : (r.error.field ?? null)
+    }
+    expect(fieldOf({ condition: mid('m1', 'above', -1) })).toBe('condition.value')
+    expect(fieldOf({ condition: mid('m1', 'above', 0.5), cooldownSec: -5 })).toBe('cooldownSec')
+    w.known.set('nope', false)
+    expect(fieldOf({ condition: mid('nope', 'above', 0.5) })).toBe('condition.market')
     expect(refuse({ condition: mid('m1', 'above', Number.NaN) })).toMatch(
       /^Invalid alert: condition\.value: /,
     )

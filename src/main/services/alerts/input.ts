@@ -71,18 +71,18 @@ export function ruleFromInput(
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
     const field = issue ? issueField(issue.path) : 'rule'
-    return fail(invalid(`Invalid alert: ${field}: ${issue?.message ?? 'not a valid rule'}`))
+    return fail(invalid(`Invalid alert: ${field}: ${issue?.message ?? 'not a valid rule'}`, field))
   }
   const v = parsed.data
   const existing = v.id !== undefined ? rules.get(v.id) : undefined
   if (v.id !== undefined && existing === undefined)
-    return fail(invalid(`Invalid alert: id: no rule "${v.id}"`))
+    return fail(invalid(`Invalid alert: id: no rule "${v.id}"`, 'id'))
   if (existing === undefined && rules.size >= MAX_ALERT_RULES) {
     return fail(invalid(`Invalid alert: rules: at most ${MAX_ALERT_RULES} rules`))
   }
   const unknown = unknownMarket(v.condition as AlertCondition, existing?.rule.condition, d)
   if (unknown !== null)
-    return fail(invalid(`Invalid alert: ${unknown.field}: unknown market "${unknown.id}"`))
+    return fail(invalid(`Invalid alert: ${unknown.field}: unknown market "${unknown.id}"`, unknown.field))
   const now = Math.floor(d.now())
   const base = existing?.rule
   const label = v.label !== undefined ? v.label : (base?.label ?? null)

@@ -12,8 +12,11 @@ export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
 
-export function invalid(message: string): ApiError {
-  return { code: 'invalid_argument', message }
+/** A refused input; `field` names the input's field at fault (its path, e.g. `condition.value`) for a form. */
+export function invalid(message: string, field?: string): ApiError {
+  return field === undefined
+    ? { code: 'invalid_argument', message }
+    : { code: 'invalid_argument', message, field }
 }
 
 /** Replace every occurrence of the secret in a text (defensive: messages should never contain it anyway). */

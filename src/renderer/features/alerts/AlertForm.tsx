@@ -7,7 +7,7 @@ import { askNotificationPermissionOnce } from '../../api/alert-delivery'
 import { useApi } from '../../hooks/context'
 import {
   draftToInput,
-  fieldOfMessage,
+  draftFieldOf,
   fieldsOf,
   isAlertOp,
   isFormSubject,
@@ -92,7 +92,7 @@ export function AlertForm({ initial, onClose }: { initial: AlertDraft; onClose()
         setBusy(false)
         if (r.ok) onClose()
         else {
-          const field = fieldOfMessage(r.error.message)
+          const field = draftFieldOf(r.error)
           setError({ field, message: r.error.message })
           focusField(field)
         }
