@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { expiryState, explainError, validateEndpoints } from '../../src/renderer/lib/errors'
+import { expiryState, explainError } from '../../src/renderer/lib/errors'
+import { endpointErrors as validateEndpoints } from '../../src/shared/endpoints'
 
 const NOW = Date.parse('2026-11-22T12:00:00')
 

@@ -103,6 +103,3 @@ export function expiryState(
   if (t <= now) return { state: 'expired', days }
   return { state: days < warnDays ? 'soon' : 'ok', days }
 }
-
-// The form marks each endpoint field with the engine's own refusal (src/shared/endpoints.ts): one rule, one place.
-export { endpointErrors as validateEndpoints } from '../../shared/endpoints'

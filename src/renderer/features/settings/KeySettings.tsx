@@ -4,7 +4,8 @@ import { useEffect, useState } from 'react'
 import type { KeyInfo } from '../../../shared/ipc'
 import type { ApiError, Profile } from '../../../shared/model'
 import { refreshStatus, useApi, useNow } from '../../hooks/context'
-import { expiryState, explainError, validateEndpoints } from '../../lib/errors'
+import { endpointErrors } from '../../../shared/endpoints'
+import { expiryState, explainError } from '../../lib/errors'
 import { activeProfile, useProfiles } from '../../store/profiles'
 import { Dialog } from '../../ui/Dialog'
 
@@ -300,7 +301,7 @@ function ProfileSection({
         </dl>
       </section>
     )
-  const invalid = validateEndpoints(urls.baseUrl, urls.wsUrl)
+  const invalid = endpointErrors(urls.baseUrl, urls.wsUrl)
   const nameError = name.trim() === '' ? 'A name is required' : undefined
   const canSave = !invalid.baseUrl && !invalid.wsUrl && !nameError && !busy
   return (
