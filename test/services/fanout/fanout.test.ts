@@ -369,8 +369,8 @@ describe('Fanout', () => {
     expect(r.fanout.setDepth('nobody', 5)).toBe(false)
   })
 
-  it('caps trades, user updates and inspector frames per batch, keeping the most recent', () => {
-    const r = rig({ maxTradesPerBatch: 500, maxUserPerBatch: 50, maxInspectorPerBatch: 200 })
+  it('caps trades and inspector frames per batch, keeping the most recent, and never drops an account update', () => {
+    const r = rig({ maxTradesPerBatch: 500, maxInspectorPerBatch: 200 })
     const c = collector()
     r.fanout.addClient('w1', c.sink)
     r.fanout.setClientMarkets('w1', ['a'])
@@ -395,12 +395,11 @@ describe('Fanout', () => {
     expect(b?.trades).toHaveLength(500)
     expect(b?.trades?.[0]?.size).toBe(9500)
     expect(b?.trades?.at(-1)?.key).toBe(last)
-    expect(b?.user).toHaveLength(50)
-    expect(b?.user?.[0]?.data).toBe(70)
+    expect(b?.user).toHaveLength(120)
+    expect(b?.user?.map((u) => u.data)).toEqual(Array.from({ length: 120 }, (_, i) => i))
     expect(b?.inspector).toHaveLength(200)
     expect(b?.inspector?.map((f) => f.seq)).toEqual(Array.from({ length: 200 }, (_, i) => 800 + i))
     expect(r.fanout.counters.droppedTrades).toBe(9500)
-    expect(r.fanout.counters.droppedUser).toBe(70)
     expect(r.fanout.counters.droppedInspector).toBe(800)
   })
 

@@ -11,13 +11,12 @@ import { trimOldest, type FanoutClient, type FanoutCounters, type FanoutProvider
 /** Per client per batch: the most recent N are kept, older ones are dropped (and counted). */
 export interface BatchCaps {
   trades: number
-  user: number
   inspector: number
   /** Trades per market in a resume batch's tapes: what a window's tape holds. */
   tape: number
 }
 
-export const DEFAULT_BATCH_CAPS: BatchCaps = { trades: 500, user: 500, inspector: 200, tape: TAPE_TRADES }
+export const DEFAULT_BATCH_CAPS: BatchCaps = { trades: 500, inspector: 200, tape: TAPE_TRADES }
 
 export class BatchBuilder {
   private status: StreamStatus | null = null
@@ -66,7 +65,6 @@ export class BatchBuilder {
     if (client.userUpdates.length > 0) {
       batch.user = client.userUpdates
       client.userUpdates = []
-      this.counters.droppedUser += trimOldest(batch.user, this.caps.user)
       content = true
     }
     if (client.frames.length > 0) {

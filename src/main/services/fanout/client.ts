@@ -34,7 +34,6 @@ export interface FanoutCounters {
   bookViews: number
   tickerViews: number
   droppedTrades: number
-  droppedUser: number
   droppedInspector: number
   sinkErrors: number
 }

@@ -30,9 +30,11 @@ export interface FanoutOptions extends SchedulerOptions {
   logger?: Logger
   /** Book depth a client gets until it asks for another (MonitorApi default). */
   defaultDepth?: number
-  /** Per client per batch: the most recent N are kept, older ones are dropped (and counted). */
+  /**
+   * Per client per batch: the most recent N are kept, older ones are dropped (and counted). Account updates have
+   * no cap: each one counts for the account, so none is ever dropped.
+   */
   maxTradesPerBatch?: number
-  maxUserPerBatch?: number
   maxInspectorPerBatch?: number
   /** Trades per market in a resume batch's tapes (default TAPE_TRADES, what a window's tape holds). */
   tapeTrades?: number
@@ -64,7 +66,6 @@ export class Fanout {
     bookViews: 0,
     tickerViews: 0,
     droppedTrades: 0,
-    droppedUser: 0,
     droppedInspector: 0,
     sinkErrors: 0,
   }
@@ -73,7 +74,6 @@ export class Fanout {
   private readonly logger: Logger
   private readonly defaultDepth: number
   private readonly maxTrades: number
-  private readonly maxUser: number
   private readonly maxFrames: number
   private readonly scheduler: FlushScheduler
   private readonly builder: BatchBuilder
@@ -96,11 +96,9 @@ export class Fanout {
     this.defaultDepth = clampDepth(options.defaultDepth ?? DEFAULT_DEPTH)
     const caps = DEFAULT_BATCH_CAPS
     this.maxTrades = positiveInt(options.maxTradesPerBatch, caps.trades, 'maxTradesPerBatch')
-    this.maxUser = positiveInt(options.maxUserPerBatch, caps.user, 'maxUserPerBatch')
     this.maxFrames = positiveInt(options.maxInspectorPerBatch, caps.inspector, 'maxInspectorPerBatch')
     this.builder = new BatchBuilder(this.provider, this.counters, {
       trades: this.maxTrades,
-      user: this.maxUser,
       inspector: this.maxFrames,
       tape: positiveInt(options.tapeTrades, caps.tape, 'tapeTrades'),
     })
@@ -269,7 +267,7 @@ export class Fanout {
 
   user(view: UserUpdateView): void {
     this.queueOn(this.userClients, (client) => {
-      this.counters.droppedUser += appendCapped(client.userUpdates, view, this.maxUser)
+      client.userUpdates.push(view)
     })
   }
 
