@@ -2,7 +2,7 @@
 // toasts, the intake that never acts on an alert twice or on one from before the window opened, and the rule
 // input built from the form's fields.
 import { beforeEach, describe, expect, it } from 'vitest'
-import type { AlertEvent } from '../../src/shared/alerts'
+import { ORDER_STATUSES, POSITION_CHANGES, type AlertEvent } from '../../src/shared/alerts'
 import { createAlertIntake } from '../../src/renderer/api/alert-delivery'
 import {
   draftFromRule,
@@ -165,6 +165,23 @@ describe('alert form model', () => {
     expect(rearm.ok && rearm.input).toMatchObject({ mode: 'rearm', hysteresis: 0.02, cooldownSec: 30 })
     const stale = draftToInput(prefill({ subject: 'disconnected', value: '15' }), EVENTS)
     expect(stale.ok && stale.input.condition).toEqual({ kind: 'disconnected', seconds: 15 })
+  })
+
+  it('an order or position subject is its status or change after the prefix, both ways', () => {
+    for (const status of ORDER_STATUSES) {
+      const input = draftToInput(prefill({ market: 'm1', subject: `order-${status}` }), EVENTS)
+      expect(input.ok && input.input.condition).toEqual({ kind: 'order', market: 'm1', status })
+      expect(draftFromRule(ruleView({ condition: { kind: 'order', market: 'm1', status } })).subject).toBe(
+        `order-${status}`,
+      )
+    }
+    for (const change of POSITION_CHANGES) {
+      const input = draftToInput(prefill({ market: '', subject: `position-${change}` }), EVENTS)
+      expect(input.ok && input.input.condition).toEqual({ kind: 'position', market: null, change })
+      expect(draftFromRule(ruleView({ condition: { kind: 'position', market: null, change } })).subject).toBe(
+        `position-${change}`,
+      )
+    }
   })
 
   it('names the field of an obviously bad number: empty, not a number, negative, zero where it must be positive', () => {

@@ -253,6 +253,17 @@ export function draftFromRule(rule: AlertRuleView): AlertDraft {
   }
 }
 
+/**
+ * What follows `prefix` in a subject, typed as the literal it is: `order-partially-filled` is the order status
+ * `partially-filled`, `position-closed` the position change `closed` (draftFromRule writes them back the same way).
+ */
+function after<P extends string, S extends `${P}${string}`>(
+  subject: S,
+  prefix: P,
+): S extends `${P}${infer Rest}` ? Rest : never {
+  return subject.slice(prefix.length) as S extends `${P}${infer Rest}` ? Rest : never
+}
+
 /** Which field a message is about, so the form can mark it (aria-invalid) and focus it. */
 export type DraftField = 'market' | 'value' | 'hysteresis' | 'cooldown' | 'label'
 
@@ -310,19 +321,13 @@ export function draftToInput(draft: AlertDraft, events: readonly EventSummary[])
         break
       }
       case 'order-filled':
-        condition = { kind: 'order', market: market || null, status: 'filled' }
-        break
       case 'order-partially-filled':
-        condition = { kind: 'order', market: market || null, status: 'partially-filled' }
-        break
       case 'order-cancelled':
-        condition = { kind: 'order', market: market || null, status: 'cancelled' }
+        condition = { kind: 'order', market: market || null, status: after(s, 'order-') }
         break
       case 'position-opened':
-        condition = { kind: 'position', market: market || null, change: 'opened' }
-        break
       case 'position-closed':
-        condition = { kind: 'position', market: market || null, change: 'closed' }
+        condition = { kind: 'position', market: market || null, change: after(s, 'position-') }
         break
       case 'balance-below':
         condition = { kind: 'balance-below', value, currency: draft.currency.trim() || null }
