@@ -298,6 +298,7 @@ describe('the alert form', () => {
         return fail({
           code: 'invalid_argument',
           message: 'Invalid alert: condition.value: value must not be negative',
+          field: 'condition.value',
         })
       },
     })
