@@ -23,6 +23,7 @@ import { useEvents } from '../../store/events'
 import { NO_TRADES, useMonitor } from '../../store/monitor'
 import { Dialog } from '../../ui/Dialog'
 import { NumberField } from '../../ui/NumberField'
+import { Options } from '../../ui/Options'
 
 /** A sensible threshold when the kind changes to one whose threshold means something else. */
 const DEFAULT_VALUE: Partial<Record<AlertDraft['subject'], string>> = {
@@ -157,11 +158,7 @@ export function AlertForm({ initial, onClose }: { initial: AlertDraft; onClose()
             >
               {SUBJECT_GROUPS.map((g) => (
                 <optgroup key={g.label} label={g.label}>
-                  {g.options.map((o) => (
-                    <option key={o.value} value={o.value}>
-                      {o.label}
-                    </option>
-                  ))}
+                  <Options of={g.options} />
                 </optgroup>
               ))}
             </select>

@@ -19,6 +19,7 @@ import { openAlertForm, openMarketAlert, useAlertUi } from '../../store/alerts-u
 import { useMarketTitles } from '../../store/events'
 import { useMonitor } from '../../store/monitor'
 import { Dialog } from '../../ui/Dialog'
+import { Options } from '../../ui/Options'
 
 type Report = (p: Promise<Result<unknown>>) => void
 
@@ -356,11 +357,7 @@ export function AlertManager({ onClose }: { onClose(): void }) {
             disabled={!alerts}
             onChange={(e) => report(api.setKeepRunning(e.target.value as KeepRunning))}
           >
-            {KEEP_RUNNING.map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label}
-              </option>
-            ))}
+            <Options of={KEEP_RUNNING} />
           </select>
         </label>
       </div>

@@ -24,6 +24,7 @@ import { usePriceUnit } from '../../store/prefs'
 import { WatchToggle } from '../workspace/WatchToggle'
 import { toggleWatch } from '../workspace/watchlists'
 import { ContextMenu, isMenuKey, menuPointFor, type MenuAt } from '../../ui/ContextMenu'
+import { Options } from '../../ui/Options'
 import { EventMeta } from './EventMeta'
 
 type Row =
@@ -254,11 +255,7 @@ export function EventList({
           aria-label="Sort events"
           data-testid="event-sort"
         >
-          {EVENT_SORTS.map((s) => (
-            <option key={s.value} value={s.value}>
-              {s.label}
-            </option>
-          ))}
+          <Options of={EVENT_SORTS} />
         </select>
       </div>
       {facets.categories.length > 0 || facets.tags.length > 0 ? (
