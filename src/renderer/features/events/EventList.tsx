@@ -326,17 +326,20 @@ export function EventList({
             const row = rows[v.index]
             if (!row) return null
             const active = v.index === cursor
-            const style = { transform: `translateY(${v.start}px)`, height: v.size }
+            // Either kind of row is an option of the listbox, at the place the virtualizer gives it.
+            const option = {
+              id: `row-${row.key}`,
+              role: 'option',
+              'aria-selected': active,
+              style: { transform: `translateY(${v.start}px)`, height: v.size },
+            }
             if (row.kind === 'event')
               return (
                 <div
                   key={row.key}
-                  id={`row-${row.key}`}
-                  role="option"
-                  aria-selected={active}
+                  {...option}
                   aria-expanded={row.expanded}
                   className={`list-row event-row ${active ? 'cursor' : ''} ${row.expanded ? 'open' : ''}`}
-                  style={style}
                   data-testid="event-row"
                   data-event={row.event.id}
                   onClick={() => {
@@ -371,11 +374,8 @@ export function EventList({
             return (
               <div
                 key={row.key}
-                id={`row-${row.key}`}
-                role="option"
-                aria-selected={active}
+                {...option}
                 className={`list-row market-row ${active ? 'cursor' : ''} ${selectedMarket === row.market.id ? 'selected' : ''}`}
-                style={style}
                 data-testid="market-row"
                 data-market={row.market.id}
                 data-event={row.event.id}
