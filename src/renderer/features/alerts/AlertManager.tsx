@@ -19,6 +19,7 @@ import { openAlertForm, openMarketAlert, useAlertUi } from '../../store/alerts-u
 import { useMarketTitles } from '../../store/events'
 import { useMonitor } from '../../store/monitor'
 import { Dialog } from '../../ui/Dialog'
+import { MenuSelect } from '../../ui/MenuSelect'
 import { Options } from '../../ui/Options'
 
 type Report = (p: Promise<Result<unknown>>) => void
@@ -111,24 +112,21 @@ const RuleRow = memo(function RuleRow({
             Un-snooze
           </button>
         ) : (
-          <select
+          <MenuSelect
             className="small-select"
-            aria-label="Snooze"
-            value=""
+            label="Snooze"
+            placeholder="Snooze…"
             disabled={!rule.enabled}
-            onChange={(e) => {
-              const v = e.target.value
-              if (!v) return
+            onPick={(v) => {
               const minutes = v === 'morning' ? minutesUntilTomorrowMorning(Date.now()) : Number(v)
               report(api.snoozeAlert(rule.id, minutes))
             }}
           >
-            <option value="">Snooze…</option>
             <option value="15">15 min</option>
             <option value="60">1 hour</option>
             <option value="240">4 hours</option>
             <option value="morning">Until 08:00 tomorrow</option>
-          </select>
+          </MenuSelect>
         )}
         {rule.state === 'fired' && rule.enabled ? (
           // A spent `once` rule: enabling it again arms it (the switch is still on, so it gets its own button).

@@ -4,6 +4,7 @@ import { useState } from 'react'
 import { PANE_KINDS, type PaneKind } from '../../../shared/workspace'
 import { useApi } from '../../hooks/context'
 import { useMonitor } from '../../store/monitor'
+import { MenuSelect } from '../../ui/MenuSelect'
 import { NameInput } from '../../ui/NameInput'
 import { BUILT_INS } from './layouts'
 import { PANES } from './panes'
@@ -86,12 +87,11 @@ export function WorkspaceSwitcher() {
           </option>
         ))}
       </select>
-      <select
-        aria-label="Workspace actions"
-        data-testid="workspace-actions"
-        value=""
-        onChange={(e) => {
-          const v = e.target.value
+      <MenuSelect
+        label="Workspace actions"
+        testId="workspace-actions"
+        placeholder="⋯"
+        onPick={(v) => {
           if (v === 'save-as') {
             setName('')
             setError(null)
@@ -100,11 +100,10 @@ export function WorkspaceSwitcher() {
           else if (v === 'delete') setConfirm(true)
         }}
       >
-        <option value="">⋯</option>
         <option value="save-as">Save as new workspace…</option>
         <option value="reset">Reset this layout</option>
         {deletable ? <option value="delete">Delete “{chosen.name}”…</option> : null}
-      </select>
+      </MenuSelect>
       {confirm && chosen ? (
         <button
           className="btn danger"
@@ -121,23 +120,21 @@ export function WorkspaceSwitcher() {
           Delete “{chosen.name}”?
         </button>
       ) : null}
-      <select
-        aria-label="Add a pane"
-        data-testid="add-pane"
-        value=""
-        onChange={(e) => {
-          const kind = e.target.value
+      <MenuSelect
+        label="Add a pane"
+        testId="add-pane"
+        placeholder="+ Pane"
+        onPick={(kind) => {
           if ((PANE_KINDS as readonly string[]).includes(kind))
             requestDock({ kind: 'show-pane', pane: kind as PaneKind })
         }}
       >
-        <option value="">+ Pane</option>
         {PANE_KINDS.map((k) => (
           <option key={k} value={k}>
             {PANES[k].title}
           </option>
         ))}
-      </select>
+      </MenuSelect>
       {error ? <span className="error-text">{error}</span> : null}
     </span>
   )
