@@ -90,6 +90,8 @@ export class MarketData {
   isKnown(market: string): boolean | null {
     const { catalog, interests, books, tapes } = this.d
     if (catalog.eventOf(market) !== undefined) return true
+    // Streamed to us because we asked, but never answered: the venue does not know it (resync.ts).
+    if (this.d.resync.unknown(market)) return false
     if (interests.routed(market) && (books.has(market) || tapes.last(market) !== undefined)) return true
     return catalog.loaded() ? false : null
   }

@@ -26,6 +26,7 @@ export function wireHealth(
       counters: () => p.inspector.counters(),
       unavailable: () => p.connection.unavailable,
       adapter: () => p.venue.view(),
+      marketsPaused: () => p.liveness.paused(),
     },
     incidents,
     w.statusChanged,

@@ -55,6 +55,7 @@ export function wireMarket(w: Wiring): Pick<Engine, MarketParts> {
     log,
     wantedBooks: () => interests.wantedBooks(),
     wantsBook: (market) => interests.wantsBook(market),
+    listed: (market) => catalog.eventOf(market) !== undefined,
     resubscribe: (markets) => interests.resubscribe(markets),
     fetchSnapshots: (markets) => p.restBooks.request(markets),
     streamOpen: () => p.connection.isOpen(),
