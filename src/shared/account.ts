@@ -69,7 +69,7 @@ export function emptyAccount(): AccountState {
 
 export type Obj = Record<string, unknown>
 
-function isObj(v: unknown): v is Obj {
+export function isObj(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v)
 }
 
@@ -88,7 +88,8 @@ function str(v: unknown): string | null {
   return null
 }
 
-function pickNum(o: Obj, names: readonly string[]): number | null {
+/** The first of `names` that holds a finite number (or numeric text). */
+export function pickNum(o: Obj, names: readonly string[]): number | null {
   for (const n of names) {
     const v = num(o[n])
     if (v !== null) return v
@@ -96,7 +97,8 @@ function pickNum(o: Obj, names: readonly string[]): number | null {
   return null
 }
 
-function pickStr(o: Obj, names: readonly string[]): string | null {
+/** The first of `names` that holds non-empty text or a finite number, as text. */
+export function pickStr(o: Obj, names: readonly string[]): string | null {
   for (const n of names) {
     const v = str(o[n])
     if (v !== null) return v

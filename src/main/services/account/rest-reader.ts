@@ -5,10 +5,10 @@
 // our units: prices 0–1 from ticks, money in reais from centavos, so the account pane and the alert rules
 // read one model whatever the venue.
 import type { Outcome, Result, Update } from '../../../shared/model'
+import { isObj, pickNum, pickStr as pickText, type Obj } from '../../../shared/account'
 import type { Logger } from '../base/types'
 
 type UserUpdate = Extract<Update, { kind: 'user' }>
-type Obj = Record<string, unknown>
 
 export interface AccountRest {
   get(path: string, apiKey: string): Promise<Result<unknown>>
@@ -45,30 +45,9 @@ export interface AccountReaderDeps {
 
 const CURRENCY = 'BRL'
 
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-}
-
-function num(v: unknown): number | null {
-  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN
-  return Number.isFinite(n) ? n : null
-}
-
-function pickNum(o: Obj, names: readonly string[]): number | null {
-  for (const n of names) {
-    const v = num(o[n])
-    if (v !== null) return v
-  }
-  return null
-}
-
+// The venue's text travels in every window's account rows: a runaway field is cut there, not passed on.
 function pickStr(o: Obj, names: readonly string[]): string | null {
-  for (const n of names) {
-    const v = o[n]
-    if (typeof v === 'string' && v !== '') return v.slice(0, 200)
-    if (typeof v === 'number' && Number.isFinite(v)) return String(v)
-  }
-  return null
+  return pickText(o, names)?.slice(0, 200) ?? null
 }
 
 /** A list at the top, or under the names such lists go by; never more than `cap` items. */
