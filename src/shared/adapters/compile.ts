@@ -461,24 +461,14 @@ type SideFn = (cur: unknown, s: Scope) => SideT | null
 function compileSide(spec: SideSpec | undefined): SideFn {
   if (spec === undefined) return () => null
   const parts = (Array.isArray(spec) ? spec : [spec]).map((p): SideFn => {
-    if (p.value !== undefined) {
-      const v = p.value
-      return () => v
-    }
-    if (p.sign !== undefined) {
+    if (p.sign !== undefined && p.value === undefined) {
       const get = compilePath(p.sign)
       return (cur, s) => {
         const n = num(get(cur, s.up))
         return n === undefined || !Number.isFinite(n) || n === 0 ? null : n > 0 ? 'buy' : 'sell'
       }
     }
-    const get = compilePath(p.path ?? '')
-    const map = new Map(Object.entries(p.map ?? {}))
-    return (cur, s) => {
-      const v = get(cur, s.up)
-      if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') return null
-      return map.get(String(v)) ?? null
-    }
+    return compileChoice(p)
   })
   return firstOf(parts, null)
 }
@@ -486,20 +476,29 @@ function compileSide(spec: SideSpec | undefined): SideFn {
 type OutcomeFn = (cur: unknown, s: Scope) => OutcomeT | null
 
 function compileOutcome(spec: OutcomeSpec): OutcomeFn {
-  const parts = (Array.isArray(spec) ? spec : [spec]).map((p): OutcomeFn => {
-    if (p.value !== undefined) {
-      const v = p.value
-      return () => v
-    }
-    const get = compilePath(p.path ?? '')
-    const map = new Map(Object.entries(p.map ?? {}))
-    return (cur, s) => {
-      const v = get(cur, s.up)
-      if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') return null
-      return map.get(String(v)) ?? null
-    }
-  })
-  return firstOf(parts, null)
+  return firstOf((Array.isArray(spec) ? spec : [spec]).map(compileChoice), null)
+}
+
+/**
+ * One of a few words (a side, an outcome): a constant, or the value at `path` looked up in `map` by its text
+ * (true/false and numbers as JSON writes them); anything the map does not name gives null.
+ */
+function compileChoice<T>(p: {
+  path?: string | undefined
+  map?: Record<string, T | null> | undefined
+  value?: T | undefined
+}): (cur: unknown, s: Scope) => T | null {
+  if (p.value !== undefined) {
+    const v = p.value
+    return () => v
+  }
+  const get = compilePath(p.path ?? '')
+  const map = new Map(Object.entries(p.map ?? {}))
+  return (cur, s) => {
+    const v = get(cur, s.up)
+    if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') return null
+    return map.get(String(v)) ?? null
+  }
 }
 
 /** Longest text a normalised user field keeps (an order type, a status, a contract's name). */

@@ -117,15 +117,22 @@ const NumObject = z.strictObject({
   offset: z.number().finite().optional(),
 })
 export type NumSpecObject = z.infer<typeof NumObject>
-/** A path, an object, or a list of either: the first one present is used (`price_dollars`, else `price`). */
-export const Num = z.union([
-  Path,
-  NumObject,
-  z
-    .array(z.union([Path, NumObject]))
-    .min(1)
-    .max(8),
-])
+/**
+ * A path, an object, or a list of up to `max` of either: the first one present is used (`price_dollars`, else
+ * `price`).
+ */
+function pathOr<T extends z.ZodType>(object: T, max: number) {
+  return z.union([
+    Path,
+    object,
+    z
+      .array(z.union([Path, object]))
+      .min(1)
+      .max(max),
+  ])
+}
+
+export const Num = pathOr(NumObject, 8)
 export type NumSpec = z.infer<typeof Num>
 
 const MarketObject = z.strictObject({
@@ -146,14 +153,7 @@ const MarketObject = z.strictObject({
   case: z.enum(['upper', 'lower']).optional(),
 })
 export type MarketSpecObject = z.infer<typeof MarketObject>
-export const Market = z.union([
-  Path,
-  MarketObject,
-  z
-    .array(z.union([Path, MarketObject]))
-    .min(1)
-    .max(8),
-])
+export const Market = pathOr(MarketObject, 8)
 export type MarketSpec = z.infer<typeof Market>
 
 const SideValue = z.enum(['buy', 'sell'])
@@ -173,14 +173,7 @@ const TsObject = z.strictObject({
   /** auto reads seconds, ms, µs or ns by magnitude, and ISO dates. */
   unit: z.enum(['auto', 's', 'ms', 'us', 'ns', 'iso']).optional(),
 })
-export const Ts = z.union([
-  Path,
-  TsObject,
-  z
-    .array(z.union([Path, TsObject]))
-    .min(1)
-    .max(6),
-])
+export const Ts = pathOr(TsObject, 6)
 export type TsSpec = z.infer<typeof Ts>
 
 /** A list of price levels. */
