@@ -4,6 +4,12 @@ import type { TradeView, Update } from '../../../shared/model'
 
 export type TradeUpdate = Extract<Update, { kind: 'trade' }> & { market: string }
 
+/** A capacity as given; anything but a positive integer is a programming error, so it throws. */
+function positiveInteger(n: number, what: string): number {
+  if (!Number.isInteger(n) || n < 1) throw new RangeError(`${what} must be a positive integer`)
+  return n
+}
+
 /** Fixed-capacity FIFO: push is O(1) and overwrites the oldest entry once full. */
 export class RingBuffer<T> {
   readonly capacity: number
@@ -13,9 +19,7 @@ export class RingBuffer<T> {
   private count = 0
 
   constructor(capacity: number) {
-    if (!Number.isInteger(capacity) || capacity < 1)
-      throw new RangeError(`ring capacity must be a positive integer`)
-    this.capacity = capacity
+    this.capacity = positiveInteger(capacity, 'ring capacity')
     this.items = new Array<T | undefined>(capacity).fill(undefined)
   }
 
@@ -107,9 +111,7 @@ export class IdWindow {
   private unorderedFor = 0
 
   constructor(capacity: number) {
-    if (!Number.isInteger(capacity) || capacity < 1)
-      throw new RangeError(`window capacity must be a positive integer`)
-    this.capacity = capacity
+    this.capacity = positiveInteger(capacity, 'window capacity')
     this.ids = new Array<string | undefined>(capacity).fill(undefined)
     this.ts = new Float64Array(capacity).fill(Number.NaN)
     this.hashes = new Int32Array(capacity)
@@ -217,9 +219,7 @@ export class TapeStore {
   rejected = 0
 
   constructor(readonly capacityPerMarket = TAPE_TRADES) {
-    if (!Number.isInteger(capacityPerMarket) || capacityPerMarket < 1) {
-      throw new RangeError('capacityPerMarket must be a positive integer')
-    }
+    positiveInteger(capacityPerMarket, 'capacityPerMarket')
   }
 
   /**
