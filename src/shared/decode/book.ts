@@ -6,28 +6,19 @@ import {
   binaryPrice,
   complement,
   dollarPrice,
+  firstKey,
   has,
   isObj,
   marketOf,
   num,
   pick,
+  QUANTITY_KEYS,
   sideWord,
   type Obj,
 } from './values'
 
 const PRICE_KEYS = ['price', 'px', 'p', 'price_level', 'rate'] as const
-const SIZE_KEYS = [
-  'size',
-  'qty',
-  'quantity',
-  'amount',
-  'sz',
-  's',
-  'q',
-  'new_quantity',
-  'volume',
-  'shares',
-] as const
+const SIZE_KEYS = [...QUANTITY_KEYS, 's', 'q', 'new_quantity', 'volume', 'shares'] as const
 
 /** Deribit tags each level with what happened to it: ["new"|"change"|"delete", price, amount]. */
 const LEVEL_ACTIONS = new Set(['new', 'change', 'update', 'delete', 'remove'])
@@ -35,12 +26,7 @@ const LEVEL_ACTIONS = new Set(['new', 'change', 'update', 'delete', 'remove'])
 type PriceFn = (v: unknown) => number | undefined
 
 function arrayAt(o: Obj, keys: readonly string[]): unknown[] | undefined {
-  for (const k of keys) {
-    if (!has(o, k)) continue
-    const v = o[k]
-    if (Array.isArray(v)) return v
-  }
-  return undefined
+  return firstKey(o, keys, (v): unknown[] | undefined => (Array.isArray(v) ? v : undefined))?.value
 }
 
 function validLevel(price: number | undefined, size: number | undefined, relative: boolean): boolean {

@@ -4,7 +4,7 @@
 // VoxFi (DESIGN §0): the event's `description` is its title, a market's `description` is often empty, and
 // ids are UUIDs, so a market without a title of its own is named after its event or its place in it.
 import type { EventSummary, MarketSummary } from '../model'
-import { has, idString, isObj, pick, type Obj } from './values'
+import { firstKey, has, idString, isObj, pick, type Obj } from './values'
 
 export interface EventsListing {
   events: EventSummary[]
@@ -64,17 +64,7 @@ function findList(value: unknown): unknown[] | null {
   return null
 }
 
-function firstKey(o: Obj, keys: readonly string[], read: (v: unknown) => string | undefined) {
-  for (const k of keys) {
-    if (!has(o, k)) continue
-    const v = read(o[k])
-    if (v !== undefined) return { key: k, value: v }
-  }
-  return undefined
-}
-
-const titleString = (v: unknown): string | undefined =>
-  typeof v === 'string' && v.trim().length > 0 ? v.trim().slice(0, MAX_STRING) : undefined
+const titleString = (v: unknown): string | undefined => textOf(v, MAX_STRING)
 
 function extraOf(
   o: Obj,
@@ -161,14 +151,9 @@ function timeOf(v: unknown): number | undefined {
 function listingFields(item: Obj, used: Set<string>): Partial<EventSummary> {
   const out: Partial<EventSummary> = {}
   const take = <T>(keys: readonly string[], read: (v: unknown) => T | undefined): T | undefined => {
-    for (const k of keys) {
-      if (!has(item, k)) continue
-      const v = read(item[k])
-      if (v === undefined) continue
-      used.add(k)
-      return v
-    }
-    return undefined
+    const found = firstKey(item, keys, read)
+    if (found !== undefined) used.add(found.key)
+    return found?.value
   }
   const category = take(CATEGORY_KEYS, (v) => textOf(v, MAX_STRING))
   if (category !== undefined) out.category = category
@@ -189,9 +174,41 @@ function listingFields(item: Obj, used: Set<string>): Partial<EventSummary> {
   return out
 }
 
-function pushError(errors: string[], message: string): void {
+/** Records why an item was skipped; undefined, so a reader can skip and record in one `return`. */
+function pushError(errors: string[], message: string): undefined {
   if (errors.length < MAX_ERRORS) errors.push(message)
   else if (errors.length === MAX_ERRORS) errors.push('further errors omitted')
+  return undefined
+}
+
+/** Where a listing item keeps its id and title, and what it is called in an error. */
+interface ItemNames {
+  noun: 'event' | 'market'
+  ids: readonly string[]
+  titles: readonly string[]
+}
+type Found = { key: string; value: string }
+const EVENT_NAMES: ItemNames = { noun: 'event', ids: EVENT_ID_KEYS, titles: EVENT_TITLE_KEYS }
+const MARKET_NAMES: ItemNames = { noun: 'market', ids: MARKET_ID_KEYS, titles: MARKET_TITLE_KEYS }
+
+/**
+ * A listing item's id and title. An item that cannot be listed (not an object, no id, an id already in `seen`)
+ * gives undefined and its reason in `errors`; a listed one's id joins `seen`.
+ */
+function identify(
+  item: unknown,
+  at: string,
+  names: ItemNames,
+  seen: Set<string>,
+  errors: string[],
+): { o: Obj; id: Found; title: Found | undefined } | undefined {
+  if (!isObj(item)) return pushError(errors, `${at} is not an object`)
+  const id = firstKey(item, names.ids, idString)
+  if (id === undefined) return pushError(errors, `${at} has no id`)
+  if (seen.has(id.value))
+    return pushError(errors, `${at} repeats ${names.noun} id ${JSON.stringify(id.value)}`)
+  seen.add(id.value)
+  return { o: item, id, title: firstKey(item, names.titles, titleString) }
 }
 
 function marketsOf(item: Obj, where: string, errors: string[], eventTitle: string | null): MarketSummary[] {
@@ -206,14 +223,10 @@ function marketsOf(item: Obj, where: string, errors: string[], eventTitle: strin
   const single = flag === true || (flag !== false && raw.length === 1)
   const markets: MarketSummary[] = []
   const seen = new Set<string>()
-  raw.forEach((m: unknown, j) => {
-    const at = `${where}.markets[${j}]`
-    if (!isObj(m)) return pushError(errors, `${at} is not an object`)
-    const id = firstKey(m, MARKET_ID_KEYS, idString)
-    if (id === undefined) return pushError(errors, `${at} has no id`)
-    if (seen.has(id.value)) return pushError(errors, `${at} repeats market id ${JSON.stringify(id.value)}`)
-    seen.add(id.value)
-    const title = firstKey(m, MARKET_TITLE_KEYS, titleString)
+  raw.forEach((entry: unknown, j) => {
+    const found = identify(entry, `${where}.markets[${j}]`, MARKET_NAMES, seen, errors)
+    if (found === undefined) return
+    const { o: m, id, title } = found
     const summary: MarketSummary = {
       id: id.value,
       title: title?.value ?? fallbackMarketTitle(m, id.value, j, single ? eventTitle : null),
@@ -231,14 +244,11 @@ export function decodeEventsListing(value: unknown): EventsListing {
   if (list === null) return { events: [], errors: [NO_LIST_ERROR] }
   const events: EventSummary[] = []
   const seen = new Set<string>()
-  list.forEach((item: unknown, i) => {
+  list.forEach((raw: unknown, i) => {
     const at = `events[${i}]`
-    if (!isObj(item)) return pushError(errors, `${at} is not an object`)
-    const id = firstKey(item, EVENT_ID_KEYS, idString)
-    if (id === undefined) return pushError(errors, `${at} has no id`)
-    if (seen.has(id.value)) return pushError(errors, `${at} repeats event id ${JSON.stringify(id.value)}`)
-    seen.add(id.value)
-    const title = firstKey(item, EVENT_TITLE_KEYS, titleString)
+    const found = identify(raw, at, EVENT_NAMES, seen, errors)
+    if (found === undefined) return
+    const { o: item, id, title } = found
     const used = new Set([id.key, title?.key ?? id.key, 'markets'])
     const summary: EventSummary = {
       id: id.value,

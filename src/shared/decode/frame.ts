@@ -89,20 +89,14 @@ function fastLevels(list: unknown[]): Level[] | null {
 /** The simulator's own market-data frames, or null to take the general path. */
 function fastSim(o: Obj): Update | null {
   const type = o['type']
+  const market = o['market']
+  // Each of the simulator's market-data frames names its one market.
+  if (typeof market !== 'string' || market.length === 0) return null
   if (type === 'orderbook') {
-    const market = o['market']
     const snapshot = o['snapshot']
     const b = o['bids']
     const a = o['asks']
-    if (
-      typeof market !== 'string' ||
-      market.length === 0 ||
-      typeof snapshot !== 'boolean' ||
-      !Array.isArray(b) ||
-      !Array.isArray(a)
-    ) {
-      return null
-    }
+    if (typeof snapshot !== 'boolean' || !Array.isArray(b) || !Array.isArray(a)) return null
     const bids = fastLevels(b)
     const asks = bids && fastLevels(a)
     if (!bids || !asks) return null
@@ -112,13 +106,10 @@ function fastSim(o: Obj): Update | null {
     return u
   }
   if (type === 'trade' && o['channel'] !== 'user') {
-    const market = o['market']
     const price = o['price']
     const size = o['size']
     const side = o['side']
     if (
-      typeof market !== 'string' ||
-      market.length === 0 ||
       typeof price !== 'number' ||
       typeof size !== 'number' ||
       (side !== 'buy' && side !== 'sell') ||

@@ -12,6 +12,7 @@ import {
   invert,
   num,
   pick,
+  QUANTITY_KEYS,
   sideWord,
   tsOf,
   type Obj,
@@ -19,11 +20,7 @@ import {
 
 const PRICE_KEYS = ['price', 'px', 'p', 'trade_price', 'tradePrice', 'match_price', 'rate'] as const
 const SIZE_KEYS = [
-  'size',
-  'qty',
-  'quantity',
-  'amount',
-  'sz',
+  ...QUANTITY_KEYS,
   'q',
   'v',
   'count',

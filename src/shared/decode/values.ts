@@ -23,6 +23,23 @@ export function pick(o: Obj, keys: readonly string[]): unknown {
   return undefined
 }
 
+/** The first of `keys` whose value `read` makes something of (neither undefined nor null), and that key. */
+export function firstKey<T>(
+  o: Obj,
+  keys: readonly string[],
+  read: (v: unknown) => T | null | undefined,
+): { key: string; value: T } | undefined {
+  for (const k of keys) {
+    if (!has(o, k)) continue
+    const v = read(o[k])
+    if (v !== undefined && v !== null) return { key: k, value: v }
+  }
+  return undefined
+}
+
+/** The names most venues give a quantity; the book and trade shapes add their own after these. */
+export const QUANTITY_KEYS = ['size', 'qty', 'quantity', 'amount', 'sz'] as const
+
 /** A JSON number or numeric string. undefined when absent; NaN when present but not a number. */
 export function num(v: unknown): number | undefined {
   if (typeof v === 'number') return v
@@ -69,13 +86,14 @@ const MARKET_KEYS = [
   'pair',
 ] as const
 
+/** A market id as sent, or an object naming one ({id}, {ticker}, {symbol}). */
+function marketId(v: unknown): string | undefined {
+  return idString(v) ?? (isObj(v) ? idString(pick(v, ['id', 'ticker', 'symbol'])) : undefined)
+}
+
 export function marketOf(o: Obj): string | undefined {
-  for (const k of MARKET_KEYS) {
-    if (!has(o, k)) continue
-    const v = o[k]
-    const id = idString(v) ?? (isObj(v) ? idString(pick(v, ['id', 'ticker', 'symbol'])) : undefined)
-    if (id !== undefined) return id
-  }
+  const id = firstKey(o, MARKET_KEYS, marketId)
+  if (id !== undefined) return id.value
   // Binance and Bybit put the symbol under a bare `s`; only a non-numeric string can be a symbol.
   const s = has(o, 's') ? o['s'] : undefined
   if (typeof s === 'string' && s.length > 0 && !isNumericString(s)) return s
@@ -124,12 +142,7 @@ const TS_KEYS = [
 ] as const
 
 export function tsOf(o: Obj): number | null {
-  for (const k of TS_KEYS) {
-    if (!has(o, k)) continue
-    const t = tsMs(o[k])
-    if (t !== null) return t
-  }
-  return null
+  return firstKey(o, TS_KEYS, tsMs)?.value ?? null
 }
 
 /** Side words across venues; YES/NO count as buy/sell of the YES outcome. undefined when not a side word. */
