@@ -37,7 +37,8 @@ export const MARKET_WORKSPACE_ID = 'market'
 
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/
-const id = z
+/** An id kept in settings (a profile's, a workspace's, a market's): non-empty, bounded, printable. */
+export const idSchema = z
   .string()
   .min(1)
   .max(ID_MAX)
@@ -59,8 +60,8 @@ const positiveOrNull = z.number().finite().positive().max(1e15).nullable()
  */
 export const paneParamsSchema = z
   .object({
-    market: id.optional(),
-    watchlist: id.optional(),
+    market: idSchema.optional(),
+    watchlist: idSchema.optional(),
     side: tapeSideFilter.optional(),
     minSize: positiveOrNull.optional(),
   })
@@ -69,7 +70,7 @@ export type PaneParams = z.infer<typeof paneParamsSchema>
 
 const paneKind = z.enum(PANE_KINDS)
 const layoutPanel = z.looseObject({
-  id,
+  id: idSchema,
   contentComponent: paneKind,
   params: paneParamsSchema.optional(),
   title: z.string().max(200).optional(),
@@ -93,7 +94,7 @@ export const layoutSchema = z
       orientation: z.enum(['HORIZONTAL', 'VERTICAL']),
     }),
     panels: z
-      .record(id, layoutPanel)
+      .record(idSchema, layoutPanel)
       .refine((p) => Object.keys(p).length > 0, 'a layout needs at least one pane')
       .refine((p) => Object.keys(p).length <= MAX_LAYOUT_PANES, `at most ${MAX_LAYOUT_PANES} panes`),
   })
@@ -116,7 +117,7 @@ export const layoutSchema = z
 export type Layout = z.infer<typeof layoutSchema>
 
 export const workspaceSchema = z.object({
-  id,
+  id: idSchema,
   name,
   layout: layoutSchema,
   updatedAt: z.number().int().min(0),
@@ -124,7 +125,7 @@ export const workspaceSchema = z.object({
 export type Workspace = z.infer<typeof workspaceSchema>
 
 export const watchlistSchema = z
-  .object({ id, name, markets: z.array(id).max(MAX_WATCHLIST_MARKETS) })
+  .object({ id: idSchema, name, markets: z.array(idSchema).max(MAX_WATCHLIST_MARKETS) })
   .refine((w) => new Set(w.markets).size === w.markets.length, {
     message: 'a market is listed twice',
     path: ['markets'],
@@ -136,7 +137,7 @@ export const bigTradeRuleSchema = z
   .object({ minSize: positiveOrNull, relative: z.number().finite().min(1).max(1000).nullable() })
   .strict()
 export type BigTradeRule = z.infer<typeof bigTradeRuleSchema>
-export const bigTradeEntrySchema = bigTradeRuleSchema.extend({ market: id })
+export const bigTradeEntrySchema = bigTradeRuleSchema.extend({ market: idSchema })
 export type BigTradeEntry = z.infer<typeof bigTradeEntrySchema>
 
 /** `main`, or `market:<id>` / `event:<id>` for the windows of one market or event. */
@@ -144,15 +145,15 @@ export const windowKeySchema = z
   .string()
   .regex(/^(main|(market|event):.{1,200})$/s, 'expected main, market:<id> or event:<id>')
   .refine((s) => !CONTROL.test(s), 'must not contain control characters')
-export const windowWorkspaceSchema = z.object({ window: windowKeySchema, workspace: id })
+export const windowWorkspaceSchema = z.object({ window: windowKeySchema, workspace: idSchema })
 export type WindowWorkspace = z.infer<typeof windowWorkspaceSchema>
 
 // ---- what a window may send
 
-export const workspaceInputSchema = z.object({ id: id.optional(), name, layout: layoutSchema }).strict()
+export const workspaceInputSchema = z.object({ id: idSchema.optional(), name, layout: layoutSchema }).strict()
 export type WorkspaceInput = z.infer<typeof workspaceInputSchema>
 export const watchlistInputSchema = z
-  .object({ id: id.optional(), name, markets: z.array(id).max(MAX_WATCHLIST_MARKETS) })
+  .object({ id: idSchema.optional(), name, markets: z.array(idSchema).max(MAX_WATCHLIST_MARKETS) })
   .strict()
 export type WatchlistInput = z.infer<typeof watchlistInputSchema>
 

@@ -16,6 +16,7 @@ import { adapterChoice } from '../../../shared/adapters/name'
 import { ENDPOINT_URL_MAX, validateEndpoints } from '../../../shared/endpoints'
 import {
   bigTradeEntrySchema,
+  idSchema,
   MAX_BIG_TRADE_RULES,
   MAX_WATCHLISTS,
   MAX_WINDOW_WORKSPACES,
@@ -55,7 +56,6 @@ export interface Settings {
 }
 
 export const SETTINGS_VERSION = 1
-const ID_MAX = 200
 const MAX_PROFILES = 100
 const MAX_WINDOWS = 64
 
@@ -117,15 +117,6 @@ export function defaultSettings(): Settings {
 function invalid(message: string): Result<never> {
   return fail({ code: 'invalid_argument', message })
 }
-
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARS = /[\u0000-\u001f\u007f]/
-
-const idSchema = z
-  .string()
-  .min(1)
-  .max(ID_MAX)
-  .refine((s) => !CONTROL_CHARS.test(s), 'must not contain control characters')
 
 const isoDateSchema = z
   .string()

@@ -48,8 +48,7 @@ export class WorkspaceService {
   async saveWorkspace(input: WorkspaceInput): Promise<Result<Workspace>> {
     const current = this.d.settings.get().workspaces
     const existing = input.id === undefined ? undefined : current.find((w) => w.id === input.id)
-    if (input.id !== undefined && !existing && !isBuiltIn(input.id))
-      return fail(invalid(`There is no workspace "${input.id}".`))
+    if (input.id !== undefined && !existing && !isBuiltIn(input.id)) return noSuch('workspace', input.id)
     const clash = current.find(
       (w) => w.id !== input.id && w.name.toLowerCase() === input.name.trim().toLowerCase(),
     )
@@ -62,18 +61,14 @@ export class WorkspaceService {
       layout: input.layout,
       updatedAt: this.d.now(),
     }
-    const r = await this.write((s) => ({
+    return this.writeSaved(saved, (s) => ({
       ...s,
-      workspaces: existing
-        ? s.workspaces.map((w) => (w.id === saved.id ? saved : w))
-        : [...s.workspaces, saved],
+      workspaces: upsert(s.workspaces, saved, existing !== undefined),
     }))
-    return r.ok ? ok(saved) : r
   }
 
   async deleteWorkspace(id: string): Promise<Result<void>> {
-    if (!this.d.settings.get().workspaces.some((w) => w.id === id))
-      return fail(invalid(`There is no workspace "${id}".`))
+    if (!this.d.settings.get().workspaces.some((w) => w.id === id)) return noSuch('workspace', id)
     // Windows that showed it fall back to their built-in layout at their next start.
     return this.write((s) => ({
       ...s,
@@ -85,7 +80,7 @@ export class WorkspaceService {
   async setWindowWorkspace(window: string, workspace: string): Promise<Result<void>> {
     const s = this.d.settings.get()
     if (!isBuiltIn(workspace) && !s.workspaces.some((w) => w.id === workspace))
-      return fail(invalid(`There is no workspace "${workspace}".`))
+      return noSuch('workspace', workspace)
     if (s.windowWorkspaces.some((w) => w.window === window && w.workspace === workspace)) return ok(undefined)
     // Most recent last; the oldest windows' choices go first when the list is full.
     const others = s.windowWorkspaces.filter((w) => w.window !== window)
@@ -96,23 +91,19 @@ export class WorkspaceService {
   async saveWatchlist(input: WatchlistInput): Promise<Result<Watchlist>> {
     const current = this.d.settings.get().watchlists
     const existing = input.id === undefined ? undefined : current.find((w) => w.id === input.id)
-    if (input.id !== undefined && !existing) return fail(invalid(`There is no watchlist "${input.id}".`))
+    if (input.id !== undefined && !existing) return noSuch('watchlist', input.id)
     if (!existing && current.length >= MAX_WATCHLISTS)
       return fail(invalid(`At most ${MAX_WATCHLISTS} watchlists can be kept; delete one first.`))
     const markets = [...new Set(input.markets)]
     const saved: Watchlist = { id: input.id ?? `wl-${randomUUID()}`, name: input.name.trim(), markets }
-    const r = await this.write((s) => ({
+    return this.writeSaved(saved, (s) => ({
       ...s,
-      watchlists: existing
-        ? s.watchlists.map((w) => (w.id === saved.id ? saved : w))
-        : [...s.watchlists, saved],
+      watchlists: upsert(s.watchlists, saved, existing !== undefined),
     }))
-    return r.ok ? ok(saved) : r
   }
 
   async deleteWatchlist(id: string): Promise<Result<void>> {
-    if (!this.d.settings.get().watchlists.some((w) => w.id === id))
-      return fail(invalid(`There is no watchlist "${id}".`))
+    if (!this.d.settings.get().watchlists.some((w) => w.id === id)) return noSuch('watchlist', id)
     return this.write((s) => ({ ...s, watchlists: s.watchlists.filter((w) => w.id !== id) }))
   }
 
@@ -122,6 +113,12 @@ export class WorkspaceService {
       const others = s.bigTrades.filter((b) => b.market !== market)
       return { ...s, bigTrades: off ? others : [...others, { market, ...rule }] }
     })
+  }
+
+  /** A save answers with what it saved, once that is written. */
+  private async writeSaved<T>(saved: T, mutate: (s: Settings) => Settings): Promise<Result<T>> {
+    const r = await this.write(mutate)
+    return r.ok ? ok(saved) : r
   }
 
   private async write(mutate: (s: Settings) => Settings): Promise<Result<void>> {
@@ -136,4 +133,14 @@ export class WorkspaceService {
 /** The built-in layouts exist without being saved; saving one under its id makes the user's version of it. */
 function isBuiltIn(id: string): boolean {
   return id === DEFAULT_WORKSPACE_ID || id === MARKET_WORKSPACE_ID
+}
+
+/** `saved` in place of the entry with its id when that one was saved before, else after the others. */
+function upsert<T extends { id: string }>(list: readonly T[], saved: T, replaces: boolean): T[] {
+  return replaces ? list.map((x) => (x.id === saved.id ? saved : x)) : [...list, saved]
+}
+
+/** The refusal of an id that names nothing saved. */
+function noSuch<T>(kind: 'workspace' | 'watchlist', id: string): Result<T> {
+  return fail(invalid(`There is no ${kind} "${id}".`))
 }
