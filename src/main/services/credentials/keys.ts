@@ -115,10 +115,7 @@ export class KeyManager {
       })
       if (this.d.current().profile.id !== profile.id)
         return fail(invalid('The active profile changed while the key was set.'))
-      this.d.status.setHasKey(true)
-      this.d.log.info('monitor: API key stored', { profile: profile.id })
-      this.d.keyChanged()
-      return ok(this.info(updated.ok ? updated.value : profile))
+      return this.changed(profile, updated, true, 'monitor: API key stored')
     })
   }
 
@@ -129,10 +126,7 @@ export class KeyManager {
       this.d.status.noteKeychain(r)
       if (!r.ok) return fail(r.error)
       const updated = await this.d.updateProfile(profile.id, { keyLabel: null, keyExpiresAt: null })
-      this.d.status.setHasKey(false)
-      this.d.log.info('monitor: API key cleared', { profile: profile.id })
-      this.d.keyChanged()
-      return ok(this.info(updated.ok ? updated.value : profile))
+      return this.changed(profile, updated, false, 'monitor: API key cleared')
     })
   }
 
@@ -146,10 +140,24 @@ export class KeyManager {
       const r = await this.d.storeFor(profile).set(profile.id, sim.demoKey)
       if (!r.ok) return fail(r.error)
       const updated = await this.d.updateProfile(profile.id, { keyLabel: 'Demo key', keyExpiresAt: null })
-      this.d.status.setHasKey(true)
-      this.d.keyChanged()
-      return ok(this.info(updated.ok ? updated.value : profile))
+      return this.changed(profile, updated, true)
     })
+  }
+
+  /**
+   * The keychain now holds `profile`'s new key (or none): the status and whoever reads the key hear of it, and
+   * the caller gets the key's info from the updated profile (the old one if its update failed).
+   */
+  private changed(
+    profile: Profile,
+    updated: Result<Profile>,
+    hasKey: boolean,
+    logLine?: string,
+  ): Result<KeyInfo> {
+    this.d.status.setHasKey(hasKey)
+    if (logLine !== undefined) this.d.log.info(logLine, { profile: profile.id })
+    this.d.keyChanged()
+    return ok(this.info(updated.ok ? updated.value : profile))
   }
 
   private serial<T>(task: () => Promise<T>): Promise<T> {
