@@ -2,10 +2,8 @@
 // windows get them: a pass's status, alerts and workspace views and each market's ticker view are one object
 // shared by every window (so the transports serialise it once, batch-json.ts). Lists are capped to their newest
 // entries, the drops counted.
-import type { AlertsView } from '../../../shared/alerts'
 import { TAPE_TRADES, type TapeView, type ViewBatch } from '../../../shared/ipc'
 import type { BookView, StreamStatus, TickerView } from '../../../shared/model'
-import type { WorkspaceView } from '../../../shared/workspace'
 import { trimOldest, type FanoutClient, type FanoutCounters, type FanoutProvider } from './client'
 
 /** Per client per batch: the most recent N are kept, older ones are dropped (and counted). */
@@ -18,10 +16,27 @@ export interface BatchCaps {
 
 export const DEFAULT_BATCH_CAPS: BatchCaps = { trades: 500, inspector: 200, tape: TAPE_TRADES }
 
+/** The views a batch carries whole and every window gets the same of (the engine may keep none). */
+type SharedView = 'alerts' | 'workspace'
+
+/** One pass's view, built on first need; null when the engine keeps none. */
+class PassView<T> {
+  private view: T | null = null
+  constructor(private readonly build: () => T | null) {}
+  get(): T | null {
+    return (this.view ??= this.build())
+  }
+  clear(): void {
+    this.view = null
+  }
+}
+
 export class BatchBuilder {
   private status: StreamStatus | null = null
-  private alerts: AlertsView | null = null
-  private workspace: WorkspaceView | null = null
+  private readonly shared: { [K in SharedView]: PassView<NonNullable<ViewBatch[K]>> } = {
+    alerts: new PassView(() => this.provider.alerts?.() ?? null),
+    workspace: new PassView(() => this.provider.workspace?.() ?? null),
+  }
   private readonly tickers = new Map<string, TickerView | null>()
 
   constructor(
@@ -33,8 +48,8 @@ export class BatchBuilder {
   /** Ends a pass: the next one builds its shared views afresh. */
   endPass(): void {
     this.status = null
-    this.alerts = null
-    this.workspace = null
+    this.shared.alerts.clear()
+    this.shared.workspace.clear()
     this.tickers.clear()
   }
 
@@ -80,11 +95,7 @@ export class BatchBuilder {
     }
     if (client.alerts) {
       client.alerts = false
-      const view = (this.alerts ??= this.provider.alerts?.() ?? null)
-      if (view !== null) {
-        batch.alerts = view
-        content = true
-      }
+      content = this.addShared(batch, 'alerts') || content
     }
     if (client.alertsFired.length > 0) {
       batch.alertsFired = client.alertsFired
@@ -93,13 +104,17 @@ export class BatchBuilder {
     }
     if (client.workspace) {
       client.workspace = false
-      const view = (this.workspace ??= this.provider.workspace?.() ?? null)
-      if (view !== null) {
-        batch.workspace = view
-        content = true
-      }
+      content = this.addShared(batch, 'workspace') || content
     }
     return content ? batch : null
+  }
+
+  /** Returns whether the view was added. */
+  private addShared<K extends SharedView>(batch: ViewBatch, key: K): boolean {
+    const view = this.shared[key].get()
+    if (view === null) return false
+    batch[key] = view
+    return true
   }
 
   /**

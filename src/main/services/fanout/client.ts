@@ -1,15 +1,8 @@
 // One window's side of the fan-out: what it watches and what is queued for it since its last batch (batch-builder.ts
 // turns that queue into a ViewBatch), and what the fan-out asks the engine for.
-import type { AlertEvent, AlertsView } from '../../../shared/alerts'
+import type { AlertsView } from '../../../shared/alerts'
 import type { ViewBatch } from '../../../shared/ipc'
-import type {
-  BookView,
-  InspectorFrame,
-  StreamStatus,
-  TickerView,
-  TradeView,
-  UserUpdateView,
-} from '../../../shared/model'
+import type { BookView, StreamStatus, TickerView, TradeView } from '../../../shared/model'
 import type { WorkspaceView } from '../../../shared/workspace'
 
 export interface FanoutProvider {
@@ -38,6 +31,9 @@ export interface FanoutCounters {
   sinkErrors: number
 }
 
+/** A queue of what the next batch carries in its field `K` (batch-builder.ts moves it there whole). */
+type Queue<K extends 'trades' | 'user' | 'inspector' | 'alertsFired'> = NonNullable<ViewBatch[K]>
+
 export const DEFAULT_DEPTH = 25
 export const MAX_DEPTH = 1000
 
@@ -64,15 +60,15 @@ export class FanoutClient {
   readonly dirtyBooks = new Set<string>()
   /** Markets whose ticker only (last trade, venue ticker) changed. */
   readonly dirtyTickers = new Set<string>()
-  trades: TradeView[] = []
-  userUpdates: UserUpdateView[] = []
-  frames: InspectorFrame[] = []
+  trades: Queue<'trades'> = []
+  userUpdates: Queue<'user'> = []
+  frames: Queue<'inspector'> = []
   status = false
   events = false
   /** The alerts view changed since the last batch. */
   alerts = false
   /** Fired since the last batch; never dropped (each is a notification), and rare by construction. */
-  alertsFired: AlertEvent[] = []
+  alertsFired: Queue<'alertsFired'> = []
   /** Workspaces, watchlists or big-trade rules changed since the last batch. */
   workspace = false
   seq = 0
