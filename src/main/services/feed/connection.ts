@@ -143,14 +143,7 @@ export class ConnectionManager {
   /** Close the current connection and open one for `profile`; windows' interests are replayed on open. */
   async connect(profile: Profile): Promise<void> {
     const { o } = this
-    this.suspendedFlag = false
-    this.conn.stream?.close()
-    o.hooks.reset()
-    o.incidents.end(this.openDisconnect)
-    this.openDisconnect = null
-    o.status.resetForProfile()
-    const next: Connection = { profile, stream: null, rest: null, everOpened: false, unavailable: null }
-    this.conn = next
+    const next = this.drop(profile, false)
     let endpoints: { baseUrl: string; wsUrl: string } | null = null
     if (profile.demo) {
       const sim = await o.demo.ensure()
@@ -196,15 +189,24 @@ export class ConnectionManager {
    */
   suspend(): void {
     if (this.closed) return
+    this.drop(this.conn.profile, true)
+    this.o.status.changed()
+  }
+
+  /**
+   * Closes the stream and forgets the old profile's data and open disconnect, leaving a connection of
+   * `profile` with no stream or REST client yet (`suspended`: none until connect()).
+   */
+  private drop(profile: Profile, suspended: boolean): Connection {
     const { o } = this
-    this.suspendedFlag = true
+    this.suspendedFlag = suspended
     this.conn.stream?.close()
     o.hooks.reset()
     o.incidents.end(this.openDisconnect)
     this.openDisconnect = null
     o.status.resetForProfile()
-    this.conn = { profile: this.conn.profile, stream: null, rest: null, everOpened: false, unavailable: null }
-    o.status.changed()
+    this.conn = { profile, stream: null, rest: null, everOpened: false, unavailable: null }
+    return this.conn
   }
 
   close(): void {
