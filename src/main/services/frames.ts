@@ -124,6 +124,17 @@ export class FrameRouter {
     this.d.alerts.onUser(view)
   }
 
+  /**
+   * Whether the market is routed. A trade or ticker of it is news of the market, so a book shown as quiet is
+   * live again and windows redraw it.
+   */
+  private heard(market: string, receivedAt: number): boolean {
+    const d = this.d
+    if (!d.interests.routed(market)) return false
+    if (d.liveness.observe(market, receivedAt) && d.books.clearQuiet(market)) d.fanout.bookChanged(market)
+    return true
+  }
+
   /** Applies one update; false when it could not be placed (counted as unknown, kept in the inspector). */
   private route(update: Update, receivedAt: number): boolean {
     const d = this.d
@@ -145,9 +156,7 @@ export class FrameRouter {
         return true
       }
       case 'trade': {
-        if (!hasMarket(update) || !d.interests.routed(update.market)) return false
-        if (d.liveness.observe(update.market, receivedAt) && d.books.clearQuiet(update.market))
-          d.fanout.bookChanged(update.market)
+        if (!hasMarket(update) || !this.heard(update.market, receivedAt)) return false
         const view = d.tapes.push(update, receivedAt)
         if (view) {
           d.books.setLast(view.market, view.price, receivedAt)
@@ -157,9 +166,7 @@ export class FrameRouter {
         return true
       }
       case 'ticker': {
-        if (!hasMarket(update) || !d.interests.routed(update.market)) return false
-        if (d.liveness.observe(update.market, receivedAt) && d.books.clearQuiet(update.market))
-          d.fanout.bookChanged(update.market)
+        if (!hasMarket(update) || !this.heard(update.market, receivedAt)) return false
         if (!d.books.applyTicker(update, receivedAt)) return true
         d.fanout.tickerChanged(update.market)
         d.alerts.onTicker(update.market)
