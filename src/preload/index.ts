@@ -10,6 +10,7 @@ import {
   isMenuCommand,
 } from '../shared/ipc'
 import type { MenuCommand, MonitorApi, MonitorMethod, ViewBatch } from '../shared/ipc'
+import { asBatch, parseJson } from '../shared/bridge'
 
 type Invokers = { [M in MonitorMethod]: MonitorApi[M] }
 
@@ -62,16 +63,7 @@ function menuCommands(): (listener: (command: MenuCommand) => void) => () => voi
 
 /** A batch from the main process's JSON text; null (dropped) for anything that is not a batch's text. */
 export function parseBatchText(text: unknown): ViewBatch | null {
-  if (typeof text !== 'string') return null
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch {
-    return null
-  }
-  if (typeof value !== 'object' || value === null) return null
-  const seq = (value as { seq?: unknown }).seq
-  return typeof seq === 'number' ? (value as ViewBatch) : null
+  return asBatch(parseJson(text))
 }
 
 export function createMonitorApi(): MonitorApi {

@@ -1,5 +1,6 @@
 // The browser bridge's wire format (JSON text frames), shared by the host (src/main/web) and the page
-// (src/renderer/api/bridge-client.ts); each side validates what it receives.
+// (src/renderer/api/bridge-client.ts); each side validates what it receives. The Electron preload takes its
+// batches, the same JSON text, with the same check.
 //   page -> host   { "id": number, "method": MonitorMethod, "args": unknown[] }
 //   host -> page   { "id": number, "result": Result }      reply to one call
 //                  { "batch": ViewBatch }                  push
@@ -23,14 +24,28 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
+/** JSON text's value; undefined (which JSON cannot say) for anything that is not JSON text. */
+export function parseJson(text: unknown): unknown {
+  if (typeof text !== 'string') return undefined
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * A batch as a page receives it, or null: the engine built it, so an object with a numeric `seq` is check
+ * enough (the Electron preload's batches and the browser bridge's alike).
+ */
+export function asBatch(value: unknown): ViewBatch | null {
+  return isRecord(value) && typeof value.seq === 'number' ? (value as unknown as ViewBatch) : null
+}
+
 /** Shape check only; the method and its arguments are checked against the MonitorApi schemas afterwards. */
 export function parseCall(text: string): ParsedCall {
-  let frame: unknown
-  try {
-    frame = JSON.parse(text)
-  } catch {
-    return { ok: false, id: null, message: 'the frame is not valid JSON' }
-  }
+  const frame = parseJson(text)
+  if (frame === undefined) return { ok: false, id: null, message: 'the frame is not valid JSON' }
   if (!isRecord(frame)) return { ok: false, id: null, message: 'the frame must be a JSON object' }
   const { id, method, args } = frame
   if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0) {
@@ -49,17 +64,10 @@ function isResult(value: unknown): value is Result<unknown> {
 
 /** The page's side: a host frame, or null for anything it should ignore. */
 export function parseHostFrame(text: unknown): HostFrame | null {
-  if (typeof text !== 'string') return null
-  let frame: unknown
-  try {
-    frame = JSON.parse(text)
-  } catch {
-    return null
-  }
+  const frame = parseJson(text)
   if (!isRecord(frame)) return null
-  if (isRecord(frame.batch) && typeof frame.batch.seq === 'number') {
-    return { batch: frame.batch as unknown as ViewBatch }
-  }
+  const batch = asBatch(frame.batch)
+  if (batch !== null) return { batch }
   if (typeof frame.id === 'number' && isResult(frame.result)) return { id: frame.id, result: frame.result }
   if (isRecord(frame.error) && typeof frame.error.code === 'string') {
     return { error: frame.error as unknown as ApiError }
