@@ -6,6 +6,7 @@ import { createFaultProxy, type FaultProxy } from '../../../bench/soak/fault-pro
 import type { MonitorClient } from '../../../src/main/services/base/types'
 import type { BookView } from '../../../src/shared/model'
 import type { Simulator } from '../../../src/sim/index'
+import { LIVENESS_DEFAULTS } from '../../../src/main/services/health/thresholds'
 import { waitFor } from '../helpers'
 import { startHarness, startSim, type Harness } from '../harness'
 
@@ -80,6 +81,19 @@ describe('self-healing', () => {
     h = await startHarness({ stream: {} })
     const markets = someMarkets(h.sim, 3)
     const client = await watch(markets)
+    const first = await seqs(client, markets)
+    // Until a few gaps are seen the engine knows no rhythm and gives a silence its outer bound (120 s, see
+    // thresholds.ts): the stall must come after each market has shown its pace, as it would after any real
+    // subscription, or "not live within 10 s" would depend on how soon after the snapshot the stall began.
+    const warmed = LIVENESS_DEFAULTS.marketQuiet.warmupSamples + 1
+    await waitFor(
+      async () => {
+        const now = await seqs(client, markets)
+        return markets.every((m) => (now.get(m) ?? 0) >= (first.get(m) ?? 0) + warmed)
+      },
+      'each market past its warm-up',
+      10_000,
+    )
     const before = await seqs(client, markets)
 
     h.sim.faults.stall(true)
