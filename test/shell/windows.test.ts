@@ -94,7 +94,12 @@ vi.mock('electron', () => ({
 }))
 
 import { WindowManager } from '../../src/main/windows'
-import type { AttachOptions, MonitorClient, MonitorEngine, ShellState } from '../../src/main/services/base/types'
+import type {
+  AttachOptions,
+  MonitorClient,
+  MonitorEngine,
+  ShellState,
+} from '../../src/main/services/base/types'
 import type { ViewBatch } from '../../src/shared/ipc'
 import { IPC_BATCH_CHANNEL, IPC_COMMAND_CHANNEL } from '../../src/shared/ipc'
 import type { WindowLayout } from '../../src/shared/model'
