@@ -1,6 +1,7 @@
 // Table-driven: each real-venue shape (and our simulator's) decodes to exactly the Updates of DESIGN §3.2.
 import { describe, expect, it } from 'vitest'
 import { decodeFrame, decodeValue } from '../../src/shared/decode'
+import { TRIMMED_UNREADABLE } from '../../src/shared/json-limits'
 import type { Update } from '../../src/shared/model'
 
 interface Case {
@@ -1146,7 +1147,8 @@ describe('decodeValue / decodeFrame', () => {
         throw new Error('boom')
       },
     }
-    expect(decodeValue(hostile)).toEqual([{ kind: 'unknown', raw: hostile }])
+    // It could not be serialised either: what is kept says so instead (shared/json-limits.ts).
+    expect(decodeValue(hostile)).toEqual([{ kind: 'unknown', raw: TRIMMED_UNREADABLE }])
   })
 
   it('bounds recursion on deeply nested wrappers', () => {

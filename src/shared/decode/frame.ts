@@ -3,6 +3,7 @@
 // first and cheaply because this runs for every frame in the engine.
 import type { ControlTopic, Level, Update, UserTopic } from '../model'
 import { tryBook } from './book'
+import { limitUpdates } from './limits'
 import { ROOT_CTX, type Ctx } from './context'
 import { readHints, userTopicOf, type DataCategory } from './hints'
 import { tryTicker } from './ticker'
@@ -38,17 +39,21 @@ export function decodeFrame(text: string): DecodeResult {
   return { ok: true, updates, unknown }
 }
 
-/** Decode an already-parsed JSON value. Always returns at least one Update. */
+/**
+ * Decode an already-parsed JSON value. Always returns at least one Update. The raw JSON an update keeps (account
+ * data, control messages, unread values) is within shared/json-limits.ts's limits: a 10,000-deep `data` is
+ * trimmed here, where it arrives, never found unserialisable in a window's batch later.
+ */
 export function decodeValue(value: unknown): Update[] {
   const out: Update[] = []
   try {
     decodeAny(value, ROOT_CTX, out)
   } catch {
     // Not reachable for JSON values; a hostile object (throwing getter, proxy) must not take the engine down.
-    return [{ kind: 'unknown', raw: value }]
+    return limitUpdates([{ kind: 'unknown', raw: value }])
   }
   if (out.length === 0) out.push({ kind: 'unknown', raw: value })
-  return out
+  return limitUpdates(out)
 }
 
 function decodeAny(v: unknown, ctx: Ctx, out: Update[]): void {

@@ -1,4 +1,7 @@
-// The account's recent user-channel updates (orders, fills, positions, balance), bounded.
+// The account's recent user-channel updates (orders, fills, positions, balance), bounded: in number, and each
+// update's data in depth and size (shared/json-limits.ts), so that what is kept here always serialises into a
+// window's batch and a getUserHistory reply.
+import { limitJson } from '../../../shared/json-limits'
 import type { Update, UserUpdateView } from '../../../shared/model'
 import { RingBuffer } from '../market/tapes'
 
@@ -16,12 +19,13 @@ export class UserFeed {
     return this.ring.size
   }
 
+  /** Keeps the update, its data trimmed to the limits where it is too deep or too large. */
   push(update: UserUpdate, receivedAt: number): UserUpdateView {
     const view: UserUpdateView = {
       seq: ++this.seq,
       topic: update.topic,
       market: update.market,
-      data: update.data,
+      data: limitJson(update.data).value,
       receivedAt,
     }
     this.ring.push(view)
