@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { alertRuleInputSchema, issueField, keepRunningSchema, MAX_SNOOZE_MINUTES } from './alerts'
 import { adapterChoice } from './adapters/name'
 import type { MethodArgs, MonitorMethod } from './ipc'
+import { JSON_LIMITS, jsonLimitProblem } from './json-limits'
 import { bigTradeRuleSchema, watchlistInputSchema, windowKeySchema, workspaceInputSchema } from './workspace'
 
 const id = z.string().min(1).max(200)
@@ -123,9 +124,28 @@ export function isMonitorMethod(name: unknown): name is MonitorMethod {
   return typeof name === 'string' && Object.prototype.hasOwnProperty.call(argSchemas, name)
 }
 
+/** No method takes more than two arguments; a long list is refused before any of it is read. */
+const MAX_ARGUMENTS = 8
+
+/**
+ * Each argument within shared/json-limits.ts's depth and size limits, before any schema reads it: a 10,000-deep
+ * argument is refused here, naming the argument and the limit, and never reaches the engine, whose replies and
+ * batches must always serialise. Null when every argument is within them.
+ */
+function argumentLimits(method: string, args: readonly unknown[]): string | null {
+  if (args.length > MAX_ARGUMENTS) return `${method}: more than ${MAX_ARGUMENTS} arguments`
+  for (let i = 0; i < args.length; i++) {
+    const problem = jsonLimitProblem(args[i], JSON_LIMITS)
+    if (problem !== null) return `${method}: argument ${i + 1} refused: ${problem.message}`
+  }
+  return null
+}
+
 /** Check one call's arguments. Trailing undefined arguments (optional parameters) are allowed. */
 export function validateArgs<M extends MonitorMethod>(method: M, args: unknown): ValidateResult<M> {
   if (!Array.isArray(args)) return { ok: false, message: `${method}: arguments must be an array` }
+  const limited = argumentLimits(method, args)
+  if (limited !== null) return { ok: false, message: limited }
   const trimmed = [...args]
   while (trimmed.length > 0 && trimmed[trimmed.length - 1] === undefined) trimmed.pop()
   const schema = argSchemas[method] as z.ZodType<MethodArgs<M>>

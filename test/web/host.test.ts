@@ -258,6 +258,20 @@ describe('bridge frames', () => {
     bridge.ws.close()
   })
 
+  it('refuses a 10,000-deep argument by name, before the engine sees it, and keeps serving', async () => {
+    const bridge = await openBridge(host.port, host.token)
+    const callsBefore = engine.calls.length
+    const deep = '['.repeat(10_000) + ']'.repeat(10_000)
+    // Written by hand: JSON.stringify itself cannot write a value this deep.
+    const reply = await bridge.sendRaw(`{"id":7,"method":"setInterests","args":[${deep}]}`)
+    expect(reply).toMatchObject({ id: 7, result: { ok: false, error: { code: 'invalid_argument' } } })
+    const message = (reply.result as { error: { message: string } }).error.message
+    expect(message).toMatch(/^setInterests: argument 1 refused: nested deeper than 32 levels/)
+    expect(engine.calls.length).toBe(callsBefore)
+    expect(await bridge.call('setVisibility', [true])).toEqual({ ok: true, value: null })
+    bridge.ws.close()
+  })
+
   it('closes only the socket that sends an oversized frame', async () => {
     const victim = await openBridge(host.port, host.token)
     const bystander = await openBridge(host.port, host.token)
