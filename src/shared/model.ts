@@ -333,6 +333,11 @@ export interface ReplayStatus {
    * drops what it holds of markets and reads them again.
    */
   epoch: number
+  /**
+   * Present once the replay has jumped over a silence in the recording longer than 10 minutes (or a frame time
+   * far past the one before): how many such gaps, and the recording time they held (docs/recording.md).
+   */
+  skipped?: { gaps: number; ms: number }
 }
 
 /** One file of the recordings folder, as listRecordings() reads it. */

@@ -10,7 +10,7 @@ import { FeedRecorder, recordingBaseName } from '../../../src/main/services/reco
 import { readRecording } from '../../../src/main/services/recording/file'
 import { RecordReplay } from '../../../src/main/services/recording/record-replay'
 import { captureLogger } from '../helpers'
-import { tempDir } from './helpers'
+import { replayDeps, tempDir } from './helpers'
 
 const HEADER = JSON.stringify({
   format: 'trading-monitor-recording',
@@ -57,7 +57,7 @@ describe('recording files', () => {
     await r.stop()
     expect(readFileSync(precious, 'utf8')).toBe('precious')
     const read = await readRecording(join(tmp.dir, `${base}-2.jsonl.gz`), 'x')
-    expect(read.ok && read.value.frames).toEqual([{ t: 5, f: '{"a":1}' }])
+    expect(read.ok && read.value.frames.toArray()).toEqual([{ t: 5, f: '{"a":1}' }])
   })
 
   it('stops by itself at the size cap with a notice, leaving a valid file', async () => {
@@ -100,7 +100,7 @@ describe('recording files', () => {
         profile: { name: 'desk' },
         startedAt: Date.parse('2026-11-23T04:31:00Z'),
       })
-      expect(r.value.frames.map((f) => f.f)).toEqual(['a', 'b'])
+      expect(r.value.frames.toArray().map((f) => f.f)).toEqual(['a', 'b'])
       expect(r.value.durationMs).toBe(10)
     }
   })
@@ -151,7 +151,7 @@ describe('recording files', () => {
     writeFileSync(path, whole.subarray(0, whole.length - 30))
     const r = await readRecording(path, 'cut.jsonl.gz')
     if (!r.ok) throw new Error(r.error.message)
-    expect(r.value.frames.map((f) => f.f)).toEqual(['a', 'b'])
+    expect(r.value.frames.toArray().map((f) => f.f)).toEqual(['a', 'b'])
     expect(r.value.truncated).toBe(true)
   })
 
@@ -160,28 +160,21 @@ describe('recording files', () => {
     writeFileSync(join(tmp.dir, 'bad.jsonl'), 'not a recording\n')
     writeFileSync(join(tmp.dir, 'notes.txt'), 'ignored')
     let suspended = 0
-    const rr = new RecordReplay({
-      dir: tmp.dir,
-      log: captureLogger().logger,
-      now: Date.now,
-      recorder: recorder(),
-      liveProfile: () => ({ id: 'p1', name: 'desk' }),
-      listing: async () => null,
-      refreshSnapshots: () => {},
-      suspendLive: () => {
-        suspended += 1
-      },
-      resumeLive: async () => {},
-      useListing: () => {},
-      useAdapter: () => {},
-      feed: () => {},
-      resetData: () => {},
-      changed: () => {},
-    })
+    const rr = new RecordReplay(
+      replayDeps(tmp.dir, {
+        recorder: recorder(),
+        suspendLive: () => {
+          suspended += 1
+        },
+      }),
+    )
     const list = await rr.listRecordings()
     if (!list.ok) throw new Error(list.error.message)
     expect(list.value.map((r) => r.name).sort()).toEqual(['bad.jsonl', 'good.jsonl'])
-    expect(list.value.find((r) => r.name === 'good.jsonl')).toMatchObject({ durationMs: 7, frames: 2 })
+    expect(list.value.find((r) => r.name === 'good.jsonl')).toMatchObject({
+      profileName: 'desk',
+      frames: null,
+    })
     expect(list.value.find((r) => r.name === 'bad.jsonl')?.error).toMatch(/line 1/)
     const refused = await rr.startReplay({ file: 'bad.jsonl' })
     expect(refused.ok).toBe(false)

@@ -7,6 +7,9 @@ import { AUTO, builtinAdapters, FrameDecoder } from '../../../src/shared/adapter
 import type { BookView } from '../../../src/shared/model'
 import { BookStore } from '../../../src/main/services/market/books'
 import type { RecordedFrame } from '../../../src/main/services/recording/file'
+import type { RecordReplayDeps } from '../../../src/main/services/recording/record-replay'
+import { FeedRecorder } from '../../../src/main/services/recording/recorder'
+import { captureLogger } from '../helpers'
 
 export function tempDir(prefix = 'tm-replay-'): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), prefix))
@@ -36,4 +39,26 @@ export function expectedBook(
 /** What must agree between two views of a book: its levels and sequence. */
 export function levels(book: BookView | null | undefined): unknown {
   return book ? { bids: book.bids, asks: book.asks, seq: book.seq } : null
+}
+
+/** RecordReplay's deps over a folder, with no engine behind them (each can be replaced). */
+export function replayDeps(dir: string, over: Partial<RecordReplayDeps> = {}): RecordReplayDeps {
+  const log = captureLogger().logger
+  return {
+    dir,
+    log,
+    now: Date.now,
+    recorder: new FeedRecorder({ dir, log, now: Date.now, changed: () => {}, notice: () => {} }),
+    liveProfile: () => ({ id: 'p1', name: 'desk' }),
+    listing: async () => null,
+    refreshSnapshots: () => {},
+    suspendLive: () => {},
+    resumeLive: async () => {},
+    useListing: () => {},
+    useAdapter: () => {},
+    feed: () => {},
+    resetData: () => {},
+    changed: () => {},
+    ...over,
+  }
 }

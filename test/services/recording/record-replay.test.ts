@@ -1,12 +1,12 @@
 // Record and replay through the real engine against the real simulator over loopback sockets: a recording of the
 // live feed (header, times, no key in it), replayed at speed into the same books, seeks that re-derive the books,
 // pause and speed, and a replay that is read-only (no socket, nothing sent, no reconnect) until it is stopped.
-import { readFileSync } from 'node:fs'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { REDACTED } from '../../../src/main/services/feed/redact'
-import { readRecording, type Recording } from '../../../src/main/services/recording/file'
+import { readRecording, type RecordedFrame, type Recording } from '../../../src/main/services/recording/file'
 import type { MonitorClient } from '../../../src/main/services/base/types'
 import type { ReplayStatus } from '../../../src/shared/model'
 import { pickTargets, startHarness, type Harness, type Recorder } from '../harness'
@@ -28,6 +28,7 @@ describe('record and replay (engine + simulator)', () => {
   let market: string
   let file: string
   let recording: Recording
+  let frames: RecordedFrame[]
 
   beforeAll(async () => {
     h = await startHarness({ settingsPath: join(tmp.dir, 'settings.json') })
@@ -55,6 +56,7 @@ describe('record and replay (engine + simulator)', () => {
     const read = await readRecording(join(tmp.dir, 'recordings', file), file)
     if (!read.ok) throw new Error(read.error.message)
     recording = read.value
+    frames = recording.frames.toArray()
   }, 30_000)
 
   afterAll(async () => {
@@ -76,11 +78,11 @@ describe('record and replay (engine + simulator)', () => {
     expect(recording.frames.length).toBeGreaterThan(10)
     expect(lines.length).toBe(recording.frames.length + 1)
     for (let i = 1; i < recording.frames.length; i++)
-      expect(recording.frames[i]!.t).toBeGreaterThanOrEqual(recording.frames[i - 1]!.t)
+      expect(frames[i]!.t).toBeGreaterThanOrEqual(frames[i - 1]!.t)
     expect(recording.durationMs).toBeGreaterThan(1_500)
     expect(recording.durationMs).toBeLessThan(10_000)
     // The recording opens with a fresh snapshot of the watched book (it asked for one when it started).
-    expect(expectedBook(recording.frames, market, recording.durationMs)?.state).toBe('live')
+    expect(expectedBook(frames, market, recording.durationMs)?.state).toBe('live')
   })
 
   it('never writes the API key, only the scrubbed frame', () => {
@@ -89,12 +91,28 @@ describe('record and replay (engine + simulator)', () => {
     expect(text).toContain(`your key ${REDACTED} is fine`)
   })
 
-  it('lists the recording with its duration', async () => {
+  it('scrubs the key out of the profile name in a recording header, in the listing', async () => {
+    const name = 'rec-2000-01-01T00-00-00Z-keyed.jsonl'
+    const path = join(tmp.dir, 'recordings', name)
+    const head = { format: 'trading-monitor-recording', version: 1, startedAt: 0 }
+    writeFileSync(path, `${JSON.stringify({ ...head, profile: { id: 'x', name: `k ${KEY}` } })}\n`)
+    try {
+      const list = await client.listRecordings()
+      if (!list.ok) throw new Error(list.error.message)
+      expect(JSON.stringify(list.value)).not.toContain(KEY)
+      expect(list.value.find((r) => r.name === name)?.profileName).toBe(`k ${REDACTED}`)
+    } finally {
+      rmSync(path)
+    }
+  })
+
+  it('lists the recording from its header alone', async () => {
     const list = await client.listRecordings()
     if (!list.ok) throw new Error(list.error.message)
     const row = list.value.find((r) => r.name === file)
-    expect(row).toMatchObject({ profileName: 'sim', frames: recording.frames.length })
-    expect(row?.durationMs).toBe(recording.durationMs)
+    // Only the first line is read for a listing: the duration and frame count are not known there.
+    expect(row).toMatchObject({ profileName: 'sim', frames: null, durationMs: null })
+    expect(row?.startedAt).toBe(recording.header.startedAt)
     expect(row?.error).toBeUndefined()
   })
 
@@ -117,7 +135,7 @@ describe('record and replay (engine + simulator)', () => {
     await waitFor(async () => (await replayStatus(client))?.state === 'ended', 'the replay to end', 10_000)
     const end = await client.getMarketSnapshot(market)
     if (!end.ok) throw new Error(end.error.message)
-    const full = expectedBook(recording.frames, market, recording.durationMs)
+    const full = expectedBook(frames, market, recording.durationMs)
     expect(end.value.book?.state).toBe('live')
     expect(levels(end.value.book)).toEqual(levels(full))
     expect(h.sim.connections()).toBe(0)
@@ -128,7 +146,7 @@ describe('record and replay (engine + simulator)', () => {
     if (!back.ok) throw new Error(back.error.message)
     expect(back.value).toMatchObject({ positionMs: mid, paused: true, state: 'paused' })
     const atMid = await client.getMarketSnapshot(market)
-    const wantMid = expectedBook(recording.frames, market, mid)
+    const wantMid = expectedBook(frames, market, mid)
     expect(levels(atMid.ok ? atMid.value.book : null)).toEqual(levels(wantMid))
     expect(levels(wantMid)).not.toEqual(levels(full))
 
@@ -136,9 +154,7 @@ describe('record and replay (engine + simulator)', () => {
     const q3 = Math.round((recording.durationMs * 3) / 4)
     await client.controlReplay({ seekMs: q3 })
     const atQ3 = await client.getMarketSnapshot(market)
-    expect(levels(atQ3.ok ? atQ3.value.book : null)).toEqual(
-      levels(expectedBook(recording.frames, market, q3)),
-    )
+    expect(levels(atQ3.ok ? atQ3.value.book : null)).toEqual(levels(expectedBook(frames, market, q3)))
 
     // Paused: the position holds.
     await new Promise((r) => setTimeout(r, 300))

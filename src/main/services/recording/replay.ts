@@ -2,8 +2,10 @@
 // recorded pace, with pause and seek. Seeking back forgets everything the frames built (books, tapes, account)
 // and feeds the frames again from the start up to the target without pacing, so the books there are exactly
 // what a straight replay to that point builds; seeking forward feeds the frames in between without pacing.
+// Waits are bounded: a gap of more than MAX_GAP_MS in the recording is jumped over (counted in `skipped`), and no
+// timer is ever set for more than MAX_TIMER_MS, so a far-future frame can neither overflow setTimeout nor spin.
 import type { ReplayState } from '../../../shared/model'
-import type { RecordedFrame } from './file'
+import type { ReplayFrames } from './frame-store'
 
 export interface ReplayClockDeps {
   /** One frame into the engine (the same path the live socket's frames take). */
@@ -17,6 +19,10 @@ export interface ReplayClockDeps {
 
 /** Frames fed in one go before the clock yields to the event loop (a dense recording at 50×). */
 const MAX_FRAMES_PER_TURN = 2_000
+/** A silence in the recording longer than this (recording time) is skipped: the position jumps to the next frame. */
+export const MAX_GAP_MS = 10 * 60_000
+/** The longest timer the clock sets; a longer wait (only at slow speed) wakes and sleeps again. */
+export const MAX_TIMER_MS = 60_000
 
 export class ReplayClock {
   /** The next frame to feed. */
@@ -30,9 +36,12 @@ export class ReplayClock {
   private stopped = false
   private timer: NodeJS.Timeout | null = null
   private immediate: NodeJS.Immediate | null = null
+  /** Gaps jumped over, and the recording time they held. */
+  private skippedGaps = 0
+  private skippedMsValue = 0
 
   constructor(
-    private readonly frames: readonly RecordedFrame[],
+    private readonly frames: ReplayFrames,
     readonly durationMs: number,
     private readonly d: ReplayClockDeps,
     options: { speed: number; paused?: boolean },
@@ -57,6 +66,11 @@ export class ReplayClock {
   position(): number {
     if (this.pausedValue || this.ended || this.stopped) return this.basePos
     return Math.min(this.durationMs, this.basePos + (this.d.now() - this.baseWall) * this.speedValue)
+  }
+
+  /** The silences longer than MAX_GAP_MS the replay jumped over, and their total length (ms of recording). */
+  skipped(): { gaps: number; ms: number } {
+    return { gaps: this.skippedGaps, ms: this.skippedMsValue }
   }
 
   /** Frames fed so far. */
@@ -95,8 +109,7 @@ export class ReplayClock {
     if (this.stopped) return
     const target = Math.max(0, Math.min(this.durationMs, ms))
     this.cancel()
-    const last = this.index > 0 ? this.frames[this.index - 1] : undefined
-    if (last !== undefined && last.t > target) {
+    if (this.index > 0 && this.frames.t(this.index - 1) > target) {
       this.d.reset()
       this.index = 0
       this.resets += 1
@@ -104,10 +117,9 @@ export class ReplayClock {
     // Unpaced, synchronously: nothing else runs between the reset and the target.
     const now = this.d.now()
     while (this.index < this.frames.length) {
-      const frame = this.frames[this.index] as RecordedFrame
-      if (frame.t > target) break
+      if (this.frames.t(this.index) > target) break
+      this.d.feed(this.frames.text(this.index), now)
       this.index += 1
-      this.d.feed(frame.f, now)
     }
     this.basePos = target
     this.baseWall = this.d.now()
@@ -143,28 +155,38 @@ export class ReplayClock {
     this.timer = null
     this.immediate = null
     if (this.stopped || this.pausedValue || this.ended) return
-    const pos = this.position()
+    let pos = this.position()
     let budget = MAX_FRAMES_PER_TURN
-    while (this.index < this.frames.length && budget > 0) {
-      const frame = this.frames[this.index] as RecordedFrame
-      if (frame.t > pos) break
-      this.index += 1
-      budget -= 1
-      this.d.feed(frame.f, this.d.now())
-      if (this.stopped) return
-    }
-    if (this.index >= this.frames.length) {
-      this.ended = true
-      this.basePos = this.durationMs
+    for (;;) {
+      while (this.index < this.frames.length && budget > 0) {
+        if (this.frames.t(this.index) > pos) break
+        const text = this.frames.text(this.index)
+        this.index += 1
+        budget -= 1
+        this.d.feed(text, this.d.now())
+        if (this.stopped) return
+      }
+      if (this.index >= this.frames.length) {
+        this.ended = true
+        this.basePos = this.durationMs
+        this.d.changed()
+        return
+      }
+      if (budget === 0) {
+        this.immediate = setImmediate(() => this.run())
+        return
+      }
+      const next = this.frames.t(this.index)
+      if (next - pos <= MAX_GAP_MS) break
+      // A silence too long to wait through (or an impossible time): jump to the next frame, and say so.
+      this.skippedGaps += 1
+      this.skippedMsValue += next - pos
+      this.basePos = next
+      this.baseWall = this.d.now()
+      pos = next
       this.d.changed()
-      return
     }
-    if (budget === 0) {
-      this.immediate = setImmediate(() => this.run())
-      return
-    }
-    const next = this.frames[this.index] as RecordedFrame
-    const wait = Math.max(0, Math.ceil((next.t - pos) / this.speedValue))
-    this.timer = setTimeout(() => this.run(), wait)
+    const wait = Math.ceil((this.frames.t(this.index) - pos) / this.speedValue)
+    this.timer = setTimeout(() => this.run(), Math.max(0, Math.min(MAX_TIMER_MS, wait)))
   }
 }

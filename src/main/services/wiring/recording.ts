@@ -50,6 +50,7 @@ export function wireRecording(w: Wiring): Pick<Engine, 'recorder' | 'recordRepla
       p.userFeed.clear()
     },
     changed: w.statusChanged,
+    scrub: (text) => w.secrets.redact(text),
   })
   return { recorder, recordReplay }
 }
