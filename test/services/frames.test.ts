@@ -146,9 +146,12 @@ async function setup(options: { realResync?: boolean } = {}) {
       void alertCalls.push(`trade ${t.market} ${books.ticker(t.market)?.last ?? '-'}`),
     onUser: (u: UserUpdateView) => void alertCalls.push(`user ${u.topic}`),
   }
+  // What the recorder would write.
+  const tapped: string[] = []
   const router = new FrameRouter({
     decoder: new FrameDecoder({ adapters: builtinAdapters(), selection: 'auto' }),
     alerts,
+    tap: (text) => void tapped.push(text),
     secrets,
     inspector,
     interests,
@@ -191,6 +194,7 @@ async function setup(options: { realResync?: boolean } = {}) {
     log,
     watch: registry.setInterests.bind(registry),
     alertCalls,
+    tapped,
   }
 }
 
@@ -342,7 +346,7 @@ describe('FrameRouter', () => {
     expect(trades.map((x) => x.price)).toEqual([0.52, 0.53])
   })
 
-  it('a frame with a known key is redacted before it is decoded: neither the inspector nor any view has it', async () => {
+  it('a frame echoing a known key: neither the inspector, the recorder, any view nor the log has it', async () => {
     const s = await setup()
     const secret = 'sk-live-0123456789abcdef'
     s.secrets.add(secret)
@@ -361,6 +365,26 @@ describe('FrameRouter', () => {
     expect(s.log.lines.join('\n')).not.toContain(secret)
     expect(s.inspector.recent()[0]?.raw).toContain(REDACTED)
     expect(JSON.stringify(s.userFeed.history())).toContain(REDACTED)
+    expect(s.tapped.join('\n')).not.toContain(secret)
+    expect(s.tapped.join('\n')).toContain(REDACTED)
+  })
+
+  it('decodes every frame as received: a known key changes only the copies that leave (issue 28 §2)', async () => {
+    const s = await setup()
+    // Contrived so that a scrub before decoding would break every book frame: the key is part of its structure.
+    const key = '"type":"orderbook"'
+    s.secrets.add(key)
+    s.watch('a', [{ channel: 'market', id: 'm1', filter: 'all' }])
+    s.feed(book('m1', { snapshot: true, seq: 1, bids: [[0.4, 10]], asks: [[0.6, 7]] }))
+    s.feed(book('m1', { snapshot: false, seq: 2, bids: [[0.45, 3]] }))
+    expect(s.books.get('m1')?.state).toBe('live')
+    expect(s.books.get('m1')?.bestBid).toBe(0.45)
+    expect(s.inspector.counters()).toMatchObject({ frames: 2, malformed: 0, unknown: 0 })
+    // The copies that leave: the recorder's lines and the inspector's frames are scrubbed.
+    expect(s.tapped).toHaveLength(2)
+    for (const line of s.tapped) expect(line.includes(key) || !line.includes(REDACTED)).toBe(false)
+    for (const f of s.inspector.recent()) expect(f.raw).toContain(REDACTED)
+    expect(s.inspector.recent().every((f) => f.classification === 'ok')).toBe(true)
   })
 
   it('a quiet book is live again on its next delta', async () => {

@@ -1,7 +1,11 @@
-// The hot path from a text frame to state: scrub known keys, decode, and route each update to the books, tapes,
+// The hot path from a text frame to state: decode the frame as received, and route each update to the books, tapes,
 // user feed or registry, telling the fan-out what changed, the liveness tracker that the market spoke, the
 // resync tracker when a book breaks or heals, and the alert rules what they watch (after the state is applied, so
-// a rule sees what a window would). Runs for every frame: no per-update copies or scans.
+// a rule sees what a window would). Runs for every frame: no per-update copies or scans. A frame that carries a
+// known key (a venue echoing it back) is decoded and routed as it came, so books, tapes and subscriptions read
+// exactly what the venue sent; only the copies that leave the engine's memory are scrubbed (feed/redact.ts): the
+// recorder's line, the inspector's frame, the account update shown in windows, and the server's error text that
+// reaches the status and the log.
 import type { TextDecoded } from '../../shared/adapters'
 import type { Update } from '../../shared/model'
 import type { AlertService } from './alerts/service'
@@ -38,7 +42,7 @@ export interface FrameRouterDeps {
   userHeard?: () => void
   /** The second copy of a frame, where the venue sends one per channel (VoxFi: duplicate-frames.ts). */
   duplicate?: (text: string, receivedAt: number) => boolean
-  /** Sees every frame's text after the key scrub, before decoding (the feed recorder, recorder.ts). */
+  /** Sees every frame's text, with known keys scrubbed from its copy (the feed recorder, recorder.ts). */
   tap?: (text: string, receivedAt: number) => void
 }
 
@@ -53,20 +57,24 @@ export class FrameRouter {
   readonly onFrame = (raw: string, receivedAt: number): void => {
     const d = this.d
     d.status.heard(receivedAt)
-    const text = d.secrets.active && d.secrets.contains(raw) ? d.secrets.redact(raw) : raw
+    // One token search per known key; a frame without a key (every ordinary one) is never copied.
+    const echoed = d.secrets.active && d.secrets.contains(raw)
+    const text = echoed ? d.secrets.redact(raw) : raw
     if (d.tap) d.tap(text, receivedAt)
-    if (d.duplicate?.(text, receivedAt)) return
-    const decoded = d.decoder.decodeText(text)
+    if (d.duplicate?.(raw, receivedAt)) return
+    const decoded = d.decoder.decodeText(raw)
     if (!decoded.ok) {
-      const frame = d.inspector.record(text, receivedAt, 'malformed', [], decoded.error)
+      // A parser's message may quote the frame.
+      const error = echoed ? d.secrets.redact(decoded.error) : decoded.error
+      const frame = d.inspector.record(text, receivedAt, 'malformed', [], error)
       if (frame) d.fanout.inspector(frame)
-      d.incidents.badFrame(`malformed frame: ${decoded.error.slice(0, 120)}`)
+      d.incidents.badFrame(`malformed frame: ${error.slice(0, 120)}`)
       return
     }
     let unknown = decoded.unknown
     let unplaced = false
     for (const update of decoded.updates) {
-      if (!this.route(update, receivedAt)) unplaced = true
+      if (!this.route(update, receivedAt, echoed)) unplaced = true
     }
     // The inspector says why a frame was not read: the adapter's reason, or that no watched market takes it.
     const why = unknown
@@ -75,7 +83,15 @@ export class FrameRouter {
         ? 'read, but for no market this connection watches'
         : undefined
     unknown ||= unplaced
-    const frame = d.inspector.record(text, receivedAt, unknown ? 'unknown' : 'ok', decoded.updates, why)
+    const frame = echoed
+      ? d.inspector.record(
+          text,
+          receivedAt,
+          unknown ? 'unknown' : 'ok',
+          d.secrets.scrubValue(decoded.updates),
+          why === undefined ? undefined : d.secrets.redact(why),
+        )
+      : d.inspector.record(text, receivedAt, unknown ? 'unknown' : 'ok', decoded.updates, why)
     if (frame) d.fanout.inspector(frame)
   }
 
@@ -135,8 +151,11 @@ export class FrameRouter {
     return true
   }
 
-  /** Applies one update; false when it could not be placed (counted as unknown, kept in the inspector). */
-  private route(update: Update, receivedAt: number): boolean {
+  /**
+   * Applies one update; false when it could not be placed (counted as unknown, kept in the inspector). `echoed`:
+   * the frame carried a known key, so the text it puts in windows (an account update, an error) is scrubbed.
+   */
+  private route(update: Update, receivedAt: number, echoed: boolean): boolean {
     const d = this.d
     switch (update.kind) {
       case 'book': {
@@ -173,19 +192,21 @@ export class FrameRouter {
         return true
       }
       case 'user': {
-        this.applyUser(update, receivedAt)
+        this.applyUser(echoed ? d.secrets.scrubValue(update) : update, receivedAt)
         d.userHeard?.()
         return true
       }
       case 'control': {
         if (update.topic === 'error') {
           const data = update.data as Record<string, unknown> | null
-          const message =
+          const said =
             data && typeof data === 'object' && typeof data.message === 'string' ? data.message : null
+          const message = echoed && said !== null ? d.secrets.redact(said) : said
           if (!d.registry.handleServerError(update.error, message)) {
+            const code = update.error ?? 'error'
             d.status.setError({
               code: 'bad_response',
-              message: `The server rejected a request: ${update.error ?? 'error'}`,
+              message: `The server rejected a request: ${echoed ? d.secrets.redact(code) : code}`,
             })
           }
         } else if (update.topic === 'subscribed' || update.topic === 'unsubscribed') {

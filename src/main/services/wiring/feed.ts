@@ -40,12 +40,13 @@ export function wireFeed(w: Wiring): Pick<Engine, FeedParts> {
     },
   })
   const closes = new VenueCloses({
-    setAuthError: (error) => registry.setAuthError(error),
+    // The close's reason is the venue's text, shown in windows: scrubbed like any other.
+    setAuthError: (error) => registry.setAuthError({ ...error, message: secrets.scrub(error.message) }),
     refuse: (channel, ids) => registry.refuse(channel, ids),
     incident: (kind, detail) => p.incidents.record(kind, detail),
     refused: (frame) => p.fanout.inspector(frame),
     recordRefused: (sent, at, detail) => p.inspector.recordRefused(sent, at, detail),
-    scrub: (text) => (secrets.active && secrets.contains(text) ? secrets.redact(text) : text),
+    scrub: (text) => secrets.scrub(text),
     now,
   })
   const connection = new ConnectionManager(
