@@ -158,14 +158,14 @@ describe('API keys', () => {
     const { client, rec } = h.attach('echo', true)
     await client.setInspector(true)
     await client.setApiKey({ key: KEY_A })
-    // A key the exchange refused is remembered too: a venue may quote it in a later error.
-    await client.setApiKey({ key: KEY_WRONG })
+    // A key the exchange refused never joins the scrub (issue 28 §2): its refusal is scrubbed where it is answered,
+    // and it is never sent on the stream, so no frame can quote it.
+    const wrong = await client.setApiKey({ key: KEY_WRONG })
+    expect(!wrong.ok && wrong.error.message.includes(KEY_WRONG)).toBe(false)
     await client.setInterests([{ channel: 'user' }])
     await waitFor(() => rec.userData(0), 'user data')
     const mark = rec.mark()
-    sim.faults.sendRaw(
-      JSON.stringify({ type: 'error', error: 'unauthorized', message: `bad key ${KEY_WRONG}` }),
-    )
+    sim.faults.sendRaw(JSON.stringify({ type: 'error', error: 'unauthorized', message: `bad key ${KEY_A}` }))
     sim.faults.sendRaw(
       JSON.stringify({ channel: 'user', type: 'order', id: 'o-echo', note: `auth=${KEY_A}` }),
     )

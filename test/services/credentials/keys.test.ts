@@ -1,7 +1,7 @@
 // KeyManager with a fake REST client (verifyKey), a memory credential store and a real status tracker:
 // verify-before-store, scrubbing, the label check, serialised changes, keychain failures.
 import { afterEach, describe, expect, it } from 'vitest'
-import { fail, ok } from '../../../src/shared/ipc'
+import { fail, MIN_KEY_LENGTH, ok } from '../../../src/shared/ipc'
 import type { ApiError, Profile, Result } from '../../../src/shared/model'
 import { createMemoryStore, type CredentialStore } from '../../../src/main/services/credentials/store'
 import { DemoHost } from '../../../src/main/services/feed/demo-host'
@@ -92,8 +92,9 @@ describe('KeyManager.set', () => {
       s.log.lines.some((l) => l.includes('rejected by the exchange') && l.includes('unauthorized')),
     ).toBe(true)
     expect(s.log.lines.join('\n')).not.toContain(NEW)
-    // Remembered for redaction even though it was refused (a venue may echo it back).
-    expect(s.secrets.redact(`echo ${NEW}`)).toBe('echo [redacted]')
+    // Never scrubbed: a refused key does not join the redactor (issue 28 §2).
+    expect(s.secrets.knows(NEW)).toBe(false)
+    expect(s.secrets.redact(`echo ${NEW}`)).toBe(`echo ${NEW}`)
   })
 
   it('a label containing the key is refused before anything is sent', async () => {
@@ -170,11 +171,67 @@ describe('KeyManager.set', () => {
   })
 })
 
+describe('KeyManager and the key scrub (issue 28 §2)', () => {
+  it('a key shorter than the minimum is refused at input, naming the minimum, before anything is sent', async () => {
+    const s = setup()
+    const short = 'market-key-12'
+    expect(short.length).toBeLessThan(MIN_KEY_LENGTH)
+    const r = await s.keys.set({ key: `  ${short}  ` })
+    expect(!r.ok && r.error).toMatchObject({ code: 'invalid_argument', field: 'key' })
+    expect(!r.ok && r.error.message).toContain(`at least ${MIN_KEY_LENGTH} characters`)
+    expect(!r.ok && r.error.message).not.toContain(short)
+    expect(s.f.verifyCalls).toEqual([])
+    expect(s.secrets.knows(short)).toBe(false)
+    expect(await storedKey(s.store)).toBe(OLD)
+  })
+
+  it('a key joins only once verified and stored, and the key it replaces leaves', async () => {
+    const s = setup()
+    await s.keys.stored(s.world.profile)
+    expect(s.secrets.knows(OLD)).toBe(true)
+    let during = true
+    s.f.verify = () => {
+      during = s.secrets.knows(NEW)
+      return ok(undefined)
+    }
+    expect((await s.keys.set({ key: NEW })).ok).toBe(true)
+    expect(during).toBe(false)
+    expect(s.secrets.knows(NEW)).toBe(true)
+    expect(s.secrets.knows(OLD)).toBe(false)
+  })
+
+  it('clearing the key removes it from the scrub', async () => {
+    const s = setup()
+    await s.keys.stored(s.world.profile)
+    expect((await s.keys.clear()).ok).toBe(true)
+    expect(s.secrets.knows(OLD)).toBe(false)
+    expect(s.secrets.active).toBe(false)
+  })
+
+  it('the stored key refused on a new verification (401) leaves, and is not taken up again until a key is set', async () => {
+    const s = setup()
+    await s.keys.stored(s.world.profile)
+    s.f.verify = () => fail({ code: 'unauthorized', message: 'expired' })
+    expect((await s.keys.set({ key: OLD })).ok).toBe(false)
+    expect(s.secrets.knows(OLD)).toBe(false)
+    expect(await s.keys.stored(s.world.profile)).toBe(OLD)
+    expect(s.secrets.knows(OLD)).toBe(false)
+    // Anything but a refusal of the key itself (a network failure) leaves it as it was.
+    const t = setup()
+    await t.keys.stored(t.world.profile)
+    t.f.verify = () => fail({ code: 'network', message: 'offline' })
+    expect((await t.keys.set({ key: OLD })).ok).toBe(false)
+    expect(t.secrets.knows(OLD)).toBe(true)
+  })
+})
+
 describe('KeyManager lookups', () => {
   it('stored(): the key, remembered for redaction; a keychain failure throws and is shown', async () => {
     const s = setup()
     expect(await s.keys.stored(s.world.profile)).toBe(OLD)
-    expect(s.secrets.contains(`x${OLD}x`)).toBe(true)
+    expect(s.secrets.contains(`"${OLD}"`)).toBe(true)
+    // A whole token only: the key inside a longer run of key characters is not it.
+    expect(s.secrets.contains(`x${OLD}x`)).toBe(false)
 
     const broken: CredentialStore = {
       ...createMemoryStore(),

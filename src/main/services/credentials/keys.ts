@@ -2,7 +2,15 @@
 // rotated without a restart, cleared, or the demo key used. Changes are serialised, one at a time. The key lives
 // only in the credential store and, for the length of one call, in a local variable: never in a batch, a log
 // line, an error message or the settings file.
-import { fail, ok, type KeyInfo } from '../../../shared/ipc'
+//
+// The key scrub (feed/redact.ts) knows a key only once the venue accepted it: verified, or loaded from the
+// keychain (it was verified when it was stored). It leaves when it is replaced or cleared, or when the exchange
+// answers a new verification of it with 401 (the key itself is invalid, expired or disabled); then it is not taken
+// up again from the keychain until a key is entered. A mistyped key never joins, so it never scrubs anything.
+// A 4001 close or an `unauthorized` error on the user channel does not remove the stored key: VoxFi sends 4001
+// for a key used from an IP off its allow-list too (the key is still good and still used for REST), and a venue
+// that refuses a key may go on to quote it; the scrub matches whole tokens only, so keeping it costs nothing.
+import { fail, MIN_KEY_LENGTH, ok, type KeyInfo } from '../../../shared/ipc'
 import type { ApiError, Profile, Result } from '../../../shared/model'
 import type { CredentialStore } from './store'
 import type { DemoHost } from '../feed/demo-host'
@@ -27,6 +35,10 @@ export interface KeyManagerDeps {
 
 export class KeyManager {
   private queue: Promise<unknown> = Promise.resolve()
+  /** Per profile, the key the scrub knows for it. */
+  private readonly accepted = new Map<string, string>()
+  /** Per profile, its stored key that a verification refused (401): not scrubbed, not taken up again when read. */
+  private readonly refused = new Map<string, string>()
 
   constructor(private readonly d: KeyManagerDeps) {}
 
@@ -39,7 +51,8 @@ export class KeyManager {
       this.d.status.setError(r.error)
       throw new Error(`credential store: ${r.error.code}`)
     }
-    this.d.secrets.add(r.value)
+    if (r.value === null) this.forget(profile.id)
+    else if (this.refused.get(profile.id) !== r.value) this.accept(profile.id, r.value)
     return r.value
   }
 
@@ -90,25 +103,35 @@ export class KeyManager {
     expiresAt?: string | null
   }): Promise<Result<KeyInfo>> {
     const key = request.key.trim()
-    // Even a key the exchange refuses may be echoed back by it; remember it before it is sent anywhere.
-    this.d.secrets.add(key)
+    // A shorter string is a word or a fragment, not a key: refused before it is sent anywhere.
+    if (key.length < MIN_KEY_LENGTH)
+      return fail(
+        invalid(
+          `The key is too short: API keys have at least ${MIN_KEY_LENGTH} characters. Paste the whole key as the ` +
+            'exchange showed it.',
+          'key',
+        ),
+      )
     return this.serial(async () => {
       const { profile, rest, unavailable } = this.d.current()
       if (request.label && request.label.includes(key))
         return fail(invalid('The label contains the key itself. Use a name that describes the key instead.'))
       if (!rest) return fail(unavailable ?? { code: 'network', message: 'No connection profile is active.' })
-      // Verify first: a key the exchange refuses never replaces one that works.
+      // Verify first: a key the exchange refuses never replaces one that works, and never joins the scrub (the
+      // refusal's own text is scrubbed of it here and in rest.ts).
       const verified = await rest.verifyKey(key)
       if (!verified.ok) {
         this.d.log.warn('monitor: new API key rejected by the exchange', {
           code: verified.error.code,
           profile: profile.id,
         })
+        if (this.accepted.get(profile.id) === key && isRefusal(verified.error)) this.refuse(profile.id)
         return fail(scrubError(verified.error, key))
       }
       const stored = await this.d.storeFor(profile).set(profile.id, key)
       this.d.status.noteKeychain(stored)
       if (!stored.ok) return fail(scrubError(stored.error, key))
+      this.accept(profile.id, key)
       const updated = await this.d.updateProfile(profile.id, {
         keyLabel: request.label ?? null,
         keyExpiresAt: request.expiresAt ?? null,
@@ -125,6 +148,7 @@ export class KeyManager {
       const r = await this.d.storeFor(profile).delete(profile.id)
       this.d.status.noteKeychain(r)
       if (!r.ok) return fail(r.error)
+      this.forget(profile.id)
       const updated = await this.d.updateProfile(profile.id, { keyLabel: null, keyExpiresAt: null })
       return this.changed(profile, updated, false, 'monitor: API key cleared')
     })
@@ -136,12 +160,43 @@ export class KeyManager {
       if (!profile.demo) return fail(invalid('The demo key can only be used with the demo profile.'))
       const sim = await this.d.demo.ensure()
       if (!sim) return fail({ code: 'network', message: 'The embedded simulator is not running.' })
-      this.d.secrets.add(sim.demoKey)
       const r = await this.d.storeFor(profile).set(profile.id, sim.demoKey)
       if (!r.ok) return fail(r.error)
+      this.accept(profile.id, sim.demoKey)
       const updated = await this.d.updateProfile(profile.id, { keyLabel: 'Demo key', keyExpiresAt: null })
       return this.changed(profile, updated, true)
     })
+  }
+
+  /** `key` is the one the venue accepts for the profile: scrubbed from now on, in place of the one before. */
+  private accept(profileId: string, key: string): void {
+    this.refused.delete(profileId)
+    const before = this.accepted.get(profileId)
+    if (before === key) {
+      this.d.secrets.add(key)
+      return
+    }
+    this.forget(profileId)
+    this.accepted.set(profileId, key)
+    this.d.secrets.add(key)
+  }
+
+  private refuse(profileId: string): void {
+    const key = this.accepted.get(profileId)
+    if (key === undefined) return
+    this.forget(profileId)
+    this.refused.set(profileId, key)
+  }
+
+  /** The profile's key leaves the scrub, unless another profile still uses it (or it is the demo key). */
+  private forget(profileId: string): void {
+    this.refused.delete(profileId)
+    const key = this.accepted.get(profileId)
+    if (key === undefined) return
+    this.accepted.delete(profileId)
+    for (const other of this.accepted.values()) if (other === key) return
+    if (key === this.d.demo.current()?.demoKey) return
+    this.d.secrets.remove(key)
   }
 
   /**
@@ -165,4 +220,9 @@ export class KeyManager {
     this.queue = run.catch(() => undefined)
     return run
   }
+}
+
+/** The venue said no to the key itself (not a network failure, a timeout or a rate limit). */
+function isRefusal(error: ApiError): boolean {
+  return error.code === 'unauthorized'
 }
