@@ -6,6 +6,7 @@ import type { Level, Outcome as OutcomeT, Side as SideT, Update } from '../model
 import { idString, isObj, num, tsMs, validPairs } from '../decode/values'
 import { generateDecode, generateDetect } from './codegen'
 import { compilePath, type Getter } from './paths'
+import { compilePattern, type Matcher, type RegexEngine } from './regex'
 import type {
   AdapterSpec,
   EmitSpec,
@@ -93,9 +94,76 @@ const NO_ITEMS: unknown[] = []
 export interface CompileOptions {
   /** false: closures only, no generated hot path (tests compare the two). Default true. */
   generate?: boolean
+  /**
+   * The linear-time engine for patterns JavaScript's engine could backtrack on (regex.ts). Without one, such a
+   * pattern is refused. The shipped adapters are compiled without one: theirs must all pass the static check.
+   */
+  regex?: RegexEngine | null
 }
 
+/**
+ * Every regular expression of an adapter (`textPrefix`, tests' `matches`, markets' `pattern`), compiled, or
+ * why each refused one is refused, naming its field: `rules.2.when.0.matches: "^(a+)+$" is refused: ...`.
+ */
+export function compilePatterns(
+  spec: AdapterSpec,
+  linear: RegexEngine | null = null,
+): { ok: true; patterns: Map<string, Matcher> } | { ok: false; errors: string[] } {
+  const patterns = new Map<string, Matcher>()
+  const errors: string[] = []
+  const visit = (v: unknown, path: string): void => {
+    if (Array.isArray(v)) {
+      v.forEach((x, i) => visit(x, path === '' ? String(i) : `${path}.${i}`))
+      return
+    }
+    if (!isObj(v)) return
+    for (const [k, x] of Object.entries(v)) {
+      const at = path === '' ? k : `${path}.${k}`
+      // A map's keys and values are the venue's words, not patterns.
+      if (k === 'map') continue
+      const pattern =
+        (k === 'matches' || k === 'pattern' || (k === 'textPrefix' && path === '')) && typeof x === 'string'
+      if (!pattern) {
+        visit(x, at)
+        continue
+      }
+      if (patterns.has(x)) continue
+      try {
+        patterns.set(x, compilePattern(x, linear))
+      } catch (e) {
+        errors.push(`${at}: ${e instanceof Error ? e.message : String(e)}`)
+      }
+    }
+  }
+  visit(spec, '')
+  return errors.length === 0 ? { ok: true, patterns } : { ok: false, errors: errors.slice(0, 10) }
+}
+
+/** The patterns of the adapter being compiled (compiling is synchronous and never re-entered). */
+let patterns: Map<string, Matcher> | null = null
+
+function regex(source: string): Matcher {
+  const m = patterns?.get(source)
+  if (m === undefined) throw new Error(`pattern ${JSON.stringify(source)} was not checked`)
+  return m
+}
+
+/**
+ * Compiles an adapter. Throws when one of its patterns is refused (see `compilePatterns`), with every refused
+ * pattern's field and reason in the message.
+ */
 export function compileAdapter(spec: AdapterSpec, options: CompileOptions = {}): CompiledAdapter {
+  const checked = compilePatterns(spec, options.regex ?? null)
+  if (!checked.ok) throw new Error(checked.errors.join('; '))
+  patterns = checked.patterns
+  try {
+    return compileChecked(spec, options)
+  } finally {
+    patterns = null
+  }
+}
+
+function compileChecked(spec: AdapterSpec, options: CompileOptions): CompiledAdapter {
   const detectClosure = compileTest(spec.detect)
   const rules = spec.rules.map(compileRule)
   // One scope per adapter, reused for every frame: decoding is synchronous and never re-entered.
@@ -115,16 +183,17 @@ export function compileAdapter(spec: AdapterSpec, options: CompileOptions = {}):
         })
   const generatedDetect = options.generate === false ? null : generateDetect(spec)
   const detectFn: Pred = generatedDetect !== null ? (f) => generatedDetect(f) : detectClosure
-  const prefix = spec.textPrefix === undefined ? null : new RegExp(spec.textPrefix)
+  const prefix = spec.textPrefix === undefined ? null : regex(spec.textPrefix)
   return {
     name: spec.name,
     title: spec.title,
     unwrap: (text) => {
       if (prefix === null) return undefined
       const m = prefix.exec(text.length > 64 ? text.slice(0, 64) : text)
-      if (m === null || m[0].length === 0) return undefined
+      const head = m?.[0]
+      if (head === undefined || head.length === 0) return undefined
       try {
-        return JSON.parse(text.slice(m[0].length)) as unknown
+        return JSON.parse(text.slice(head.length)) as unknown
       } catch {
         return undefined
       }
@@ -294,7 +363,7 @@ function valueChecks(t: TestSpec): ((v: unknown) => boolean)[] {
     out.push((v) => typeof v === 'string' && v.includes(p))
   }
   if (t.matches !== undefined) {
-    const re = new RegExp(t.matches)
+    const re = regex(t.matches)
     out.push((v) => typeof v === 'string' && v.length <= 1000 && re.test(v))
   }
   if (t.type !== undefined) {
@@ -444,7 +513,7 @@ function compileMarketText(p: Exclude<MarketSpec, string | unknown[]>): StrFn {
     }
   }
   if (p.pattern !== undefined) {
-    const re = new RegExp(p.pattern)
+    const re = regex(p.pattern)
     return (cur, s) => {
       const v = base(cur, s)
       if (v === null || v.length > 1000) return null

@@ -1,10 +1,27 @@
 // The user's own adapter files (settings folder, `adapters/*.json`) beside the shipped ones. A file is untrusted:
 // it is size-capped, parsed, validated by the adapter schema and compiled; a bad one is refused with a message
-// naming the file and field, and the last good version of that file (if any) stays in use.
+// naming the file and field, and the last good version of that file (if any) stays in use. Its regular
+// expressions run on JavaScript's engine only where a static check proves they cannot backtrack badly, and on
+// RE2 (re2-wasm: linear time, WebAssembly, no native build) otherwise; one RE2 cannot run is refused by field.
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { builtinAdapters, compileAdapter, parseAdapter, type CompiledAdapter } from '../../../shared/adapters'
+import { RE2 } from 're2-wasm'
+import {
+  builtinAdapters,
+  compileAdapter,
+  parseAdapter,
+  type CompiledAdapter,
+  type RegexEngine,
+} from '../../../shared/adapters'
 import { errorMessage } from '../base/errors'
+
+/** RE2 through re2-wasm: matching time linear in the input, whatever the pattern (no backtracking). */
+export const re2Engine: RegexEngine = {
+  name: 'RE2',
+  // re2-wasm runs in unicode mode only. Its objects hold WebAssembly memory that is never freed, which is why
+  // a file is compiled again only when it changed.
+  compile: (source) => new RE2(source, 'u'),
+}
 
 const MAX_FILE_BYTES = 1024 * 1024
 const MAX_FILES = 100
@@ -80,7 +97,7 @@ export class AdapterFiles {
       const value: unknown = JSON.parse(readFileSync(path, 'utf8'))
       const r = parseAdapter(value)
       if (!r.ok) return refuse(r.errors.join('; '))
-      const compiled = compileAdapter(r.adapter)
+      const compiled = compileAdapter(r.adapter, { regex: re2Engine })
       this.lastRead.set(file, { stamp, error: null })
       return compiled
     } catch (e) {
