@@ -35,6 +35,11 @@ export interface DecoderOptions {
    * connections and protocols). Default true.
    */
   lock?: boolean
+  /**
+   * A clock in ms (performance.now): each adapter's share of a frame's decoding is then measured, and
+   * `slowest` names the adapter that took longest on the last frame decodeText read.
+   */
+  clock?: () => number
 }
 
 const DATA_KINDS = new Set<Update['kind']>(['book', 'trade', 'ticker', 'user'])
@@ -53,9 +58,13 @@ export class FrameDecoder {
   private lastState: AdapterState = new AdapterState()
   /** Set when the profile names an adapter that does not exist; decoding falls back to `auto`. */
   readonly problem: string | null
+  private readonly clock: (() => number) | null
+  /** With a clock: the adapter that took longest on the last frame decodeText read, and how long (ms). */
+  slowest: { adapter: CompiledAdapter; ms: number } | null = null
 
   constructor(private readonly opts: DecoderOptions) {
     this.adapters = opts.adapters
+    this.clock = opts.clock ?? null
     this.tolerantOnly = opts.selection === TOLERANT
     if (opts.selection === AUTO || this.tolerantOnly) {
       this.fixed = null
@@ -81,6 +90,7 @@ export class FrameDecoder {
   }
 
   decodeText(text: string): TextDecoded {
+    if (this.slowest !== null) this.slowest = null
     let value: unknown
     try {
       value = JSON.parse(text)
@@ -139,7 +149,9 @@ export class FrameDecoder {
   private unwrapped(text: string): Decoded | null {
     const candidates = this.picked !== null ? [this.picked] : this.adapters
     for (const a of candidates) {
+      const t0 = this.clock?.() ?? 0
       const inner = a.unwrap(text)
+      if (this.clock !== null) this.charge(a, t0)
       if (inner === undefined) continue
       const out: Update[] = []
       const reasons: string[] = []
@@ -160,6 +172,25 @@ export class FrameDecoder {
   }
 
   private read(a: CompiledAdapter, value: unknown, out: Update[], reasons: string[]): boolean {
+    if (this.clock === null) return this.readUntimed(a, value, out, reasons)
+    const t0 = this.clock()
+    try {
+      return this.readUntimed(a, value, out, reasons)
+    } finally {
+      this.charge(a, t0)
+    }
+  }
+
+  /** Adds the time since t0 to adapter a's share of the frame. */
+  private charge(a: CompiledAdapter, t0: number): void {
+    const ms = (this.clock as () => number)() - t0
+    const s = this.slowest
+    if (s === null) this.slowest = { adapter: a, ms }
+    else if (s.adapter === a) s.ms += ms
+    else if (ms > s.ms) this.slowest = { adapter: a, ms }
+  }
+
+  private readUntimed(a: CompiledAdapter, value: unknown, out: Update[], reasons: string[]): boolean {
     if (!a.detect(value)) return false
     let st: AdapterState | undefined
     if (a === this.lastAdapter) st = this.lastState

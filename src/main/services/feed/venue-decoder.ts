@@ -1,6 +1,9 @@
 // The engine's frame decoder for the active profile: the profile's adapter (or `auto`) over the shipped adapters
 // and the user's own files, rebuilt for every connection so a new connection learns channel ids afresh and
 // picks up edited adapter files. Refused files and the adapter auto-detection settled on are told to the user.
+// Each frame's decoding has a time budget: a frame over it is not read (the inspector says why), and an adapter
+// that overruns it again and again is suspended, with a notice, so frames are read without it. The patterns'
+// check (adapter-files.ts) makes a stall impossible; the budget is the second line, for what slips past it.
 import {
   AUTO,
   builtinAdapters,
@@ -20,19 +23,36 @@ export interface VenueDecoderDeps {
   /** A message the user must see (a refused adapter file, an unknown adapter name). */
   notice: (text: string) => void
   changed: () => void
+  /** The clock the budget is measured with, in ms (tests pass their own). Default performance.now. */
+  now?: () => number
 }
+
+/** A frame whose decoding takes longer is not read. */
+export const DECODE_BUDGET_MS = 50
+/** An adapter over the budget this many times within OVERRUN_WINDOW_MS is suspended. */
+const OVERRUNS = 3
+const OVERRUN_WINDOW_MS = 60_000
 
 export class VenueDecoder {
   private decoder: FrameDecoder
   private adapters: readonly CompiledAdapter[]
   private selected = AUTO
   private readonly told = new Set<string>()
+  private readonly now: () => number
+  /** When each adapter last overran the budget, within the window. */
+  private readonly overruns = new Map<CompiledAdapter, number[]>()
+  /**
+   * Adapters suspended for overrunning, by the compiled object: an edited user file compiles to a new one and
+   * is tried again; a shipped adapter stays suspended until the engine restarts.
+   */
+  private readonly suspended = new Set<CompiledAdapter>()
 
   constructor(private readonly d: VenueDecoderDeps) {
+    this.now = d.now ?? (() => performance.now())
     // The profile is not known, and the user's files are not read, until the first connection: the engine is
     // still being composed here.
     this.adapters = builtinAdapters()
-    this.decoder = new FrameDecoder({ adapters: this.adapters, selection: AUTO })
+    this.decoder = new FrameDecoder({ adapters: this.adapters, selection: AUTO, clock: this.now })
   }
 
   /** A connection opened: a fresh decoder, with the adapter files read again. */
@@ -43,7 +63,40 @@ export class VenueDecoder {
   }
 
   decodeText(text: string): TextDecoded {
-    return this.decoder.decodeText(text)
+    const t0 = this.now()
+    const decoded = this.decoder.decodeText(text)
+    const ms = this.now() - t0
+    return ms > DECODE_BUDGET_MS ? this.overrun(text, ms) : decoded
+  }
+
+  /** A frame that took too long: not read, with the reason; its adapter is suspended after repeated overruns. */
+  private overrun(text: string, ms: number): TextDecoded {
+    const slow = this.decoder.slowest
+    const by = slow !== null && slow.ms > DECODE_BUDGET_MS ? slow.adapter : null
+    const reason = `decoding took ${Math.round(ms)} ms, over the ${DECODE_BUDGET_MS} ms budget${by === null ? '' : ` (the ${by.name} adapter)`}; the frame is not read`
+    if (by !== null) this.charge(by, ms)
+    return {
+      ok: true,
+      unknown: true,
+      updates: [{ kind: 'unknown', raw: text }],
+      adapter: null,
+      reasons: [reason],
+    }
+  }
+
+  private charge(adapter: CompiledAdapter, ms: number): void {
+    const at = this.now()
+    const times = (this.overruns.get(adapter) ?? []).filter((t) => at - t < OVERRUN_WINDOW_MS)
+    times.push(at)
+    this.overruns.set(adapter, times)
+    if (times.length < OVERRUNS) return
+    this.overruns.delete(adapter)
+    this.suspended.add(adapter)
+    const text = `the ${adapter.name} adapter is suspended: ${OVERRUNS} frames took over ${DECODE_BUDGET_MS} ms to decode within a minute (the last ${Math.round(ms)} ms); frames are read without it until its file changes or the engine restarts`
+    this.d.log.warn(text)
+    this.d.notice(text)
+    this.decoder = this.build(false)
+    this.d.changed()
   }
 
   /** The adapters a profile can name: as of the last connection, the user's files first. */
@@ -60,13 +113,21 @@ export class VenueDecoder {
     return { selected: this.selected, picked: this.decoder.picked?.name ?? null }
   }
 
-  private build(): FrameDecoder {
-    const set = this.d.files.load()
-    this.adapters = set.adapters
-    for (const e of set.errors) this.tell(e)
+  private build(reload = true): FrameDecoder {
+    if (reload) {
+      const set = this.d.files.load()
+      this.adapters = set.adapters
+      for (const e of set.errors) this.tell(e)
+    }
+    const adapters = this.adapters.filter((a) => !this.suspended.has(a))
+    // A profile whose adapter is suspended reads with the others (`auto`).
+    const suspended =
+      !adapters.some((a) => a.name === this.selected) && this.adapters.some((a) => a.name === this.selected)
+    const selection = suspended ? AUTO : this.selected
     const decoder = new FrameDecoder({
-      adapters: set.adapters,
-      selection: this.selected,
+      adapters,
+      selection,
+      clock: this.now,
       onPick: (a) => {
         this.d.log.info('venue adapter detected', { adapter: a.name })
         this.d.changed()
