@@ -3,7 +3,7 @@
 // rest of the connection (a single frame is enough, which the decode CLI relies on). Frames no adapter
 // recognises go to the tolerant reader of DESIGN §3.2 in `auto` mode only, never for account data: what no
 // one can vouch for is shown raw with its reason, not guessed at.
-import { decodeValue as tolerant } from '../decode'
+import { limitUpdates, decodeValue as tolerant } from '../decode'
 import type { Update } from '../model'
 import { AdapterState, type CompiledAdapter } from './compile'
 
@@ -228,6 +228,9 @@ function unread(value: unknown, why: string): Decoded {
 }
 
 function decoded(updates: Update[], adapter: string | null, reasons: readonly string[]): Decoded {
+  // Whatever raw JSON an update keeps (an adapter's user data, an unread frame) is held within the limits here,
+  // where it arrives, so no window's batch or inspector copy can fail to serialise later (shared/json-limits.ts).
+  limitUpdates(updates)
   let unknown = false
   for (const u of updates) if (u.kind === 'unknown') unknown = true
   return { ok: true, unknown, updates, adapter, reasons }

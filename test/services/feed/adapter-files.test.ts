@@ -89,6 +89,17 @@ describe('user adapter files', () => {
     expect(set.adapters[0]?.name).toBe('a-venue')
   })
 
+  it('a file nested 20,000 deep is refused naming the limit and where, not with a stack overflow', () => {
+    const d = folder()
+    const deep = '['.repeat(20_000) + ']'.repeat(20_000)
+    writeFileSync(join(d, 'deep.json'), file('deep', 'Deep').replace('"docs":[]', `"docs":${deep}`))
+    const set = new AdapterFiles(d).load()
+    expect(set.errors).toHaveLength(1)
+    expect(set.errors[0]).toMatch(/deep\.json/)
+    expect(set.errors[0]).toMatch(/nested deeper than 32 levels at docs\./)
+    expect(set.errors[0]).not.toMatch(/call stack/)
+  })
+
   it('a file that did not change is not read again (the folder is read at every connection)', () => {
     const d = folder()
     writeFileSync(join(d, 'mine.json'), file('mine', 'Mine'))

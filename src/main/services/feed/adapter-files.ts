@@ -13,6 +13,7 @@ import {
   type CompiledAdapter,
   type RegexEngine,
 } from '../../../shared/adapters'
+import { jsonLimitProblem } from '../../../shared/json-limits'
 import { errorMessage } from '../base/errors'
 
 /** RE2 through re2-wasm: matching time linear in the input, whatever the pattern (no backtracking). */
@@ -95,6 +96,9 @@ export class AdapterFiles {
       }
       if (st.size > MAX_FILE_BYTES) return refuse('larger than 1 MB, refused')
       const value: unknown = JSON.parse(readFileSync(path, 'utf8'))
+      // Before the schema walks it: a value nested thousands deep would otherwise end in a stack overflow.
+      const tooBig = jsonLimitProblem(value)
+      if (tooBig !== null) return refuse(tooBig.message)
       const r = parseAdapter(value)
       if (!r.ok) return refuse(r.errors.join('; '))
       const compiled = compileAdapter(r.adapter, { regex: re2Engine })
