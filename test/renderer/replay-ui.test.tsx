@@ -75,9 +75,10 @@ describe('replay UI', () => {
           {
             name: 'good.jsonl.gz',
             bytes: 2048,
-            startedAt: 1,
-            durationMs: 30_000,
-            frames: 10,
+            startedAt: new Date(2026, 10, 25, 9, 30).getTime(),
+            // A listing reads only the header: the length is known once replayed, the start at once.
+            durationMs: null,
+            frames: null,
             profileName: 'sim',
           },
           {
@@ -94,6 +95,7 @@ describe('replay UI', () => {
     await render(api)
     const rows = byTestId('recording-row')
     expect(rows.map((r) => r.dataset.file)).toEqual(['good.jsonl.gz', 'bad.jsonl'])
+    expect(rows[0]?.textContent).toContain('2026-11-25 09:30')
     expect(rows[1]?.textContent).toContain('line 1')
     expect(rows[1]?.querySelector('[data-testid="replay-start"]')).toBeNull()
     const speed = byTestId('replay-start-speed')[0] as HTMLSelectElement

@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useState } from 'react'
 import type { RecordingInfo, Result } from '../../../shared/model'
 import { refreshStatus, useApi } from '../../hooks/context'
-import { formatDuration } from '../../lib/format'
+import { formatDateTime, formatDuration } from '../../lib/format'
 import { useMonitor } from '../../store/monitor'
 import { SpeedOptions } from './ReplayBar'
 
@@ -119,7 +119,16 @@ export function RecordingControls({ className, onReplayStarted }: RecordingContr
                   {r.name}
                 </td>
                 <td className="muted">{r.profileName ?? ''}</td>
-                <td className="num">{r.durationMs !== null ? formatDuration(r.durationMs) : ''}</td>
+                <td
+                  className="num"
+                  title={
+                    r.durationMs === null && r.startedAt !== null
+                      ? 'Started at; the length is read on replay'
+                      : undefined
+                  }
+                >
+                  {r.durationMs !== null ? formatDuration(r.durationMs) : formatDateTime(r.startedAt)}
+                </td>
                 <td className="num">{formatBytes(r.bytes)}</td>
                 <td>
                   {r.error ? (
