@@ -102,4 +102,14 @@ describe('OrderBook', () => {
     expect(book.view(Number.NaN).asks).toEqual([])
     expect(book.view(1.9).bids).toEqual([[0.4, 1]])
   })
+
+  it('the shared view follows the learnt gap even when the book itself has not changed', () => {
+    const book = live()
+    expect(book.view(5, 1234.6).usualGapMs).toBe(1235)
+    // The market went quiet and its rhythm was learnt afresh: same book, new gap.
+    expect(book.view(5, 4000).usualGapMs).toBe(4000)
+    expect(book.view(5)).not.toHaveProperty('usualGapMs')
+    // Unchanged gap and book: the one shared view is reused.
+    expect(book.view(5, 4000)).toBe(book.view(5, 4000))
+  })
 })
