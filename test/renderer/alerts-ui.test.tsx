@@ -309,6 +309,8 @@ describe('the alert form', () => {
     expect(one('alert-form-error').textContent).toBe('Price: enter a number.')
     expect(field('alert-value').getAttribute('aria-invalid')).toBe('true')
     expect(api.callsOf('saveAlert')).toHaveLength(0)
+    // The preview never stands empty above the refusal.
+    expect(one('alert-preview').textContent).toMatch(/once its condition is complete/)
 
     await setField(field('alert-value'), '0.3')
     expect(byTestId('alert-form-error')).toHaveLength(0)

@@ -214,6 +214,7 @@ export class OrderBook {
   private cachedView: BookView | null = null
   private cachedDepth = -1
   private cachedVersion = -1
+  private cachedGap: number | null = null
   /**
    * The NO contract's own book, on a venue that keeps it apart from the YES book (VoxFi). It arrives in the same
    * frames as the YES book, so it shares the YES book's state; null until the venue sends one.
@@ -394,7 +395,14 @@ export class OrderBook {
   /** Top `depth` levels per side, best first. The result is shared and must be treated as immutable. */
   view(depth: number, usualGapMs: number | null = null): BookView {
     const d = clampDepth(depth)
-    if (this.cachedView !== null && this.cachedVersion === this.version && this.cachedDepth === d) {
+    // The learnt gap moves without the book changing, and a quiet book is exactly when a window reads it.
+    const gap = usualGapMs === null ? null : Math.round(usualGapMs)
+    if (
+      this.cachedView !== null &&
+      this.cachedVersion === this.version &&
+      this.cachedDepth === d &&
+      this.cachedGap === gap
+    ) {
       return this.cachedView
     }
     const view: BookView = {
@@ -407,7 +415,7 @@ export class OrderBook {
       seq: this._seq,
       updatedAt: this._updatedAt,
     }
-    if (usualGapMs !== null) view.usualGapMs = Math.round(usualGapMs)
+    if (gap !== null) view.usualGapMs = gap
     if (this._source === 'rest') view.source = 'rest'
     if (this.no !== null) {
       view.no = {
@@ -420,6 +428,7 @@ export class OrderBook {
     this.cachedView = view
     this.cachedDepth = d
     this.cachedVersion = this.version
+    this.cachedGap = gap
     return view
   }
 

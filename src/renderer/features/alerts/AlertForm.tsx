@@ -329,7 +329,9 @@ export function AlertForm({ initial, onClose }: { initial: AlertDraft; onClose()
           </label>
         </div>
         <div className="alert-preview muted" data-testid="alert-preview">
-          {built.ok ? `Alert when ${describeCondition(built.input.condition)}` : '\u00a0'}
+          {built.ok
+            ? `Alert when ${describeCondition(built.input.condition)}`
+            : 'What the alert watches for shows here once its condition is complete.'}
         </div>
         {error ? (
           <div className="alert error" role="alert" id={errorId} data-testid="alert-form-error">
