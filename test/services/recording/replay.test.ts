@@ -1,6 +1,6 @@
 // The replay clock with fake timers and an injected clock: frames fed at the recorded pace times the speed, pause and speed changes that keep the position, seeks that re-derive from the start only when going back, play after the end starting over, and a dense run that yields.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { RecordedFrame } from '../../../src/main/services/recording/file'
+import { FrameStore, type RecordedFrame } from '../../../src/main/services/recording/frame-store'
 import { ReplayClock } from '../../../src/main/services/recording/replay'
 
 beforeEach(() => {
@@ -19,7 +19,7 @@ const FRAMES: RecordedFrame[] = [
 function rig(frames = FRAMES, options: { speed: number; paused?: boolean } = { speed: 1 }) {
   const w = { fed: [] as string[], resets: 0, changes: 0 }
   const clock = new ReplayClock(
-    frames,
+    FrameStore.from(frames),
     frames.at(-1)?.t ?? 0,
     {
       feed: (text) => void w.fed.push(text),
