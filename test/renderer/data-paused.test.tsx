@@ -2,30 +2,14 @@
 // The status bar while the venue is connected but sends nothing for the watched markets: "Data paused" with a
 // tooltip that says so, not "Live" and not "Offline"; a status without the flag is "Live" again.
 import { act } from 'react'
-import { createRoot, type Root } from 'react-dom/client'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { StatusBar } from '../../src/renderer/features/status/StatusBar'
 import { ServicesProvider } from '../../src/renderer/hooks/context'
-import { useMonitor } from '../../src/renderer/store/monitor'
 import type { StreamStatus } from '../../src/shared/model'
 import { createFakeApi, status, type FakeApi } from './fake-api'
+import { withDom } from './dom'
 
-;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
-
-let container: HTMLDivElement
-let root: Root
-
-beforeEach(() => {
-  useMonitor.getState().reset()
-  container = document.createElement('div')
-  document.body.append(container)
-  root = createRoot(container)
-})
-
-afterEach(async () => {
-  await act(async () => root.unmount())
-  container.remove()
-})
+const dom = withDom()
 
 async function push(api: FakeApi, partial: Partial<StreamStatus>): Promise<void> {
   await act(async () => api.push({ status: status(partial) }))
@@ -33,13 +17,13 @@ async function push(api: FakeApi, partial: Partial<StreamStatus>): Promise<void>
   await act(async () => new Promise<void>((r) => setTimeout(r, 30)))
 }
 
-const connection = () => container.querySelector<HTMLElement>('[data-testid="connection-status"]')
+const connection = () => dom.container.querySelector<HTMLElement>('[data-testid="connection-status"]')
 
 describe('status bar: data paused', () => {
   it('says "Data paused" while connected with every watched market quiet, and "Live" once data flows', async () => {
     const api = createFakeApi()
     await act(async () => {
-      root.render(
+      dom.root.render(
         <ServicesProvider api={api}>
           <StatusBar />
         </ServicesProvider>,
@@ -56,7 +40,7 @@ describe('status bar: data paused', () => {
     expect(connection()?.dataset.paused).toBe('true')
     expect(connection()?.title).toMatch(/connected .* sends nothing for the watched markets/)
     // Connected: nothing to reconnect.
-    expect(container.textContent).not.toContain('Reconnect now')
+    expect(dom.container.textContent).not.toContain('Reconnect now')
 
     await push(api, { state: 'live' })
     expect(connection()?.textContent).toContain('Live')
@@ -66,7 +50,7 @@ describe('status bar: data paused', () => {
   it('a connection that is down says so, whatever was paused before', async () => {
     const api = createFakeApi()
     await act(async () => {
-      root.render(
+      dom.root.render(
         <ServicesProvider api={api}>
           <StatusBar />
         </ServicesProvider>,
