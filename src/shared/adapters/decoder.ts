@@ -219,7 +219,8 @@ export class FrameDecoder {
       } else if (u.kind === 'unknown') reasons.push(why)
       else read = true
     }
-    return decoded(updates, read ? TOLERANT : null, reasons)
+    // The tolerant reader already held its updates within the limits.
+    return decoded(updates, read ? TOLERANT : null, reasons, true)
   }
 }
 
@@ -227,10 +228,15 @@ function unread(value: unknown, why: string): Decoded {
   return decoded([{ kind: 'unknown', raw: value }], null, [why])
 }
 
-function decoded(updates: Update[], adapter: string | null, reasons: readonly string[]): Decoded {
+function decoded(
+  updates: Update[],
+  adapter: string | null,
+  reasons: readonly string[],
+  limited = false,
+): Decoded {
   // Whatever raw JSON an update keeps (an adapter's user data, an unread frame) is held within the limits here,
   // where it arrives, so no window's batch or inspector copy can fail to serialise later (shared/json-limits.ts).
-  limitUpdates(updates)
+  if (!limited) limitUpdates(updates)
   let unknown = false
   for (const u of updates) if (u.kind === 'unknown') unknown = true
   return { ok: true, unknown, updates, adapter, reasons }
