@@ -59,8 +59,10 @@ export class FrameDecoder {
   /** Set when the profile names an adapter that does not exist; decoding falls back to `auto`. */
   readonly problem: string | null
   private readonly clock: (() => number) | null
-  /** With a clock: the adapter that took longest on the last frame decodeText read, and how long (ms). */
-  slowest: { adapter: CompiledAdapter; ms: number } | null = null
+  /** With a clock: the adapter that took longest on the last frame decodeText read, and how long (ms). Kept as two
+   * fields, not an object, because they are written for every frame. */
+  private slowAdapter: CompiledAdapter | null = null
+  private slowMs = 0
 
   constructor(private readonly opts: DecoderOptions) {
     this.adapters = opts.adapters
@@ -90,7 +92,7 @@ export class FrameDecoder {
   }
 
   decodeText(text: string): TextDecoded {
-    if (this.slowest !== null) this.slowest = null
+    this.slowAdapter = null
     let value: unknown
     try {
       value = JSON.parse(text)
@@ -181,13 +183,19 @@ export class FrameDecoder {
     }
   }
 
+  /** With a clock: the adapter that took longest on the last frame decodeText read, and how long (ms). */
+  get slowest(): { adapter: CompiledAdapter; ms: number } | null {
+    return this.slowAdapter === null ? null : { adapter: this.slowAdapter, ms: this.slowMs }
+  }
+
   /** Adds the time since t0 to adapter a's share of the frame. */
   private charge(a: CompiledAdapter, t0: number): void {
     const ms = (this.clock as () => number)() - t0
-    const s = this.slowest
-    if (s === null) this.slowest = { adapter: a, ms }
-    else if (s.adapter === a) s.ms += ms
-    else if (ms > s.ms) this.slowest = { adapter: a, ms }
+    if (this.slowAdapter === a) this.slowMs += ms
+    else if (this.slowAdapter === null || ms > this.slowMs) {
+      this.slowAdapter = a
+      this.slowMs = ms
+    }
   }
 
   private readUntimed(a: CompiledAdapter, value: unknown, out: Update[], reasons: string[]): boolean {
