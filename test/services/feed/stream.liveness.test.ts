@@ -320,7 +320,9 @@ describe('adaptive data-silence watchdog', () => {
     const last = s.frames[s.frames.length - 1]!
     await waitFor(() => s.closes.length >= 1, 'silence', 8000)
     expect(s.closes[0]?.cause).toBe('silence')
-    expect(srv.sockets).toHaveLength(1)
+    // One connection until the silence was flagged; the quick retry may already have opened the next one by the
+    // time this poll runs, so count opens up to the close, not the server's sockets now.
+    expect(s.opens.filter((t) => t <= s.closes[0]!.at)).toHaveLength(1)
     const after = s.closes[0]!.at - last
     expect(after).toBeGreaterThanOrEqual(LIVENESS_DEFAULTS.connectionSilence.minMs - 50)
     expect(after).toBeLessThan(LIVENESS_DEFAULTS.connectionSilence.minMs + 1500)
