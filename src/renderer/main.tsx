@@ -5,7 +5,7 @@ import { createRoot } from 'react-dom/client'
 import { getMonitorApi, readWindowTarget } from './api'
 import { startVisibility } from './api/visibility'
 import { App } from './App'
-import { startReplayResets } from './store/replay-resets'
+import { startTimelineResets } from './store/timeline-resets'
 import { selectMarket } from './features/workspace/window-state'
 import './styles.css'
 
@@ -15,7 +15,7 @@ if (!root) throw new Error('index.html has no #root')
 try {
   const api = getMonitorApi()
   startVisibility(api)
-  startReplayResets()
+  startTimelineResets()
   const target = readWindowTarget(window.location.search)
   // A market window's panes follow its market from their first render.
   if (target.kind === 'market') selectMarket(target.market)

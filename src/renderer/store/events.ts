@@ -5,6 +5,7 @@ import type { MonitorApi } from '../../shared/ipc'
 import type { ApiError, EventSummary } from '../../shared/model'
 import { useApi } from '../hooks/context'
 import { useMonitor } from './monitor'
+import { marketNamesOf, type MarketNames } from '../lib/market-names'
 
 export interface EventsState {
   phase: 'idle' | 'loading' | 'ready' | 'error'
@@ -33,14 +34,10 @@ export const useEvents = create<EventsState>()((set, get) => ({
   },
 }))
 
-/** Market id -> title from the listing, for panes that only know ids (account, inspector). */
-export function useMarketTitles(): ReadonlyMap<string, string> {
+/** Market id -> its event and market titles, for panes that only know ids (account, alerts, inspector). */
+export function useMarketNames(): MarketNames {
   const events = useEvents((s) => s.events)
-  return useMemo(() => {
-    const map = new Map<string, string>()
-    for (const e of events) for (const m of e.markets) map.set(m.id, m.title)
-    return map
-  }, [events])
+  return useMemo(() => marketNamesOf(events), [events])
 }
 
 /** Load the listing on mount, whenever the engine reports a change, and when the key changes. */

@@ -5,7 +5,7 @@
 // every table.
 import { useEffect, useMemo } from 'react'
 import { useApi, useInterests } from '../../hooks/context'
-import { useMarketTitles } from '../../store/events'
+import { useMarketNames } from '../../store/events'
 import { useMonitor } from '../../store/monitor'
 import { usePriceUnit } from '../../store/prefs'
 import { Balances } from './Balances'
@@ -19,8 +19,8 @@ import { UserFeed } from './UserFeed'
 function AccountBody() {
   const account = useMonitor((s) => s.account)
   const unit = usePriceUnit()
-  const titles = useMarketTitles()
-  const title: TitleOf = (id) => (id === null ? undefined : titles.get(id))
+  const names = useMarketNames()
+  const title: TitleOf = (id) => (id === null ? undefined : names.get(id)?.label)
   const orders = useMemo(() => Object.values(account.orders).reverse(), [account.orders])
   const positions = useMemo(() => Object.values(account.positions), [account.positions])
   const balances = useMemo(() => Object.values(account.balances), [account.balances])

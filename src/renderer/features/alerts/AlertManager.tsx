@@ -16,7 +16,7 @@ import { useApi } from '../../hooks/context'
 import { draftFromRule, minutesUntilTomorrowMorning } from '../../lib/alerts'
 import { formatClock, formatPrice } from '../../lib/format'
 import { openAlertForm, openMarketAlert, useAlertUi } from '../../store/alerts-ui'
-import { useMarketTitles } from '../../store/events'
+import { useMarketNames } from '../../store/events'
 import { useMonitor } from '../../store/monitor'
 import { Dialog } from '../../ui/Dialog'
 import { MenuSelect } from '../../ui/MenuSelect'
@@ -274,7 +274,7 @@ function NotificationNote() {
 
 export function AlertManager({ onClose }: { onClose(): void }) {
   const api = useApi()
-  const titles = useMarketTitles()
+  const names = useMarketNames()
   const alerts = useMonitor((s) => s.alerts)
   const loadError = useMonitor((s) => s.alertsError)
   const selected = useAlertUi((s) => s.selectedMarket)
@@ -373,7 +373,7 @@ export function AlertManager({ onClose }: { onClose(): void }) {
             <RuleRow
               key={r.id}
               rule={r}
-              title={titles.get(conditionMarket(r.condition) ?? '')}
+              title={names.get(conditionMarket(r.condition) ?? '')?.label}
               api={api}
               report={report}
             />

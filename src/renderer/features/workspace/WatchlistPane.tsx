@@ -17,7 +17,7 @@ import {
   spreadOf,
   type PriceUnit,
 } from '../../lib/format'
-import { useMarketTitles } from '../../store/events'
+import { useMarketNames } from '../../store/events'
 import { useMonitor } from '../../store/monitor'
 import { usePriceUnit } from '../../store/prefs'
 import { NameInput } from '../../ui/NameInput'
@@ -287,7 +287,7 @@ export function WatchlistPane({
   const lists = useMonitor((s) => s.workspace?.watchlists)
   const chosen = useWindowWorkspace((s) => s.watchlistId)
   const selected = useWindowWorkspace((s) => s.selectedMarket)
-  const titles = useMarketTitles()
+  const names = useMarketNames()
   const all = lists ?? []
   const list = all.find((l) => l.id === chosen) ?? all[0] ?? null
   const markets = list?.markets ?? NO_MARKETS
@@ -395,7 +395,7 @@ export function WatchlistPane({
                 <Row
                   key={market}
                   market={market}
-                  title={titles.get(market)}
+                  title={names.get(market)?.label}
                   index={item.index}
                   top={item.start}
                   cursor={item.index === at}

@@ -1,0 +1,39 @@
+// A market's name as the trader reads it: its event's title and its own, from the events listing. Every surface
+// that names a market (account, alerts, toasts, history, CSV, inspector) takes its words from here, and shows the
+// id only as secondary text, or alone when the listing does not hold the market.
+import type { EventSummary } from '../../shared/model'
+
+export interface MarketName {
+  /** The event's title. */
+  event: string
+  /** The market's own title. */
+  market: string
+  /** One line for a cell, a toast or a CSV column: "Event · Market", or the market's title alone when the two
+   *  say the same. */
+  label: string
+}
+
+export type MarketNames = ReadonlyMap<string, MarketName>
+
+function labelOf(event: string, market: string): string {
+  const e = event.trim()
+  const m = market.trim()
+  if (e === '' || e === m) return m
+  if (m === '') return e
+  return `${e} · ${m}`
+}
+
+/** Market id -> its name, for every market the listing holds. */
+export function marketNamesOf(events: readonly EventSummary[]): Map<string, MarketName> {
+  const map = new Map<string, MarketName>()
+  for (const e of events) {
+    for (const m of e.markets)
+      map.set(m.id, { event: e.title, market: m.title, label: labelOf(e.title, m.title) })
+  }
+  return map
+}
+
+/** The words for a market id: its label when known, else the id itself (never an empty string). */
+export function marketLabel(names: MarketNames, id: string): string {
+  return names.get(id)?.label ?? id
+}

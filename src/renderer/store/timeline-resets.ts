@@ -1,0 +1,28 @@
+// The window's market data and account belong to one timeline: a profile's live feed, or a replay at one epoch.
+// When the timeline changes (another profile is selected, a replay starts, stops or seeks back), the engine has
+// forgotten what it knew, and the window drops what it holds too, instead of showing a ladder, trades or orders
+// from another venue or another point in time under a live badge.
+import type { StreamStatus } from '../../shared/model'
+import { useMonitor } from './monitor'
+
+/** Which timeline a status belongs to. */
+export function timelineOf(status: Pick<StreamStatus, 'profileId' | 'replay'>): string {
+  const replay = status.replay
+  return replay === undefined
+    ? `live:${status.profileId}`
+    : `replay:${status.profileId}:${replay.file}:${replay.epoch}`
+}
+
+export function startTimelineResets(): () => void {
+  let timeline: string | null = null
+  return useMonitor.subscribe((s) => {
+    if (s.status === null) return
+    const next = timelineOf(s.status)
+    if (timeline !== null && next !== timeline) {
+      timeline = next
+      s.forgetMarkets()
+      return
+    }
+    timeline = next
+  })
+}
