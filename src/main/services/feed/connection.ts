@@ -171,7 +171,10 @@ export class ConnectionManager {
         logger: o.log,
         now: o.now,
         expectsData: o.hooks.expectsData,
-        onFrame: o.hooks.frame,
+        // A frame the old socket had delivered already is the old profile's: never applied to the new one.
+        onFrame: (text, receivedAt) => {
+          if (next === this.conn) o.hooks.frame(text, receivedAt)
+        },
         onOpen: () => this.onOpen(next),
         onClose: (info) => this.onClose(next, info),
         onStateChange: () => {
