@@ -16,6 +16,7 @@ import {
 } from './stream'
 import type { Logger, StreamState } from '../base/types'
 import { venueCloseOf } from './venue-close'
+import { streamError } from './link-errors'
 
 export type StreamTuning = Partial<
   Omit<
@@ -238,7 +239,7 @@ export class ConnectionManager {
         info.cause === 'silence' || info.cause === 'ping-timeout' ? 'stall' : 'disconnect'
       this.openDisconnect = this.o.incidents.open(kind, describeClose(info))
     }
-    if (info.cause !== 'reconnect') this.o.status.setError({ code: 'network', message: describeClose(info) })
+    if (info.cause !== 'reconnect') this.o.status.setError(streamError(info, describeClose(info)))
     else this.o.status.changed()
   }
 }
