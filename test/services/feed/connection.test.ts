@@ -153,7 +153,9 @@ describe('ConnectionManager', () => {
     expect(c.drops.every((d) => !d.wasOpen && d.cause === 'error')).toBe(true)
     // The status says why, in words, with a stable kind (feed/link-errors.ts).
     expect(c.status.status().lastError).toMatchObject({ code: 'network', link: 'refused' })
-    expect(c.status.status().lastError?.message).toMatch(/^Connection refused \(connect ECONNREFUSED /)
+    expect(c.status.status().lastError?.message).toMatch(
+      /^Nothing accepts connections .*\(connect ECONNREFUSED .*the connection was refused/,
+    )
     expect(c.incidents.list()).toEqual([])
   })
 

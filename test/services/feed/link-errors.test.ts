@@ -53,15 +53,17 @@ describe('streamError', () => {
       'x',
     )
     expect(refused).toMatchObject({ code: 'network', link: 'refused' })
-    expect(refused.message).toMatch(/^Connection refused \(connect ECONNREFUSED 127\.0\.0\.1:9\)/)
+    expect(refused.message).toMatch(
+      /^Nothing accepts connections .*\(connect ECONNREFUSED 127\.0\.0\.1:9\): the connection was refused/,
+    )
     const dns = streamError(
       failed({ error: 'getaddrinfo ENOTFOUND venue.invalid', errorCode: 'ENOTFOUND' }),
       'x',
     )
     expect(dns).toMatchObject({ link: 'dns' })
-    expect(dns.message).toContain('Host not found (DNS): venue.invalid does not resolve')
+    expect(dns.message).toContain('The host name venue.invalid does not resolve (DNS): host not found')
     expect(streamError(failed({ errorCode: 'SELF_SIGNED_CERT_IN_CHAIN' }), 'x').message).toMatch(/TLS/)
-    expect(streamError(failed({ errorCode: 'ETIMEDOUT' }), 'x').message).toMatch(/^Timed out/)
+    expect(streamError(failed({ errorCode: 'ETIMEDOUT' }), 'x').message).toMatch(/in time: timed out/)
   })
 
   it('names VoxFi’s 4001 close as a refused key, keeping its own sentence', () => {
@@ -125,7 +127,7 @@ describe('the stream against loopback failures', () => {
     expect(info.errorCode).toBe('ECONNREFUSED')
     const error = streamError(info, describeClose(info))
     expect(error.link).toBe('refused')
-    expect(error.message).toMatch(/^Connection refused/)
+    expect(error.message).toMatch(/the connection was refused/)
   }, 30_000)
 
   it('a server that accepts and never answers: timed out', async () => {
@@ -143,7 +145,7 @@ describe('the stream against loopback failures', () => {
     const info = await firstFailure('ws://trading-monitor-test.invalid/ws')
     const error = streamError(info, describeClose(info))
     expect(error.link).toBe('dns')
-    expect(error.message).toMatch(/^Host not found \(DNS\)/)
+    expect(error.message).toMatch(/does not resolve \(DNS\): host not found/)
   }, 30_000)
 
   it.skipIf(!hasOpenssl())(

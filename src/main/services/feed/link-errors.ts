@@ -40,20 +40,21 @@ function hostIn(error: string | null): string | null {
   return m?.[1] ?? null
 }
 
-/** The sentence for a stream that could not connect, by kind. */
+/**
+ * The sentence for a stream that could not connect, by kind: the cause in words, then what to check. It leads
+ * with the particulars, as the status bar already names the kind before it.
+ */
 function sentence(kind: Exclude<LinkFailure, 'unauthorized'>, info: StreamCloseInfo): string {
   const said = info.error ? ` (${info.error.slice(0, 160)})` : ''
   switch (kind) {
     case 'refused':
-      return `Connection refused${said}: nothing accepts connections at the stream's address. Check the WebSocket URL and port, and that the venue is running.`
-    case 'dns': {
-      const host = hostIn(info.error)
-      return `Host not found (DNS): ${host ?? 'the host name'} does not resolve. Check the host name in the WebSocket URL.`
-    }
+      return `Nothing accepts connections at the stream's address${said}: the connection was refused. Check the WebSocket URL and port, and that the venue is running.`
+    case 'dns':
+      return `The host name ${hostIn(info.error) ?? 'of the stream'} does not resolve (DNS): host not found. Check the host name in the WebSocket URL.`
     case 'tls':
       return `The secure connection failed (TLS)${said}: the venue's certificate is not trusted (self-signed, expired or for another name), or that port does not speak TLS.`
     case 'timeout':
-      return `Timed out: the venue did not answer the connection in time${said}. A firewall, a wrong port or the network may be at fault.`
+      return `The venue did not answer the connection in time${said}: timed out. A firewall, a wrong port or the network may be at fault.`
   }
 }
 
