@@ -5,7 +5,7 @@ import { useEffect, useRef, type RefObject } from 'react'
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])'
 
-/** The open dialogs, innermost last: with focus lost, the keys go to the innermost. */
+/** The open dialogs, in the order they opened: with focus lost, the keys go to the innermost. */
 const open: { box: HTMLElement; close(): void }[] = []
 
 /**
@@ -14,7 +14,8 @@ const open: { box: HTMLElement; close(): void }[] = []
  * brings focus back into it instead of to the page behind.
  */
 function onLostFocusKey(e: KeyboardEvent): void {
-  const top = open[open.length - 1]
+  // A dialog opened inside another (mounted in the same commit, its effect runs first) is still the innermost.
+  const top = open.findLast((d) => !open.some((o) => o !== d && d.box.contains(o.box)))
   const active = document.activeElement
   // Keys from inside the dialog are its own listener's; focus anywhere else under a modal was lost.
   if (!top || (active !== null && top.box.contains(active))) return
