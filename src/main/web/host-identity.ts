@@ -3,7 +3,7 @@
 // The file holds a credential for the local engine: owner-only (0600), written atomically, validated on read;
 // anything unreadable or malformed gives way to a fresh identity. With `--settings none` nothing is kept.
 import { readFile } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { basename, dirname, extname, join } from 'node:path'
 import { writeAtomically } from '../services'
 
 export interface HostIdentity {
@@ -11,9 +11,12 @@ export interface HostIdentity {
   token: string
 }
 
-/** Where the identity of a host using `settingsPath` is kept: the same folder, a file of its own. */
+/**
+ * Where the identity of a host using `settingsPath` is kept: beside it, named after it (web-settings.json →
+ * web-settings.host.json), so two hosts with settings files in one folder never share a port.
+ */
 export function identityPath(settingsPath: string): string {
-  return join(dirname(settingsPath), 'web-host.json')
+  return join(dirname(settingsPath), `${basename(settingsPath, extname(settingsPath))}.host.json`)
 }
 
 const TOKEN = /^[0-9a-f]{32,128}$/
