@@ -209,9 +209,14 @@ export type ErrorCode =
   | 'not_found'
   | 'internal'
 
+/** Why the venue could not be reached, where the engine could tell (main/services/feed/link-errors.ts). */
+export type LinkFailure = 'refused' | 'dns' | 'tls' | 'timeout' | 'unauthorized'
+
 export interface ApiError {
   code: ErrorCode
   message: string
+  /** A connection failure's kind: the status bar names it. */
+  link?: LinkFailure
   /** HTTP status when the error came from REST. */
   status?: number
   /** For rate_limited: how long to wait, from Retry-After. */

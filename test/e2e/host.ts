@@ -1,6 +1,7 @@
 // Starts the browser host (`tsx src/main/web/cli.ts --demo --settings none` unless told otherwise) for one test
 // file and reads its one JSON line. Node runs tsx as a loader in the same process (not via npx), so SIGTERM
-// reaches the host itself. A host that never reports its URL fails the file with its stderr.
+// reaches the host itself. A host that never reports its URL fails the file with its stderr. startSim starts a
+// simulator of its own the same way (a second venue for a second profile).
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createWriteStream } from 'node:fs'
 import { resolve } from 'node:path'
@@ -46,13 +47,23 @@ export function stopChild(child: ChildProcess): Promise<void> {
   })
 }
 
-export async function startHost(options: number | HostOptions = {}): Promise<Host> {
-  const opts: HostOptions = typeof options === 'number' ? { timeoutMs: options } : options
-  const timeoutMs = opts.timeoutMs ?? 180_000
-  const args = ['--import', 'tsx', 'src/main/web/cli.ts', ...(opts.args ?? ['--demo', '--settings', 'none'])]
-  const child: ChildProcess = spawn(process.execPath, args, {
+/** A child started by a test (`node --import tsx <args>`) that reports itself in one JSON line on stdout. */
+interface Reporting {
+  child: ChildProcess
+  line: Record<string, unknown>
+  stderr(): string
+  /** Resolves once everything it wrote is in the log file (immediately without one). */
+  logClosed: Promise<void>
+}
+
+async function startReporting(
+  what: string,
+  args: readonly string[],
+  opts: { env?: NodeJS.ProcessEnv; logFile?: string; timeoutMs: number },
+): Promise<Reporting> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', ...args], {
     cwd: ROOT,
-    env: { ...process.env, ...opts.env, TM_WEB_TEST_HOOKS: '1' },
+    env: { ...process.env, ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const log = opts.logFile === undefined ? null : createWriteStream(opts.logFile, { flags: 'a', mode: 0o600 })
@@ -62,35 +73,53 @@ export async function startHost(options: number | HostOptions = {}): Promise<Hos
     log?.write(d)
     err = (err + d.toString()).slice(-20_000)
   })
-  // The log must hold everything the host wrote before a test reads it after close().
+  // The log must hold everything the child wrote before a test reads it after close().
   const logClosed = new Promise<void>((done) => {
     if (!log) return done()
     child.once('close', () => log.end(() => done()))
   })
-  const url = await new Promise<string>((resolveUrl, reject) => {
+  const line = await new Promise<Record<string, unknown>>((resolveLine, reject) => {
     let out = ''
     const timer = setTimeout(
-      () => reject(new Error(`web host gave no URL within ${timeoutMs} ms:\n${err}`)),
-      timeoutMs,
+      () => reject(new Error(`${what} gave no JSON line within ${opts.timeoutMs} ms:\n${err}`)),
+      opts.timeoutMs,
     )
     child.stdout?.on('data', (d: Buffer) => {
       out += d.toString()
-      const line = out.split('\n').find((l) => l.trim().startsWith('{'))
-      if (!line) return
+      const text = out.split('\n').find((l) => l.trim().startsWith('{'))
+      if (!text) return
       clearTimeout(timer)
       try {
-        const parsed = JSON.parse(line) as { url?: unknown }
-        if (typeof parsed.url !== 'string') throw new Error(`no url in ${line}`)
-        resolveUrl(parsed.url)
+        const parsed = JSON.parse(text) as unknown
+        if (typeof parsed !== 'object' || parsed === null) throw new Error(`not an object: ${text}`)
+        resolveLine(parsed as Record<string, unknown>)
       } catch (e) {
         reject(e instanceof Error ? e : new Error(String(e)))
       }
     })
     child.once('exit', (code) => {
       clearTimeout(timer)
-      reject(new Error(`web host exited (${String(code)}) before reporting its URL:\n${err}`))
+      reject(new Error(`${what} exited (${String(code)}) before reporting:\n${err}`))
     })
   })
+  return { child, line, stderr: () => err, logClosed }
+}
+
+export async function startHost(options: number | HostOptions = {}): Promise<Host> {
+  const opts: HostOptions = typeof options === 'number' ? { timeoutMs: options } : options
+  const started = await startReporting(
+    'web host',
+    ['src/main/web/cli.ts', ...(opts.args ?? ['--demo', '--settings', 'none'])],
+    {
+      env: { ...opts.env, TM_WEB_TEST_HOOKS: '1' },
+      ...(opts.logFile !== undefined ? { logFile: opts.logFile } : {}),
+      timeoutMs: opts.timeoutMs ?? 180_000,
+    },
+  )
+  const { child, logClosed } = started
+  const err = started.stderr
+  const url = started.line.url
+  if (typeof url !== 'string') throw new Error(`no url in ${JSON.stringify(started.line)}`)
   const parsed = new URL(url)
   const token = parsed.searchParams.get('token') ?? ''
   return {
@@ -112,11 +141,43 @@ export async function startHost(options: number | HostOptions = {}): Promise<Hos
       )
       return res.status
     },
-    stderr: () => err,
+    stderr: err,
     close: async () => {
       await stopChild(child)
       // Bounded: a stray grandchild holding the pipes must not hang the test; the log is then cut short.
       await Promise.race([logClosed, new Promise((done) => setTimeout(done, 5000).unref())])
     },
+  }
+}
+
+/** A simulator of its own (`src/sim/cli.ts`, VoxFi's dialect), e.g. the venue of a second profile. */
+export interface Sim {
+  baseUrl: string
+  wsUrl: string
+  demoKey: string
+  /** The ids of every market it lists now. */
+  markets(): Promise<string[]>
+  close(): Promise<void>
+}
+
+export async function startSim(seed: number): Promise<Sim> {
+  const { child, line } = await startReporting(
+    'simulator',
+    ['src/sim/cli.ts', '--port', '0', '--seed', String(seed)],
+    { timeoutMs: 60_000 },
+  )
+  const { baseUrl, wsUrl, demoKey } = line
+  if (typeof baseUrl !== 'string' || typeof wsUrl !== 'string' || typeof demoKey !== 'string')
+    throw new Error(`simulator line without its URLs: ${JSON.stringify(line)}`)
+  return {
+    baseUrl,
+    wsUrl,
+    demoKey,
+    async markets() {
+      const res = await fetch(`${baseUrl}/data/events`, { headers: { 'X-Api-Key': demoKey } })
+      const events = (await res.json()) as { markets?: { id?: unknown }[] }[]
+      return events.flatMap((e) => (e.markets ?? []).map((m) => String(m.id)))
+    },
+    close: () => stopChild(child),
   }
 }

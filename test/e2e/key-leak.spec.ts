@@ -273,6 +273,9 @@ test('the API key never leaves the host except to the keychain and the exchange'
   await settings.getByTestId('profile-base-url').fill(sim.baseUrl)
   await settings.getByTestId('profile-ws-url').fill(sim.wsUrl)
   await settings.getByTestId('save-profile').click()
+  // Creating a profile asks before switching to it.
+  await page.getByTestId('switch-profile').getByTestId('switch-profile-now').click()
+  await expect(page.getByTestId('switch-profile')).toHaveCount(0)
 
   // The wrong key first: explained in place, not stored.
   await saveKey(page, WRONG.value)

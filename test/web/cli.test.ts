@@ -1,10 +1,13 @@
 // `npm run web` as a user runs it: a child process on the demo engine, one JSON line on stdout, a working
 // page and bridge, and a clean exit on SIGTERM.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { defaultSettingsPath, parseCliArgs } from '../../src/main/web/cli-args'
+import { identityPath, parseIdentity } from '../../src/main/web/host-identity'
 import { openBridge, rawGet, waitFor } from './helpers'
 
 const repo = resolve(__dirname, '../..')
@@ -78,6 +81,80 @@ describe('web CLI', () => {
       expect(cli.stdout()).toBe('')
       expect(cli.stderr()).toContain('usage:')
     }
+  })
+
+  it('keeps its URL across restarts on the same settings file (0600 beside it); a taken port gives way', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tm-web-id-'))
+    try {
+      const settings = join(dir, 'web-settings.json')
+      const start = async (): Promise<{ cli: Run; url: URL }> => {
+        const cli = run(['--demo', '--settings', settings, '--no-build'])
+        await waitFor(
+          'the startup line',
+          () => cli.stdout().includes('\n') || cli.child.exitCode !== null,
+          60_000,
+        )
+        expect(cli.child.exitCode, cli.stderr()).toBeNull()
+        return { cli, url: new URL((JSON.parse(cli.stdout().trim()) as { url: string }).url) }
+      }
+      const stop = async (cli: Run): Promise<void> => {
+        cli.child.kill('SIGTERM')
+        expect(await cli.exit).toBe(0)
+      }
+      const first = await start()
+      const file = identityPath(settings)
+      expect(statSync(file).mode & 0o777).toBe(0o600)
+      expect(parseIdentity(readFileSync(file, 'utf8'))).toEqual({
+        port: Number(first.url.port),
+        token: first.url.searchParams.get('token'),
+      })
+      await stop(first.cli)
+
+      const second = await start()
+      expect(second.url.href).toBe(first.url.href)
+      const bridge = await openBridge(Number(second.url.port), second.url.searchParams.get('token') ?? '')
+      expect((await bridge.call('getStatus')).ok).toBe(true)
+      bridge.ws.close()
+      await stop(second.cli)
+
+      // Another program holds the kept port: a new port, the same token, and the file says so.
+      const squatter = createServer()
+      await new Promise<void>((done) => squatter.listen(Number(first.url.port), '127.0.0.1', done))
+      try {
+        const third = await start()
+        expect(third.url.port).not.toBe(first.url.port)
+        expect(third.url.searchParams.get('token')).toBe(first.url.searchParams.get('token'))
+        expect(parseIdentity(readFileSync(file, 'utf8'))?.port).toBe(Number(third.url.port))
+        await stop(third.cli)
+      } finally {
+        await new Promise<void>((done) => squatter.close(() => done()))
+      }
+
+      // A malformed file is replaced by a fresh identity, never half-used.
+      writeFileSync(file, '{"port": "80", "token": "x"}')
+      const fourth = await start()
+      expect(fourth.url.searchParams.get('token')).not.toBe(first.url.searchParams.get('token'))
+      expect(fourth.cli.stderr()).toContain('host identity not reused')
+      await stop(fourth.cli)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 240_000)
+
+  it('reads a kept identity only when it is whole', () => {
+    const token = 'a'.repeat(32)
+    expect(parseIdentity(JSON.stringify({ port: 8123, token }))).toEqual({ port: 8123, token })
+    for (const bad of [
+      'not json',
+      'null',
+      JSON.stringify({ port: 0, token }),
+      JSON.stringify({ port: 70000, token }),
+      JSON.stringify({ port: 8123.5, token }),
+      JSON.stringify({ port: 8123, token: 'short' }),
+      JSON.stringify({ port: 8123, token: 'Z'.repeat(32) }),
+      JSON.stringify({ port: 8123 }),
+    ])
+      expect(parseIdentity(bad), bad).toBeNull()
   })
 
   it('parses its options and defaults settings to a per-user file', () => {

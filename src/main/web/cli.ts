@@ -1,12 +1,47 @@
 // `npm run --silent web -- [--port P] [--demo] [--settings FILE|none] [--no-build]`
 // stdout carries exactly one JSON line, {"url": ...}, once the host is ready; everything else goes to stderr.
+// The URL stays the same across restarts on the same settings file (host-identity.ts).
 import { existsSync, mkdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { ensureRendererBuilt, RENDERER_OUT_DIR } from './build'
 import { parseCliArgs, USAGE, type CliOptions } from './cli-args'
 import { createStderrLogger } from './logger'
-import { startWebHost } from './server'
-import { errorMessage } from '../services'
+import { identityPath, loadIdentity, saveIdentity } from './host-identity'
+import { createToken } from './access'
+import { startWebHost, type WebHost } from './server'
+import { errorMessage, type Logger } from '../services'
+
+/**
+ * With a settings file, the host answers at the port and token it had last time (host-identity.ts), so an open
+ * page reconnects by itself; an explicit --port wins, and a kept port now taken by another program gives way
+ * to a new one. With `--settings none`, a random port and token as before.
+ */
+async function startKeepingIdentity(options: CliOptions, logger: Logger): Promise<WebHost> {
+  const file = options.settingsPath === null ? null : identityPath(options.settingsPath)
+  const loaded = file === null ? { identity: null } : await loadIdentity(file)
+  if (loaded.problem !== undefined) logger.warn('web: host identity not reused', { problem: loaded.problem })
+  const kept = loaded.identity
+  const start = (port: number): Promise<WebHost> =>
+    startWebHost({
+      port,
+      demo: options.demo,
+      settingsPath: options.settingsPath,
+      logger,
+      testHooks: process.env['TM_WEB_TEST_HOOKS'] === '1',
+      ...(file !== null ? { token: kept?.token ?? createToken() } : {}),
+    })
+  const wanted = options.port !== 0 ? options.port : (kept?.port ?? 0)
+  let host: WebHost
+  try {
+    host = await start(wanted)
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'EADDRINUSE' || options.port !== 0 || wanted === 0) throw error
+    logger.warn('web: the kept port is taken, using a new one', { port: wanted })
+    host = await start(0)
+  }
+  if (file !== null) await saveIdentity(file, { port: host.port, token: host.token })
+  return host
+}
 
 async function main(): Promise<void> {
   const logger = createStderrLogger()
@@ -29,13 +64,7 @@ async function main(): Promise<void> {
     }
   }
   if (options.settingsPath) mkdirSync(dirname(options.settingsPath), { recursive: true, mode: 0o700 })
-  const host = await startWebHost({
-    port: options.port,
-    demo: options.demo,
-    settingsPath: options.settingsPath,
-    logger,
-    testHooks: process.env['TM_WEB_TEST_HOOKS'] === '1',
-  })
+  const host = await startKeepingIdentity(options, logger)
   let stopping = false
   const stop = (signal: string): void => {
     if (stopping) return

@@ -5,6 +5,29 @@ import { useEffect, useRef, type RefObject } from 'react'
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])'
 
+/** The open dialogs, in the order they opened: with focus lost, the keys go to the innermost. */
+const open: { box: HTMLElement; close(): void }[] = []
+
+/**
+ * The focused control went away (disabled while it works, then replaced: "Use demo key") and focus fell to
+ * <body>, where the dialog's own listener never hears a key. Escape still closes the innermost dialog, and Tab
+ * brings focus back into it instead of to the page behind.
+ */
+function onLostFocusKey(e: KeyboardEvent): void {
+  // A dialog opened inside another (mounted in the same commit, its effect runs first) is still the innermost.
+  const top = open.findLast((d) => !open.some((o) => o !== d && d.box.contains(o.box)))
+  const active = document.activeElement
+  // Keys from inside the dialog are its own listener's; focus anywhere else under a modal was lost.
+  if (!top || (active !== null && top.box.contains(active))) return
+  if (e.key === 'Escape') {
+    e.preventDefault()
+    top.close()
+  } else if (e.key === 'Tab') {
+    e.preventDefault()
+    ;(top.box.querySelector<HTMLElement>(FOCUSABLE) ?? top.box).focus()
+  }
+}
+
 export function useDialog(
   ref: RefObject<HTMLElement | null>,
   onClose: () => void,
@@ -44,8 +67,13 @@ export function useDialog(
       }
     }
     box.addEventListener('keydown', onKey)
+    const entry = { box, close: () => close.current() }
+    open.push(entry)
+    if (open.length === 1) document.addEventListener('keydown', onLostFocusKey)
     return () => {
       box.removeEventListener('keydown', onKey)
+      open.splice(open.indexOf(entry), 1)
+      if (open.length === 0) document.removeEventListener('keydown', onLostFocusKey)
       // Back to the ladder row, list or button the dialog was opened from, when it is still there.
       if (before?.isConnected) before.focus()
     }

@@ -151,7 +151,11 @@ describe('ConnectionManager', () => {
     await waitFor(() => c.connection.state() === 'offline', 'offline', 5_000)
     expect((c.connection.streamState()?.attempt ?? 0) >= 3).toBe(true)
     expect(c.drops.every((d) => !d.wasOpen && d.cause === 'error')).toBe(true)
-    expect(c.status.status().lastError?.message).toMatch(/^Cannot reach the exchange stream: /)
+    // The status says why, in words, with a stable kind (feed/link-errors.ts).
+    expect(c.status.status().lastError).toMatchObject({ code: 'network', link: 'refused' })
+    expect(c.status.status().lastError?.message).toMatch(
+      /^Nothing accepts connections .*\(connect ECONNREFUSED .*the connection was refused/,
+    )
     expect(c.incidents.list()).toEqual([])
   })
 

@@ -205,6 +205,8 @@ export class AccountReader {
   /** What was last pushed per record, so a round that changed nothing pushes nothing. */
   private last = new Map<string, string>()
   private closed = false
+  /** Bumped by reset(): a round begun for an earlier profile or key pushes nothing when its replies land. */
+  private generation = 0
 
   constructor(private readonly d: AccountReaderDeps) {}
 
@@ -225,6 +227,7 @@ export class AccountReader {
 
   /** Another profile or key: nothing of the old account is kept. */
   reset(): void {
+    this.generation++
     this.client = null
     this.orderIds = new Set()
     this.backfilled = false
@@ -295,15 +298,19 @@ export class AccountReader {
       this.reset()
       this.client = rest
     }
+    const generation = this.generation
+    const stillCurrent = (): boolean =>
+      generation === this.generation && rest === this.d.rest() && rest === this.client
     const key = await this.d.key()
-    if (key === null) return
+    // After a switch (here, or between two reads below) the old venue is asked nothing more.
+    if (key === null || !stillCurrent()) return
     const get = async (path: string): Promise<unknown> => {
+      if (!stillCurrent()) throw new Error('profile switched')
       const r = await rest.get(path, key)
       // A 401/403/429 stops the round: the next one comes after the timer (and after any Retry-After).
       if (!r.ok) throw new Error(`${path}: ${r.error.code}`)
       return r.value
     }
-    const stillCurrent = (): boolean => rest === this.d.rest() && rest === this.client
     try {
       const balance = balanceUpdate(await get(ACCOUNT_PATHS.balance))
       const positions = positionUpdates(await get(ACCOUNT_PATHS.portfolio))

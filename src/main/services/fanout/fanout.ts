@@ -271,6 +271,11 @@ export class Fanout {
     })
   }
 
+  /** The account changed hands (a profile switch): its updates not yet sent are the old account's. */
+  forgetUser(): void {
+    for (const client of this.userClients) client.userUpdates = []
+  }
+
   statusChanged(): void {
     this.queueOn(this.clients.values(), markStatus)
   }

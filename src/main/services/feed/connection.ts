@@ -16,6 +16,7 @@ import {
 } from './stream'
 import type { Logger, StreamState } from '../base/types'
 import { venueCloseOf } from './venue-close'
+import { streamError } from './link-errors'
 
 export type StreamTuning = Partial<
   Omit<
@@ -171,7 +172,10 @@ export class ConnectionManager {
         logger: o.log,
         now: o.now,
         expectsData: o.hooks.expectsData,
-        onFrame: o.hooks.frame,
+        // A frame the old socket had delivered already is the old profile's: never applied to the new one.
+        onFrame: (text, receivedAt) => {
+          if (next === this.conn) o.hooks.frame(text, receivedAt)
+        },
         onOpen: () => this.onOpen(next),
         onClose: (info) => this.onClose(next, info),
         onStateChange: () => {
@@ -235,7 +239,7 @@ export class ConnectionManager {
         info.cause === 'silence' || info.cause === 'ping-timeout' ? 'stall' : 'disconnect'
       this.openDisconnect = this.o.incidents.open(kind, describeClose(info))
     }
-    if (info.cause !== 'reconnect') this.o.status.setError({ code: 'network', message: describeClose(info) })
+    if (info.cause !== 'reconnect') this.o.status.setError(streamError(info, describeClose(info)))
     else this.o.status.changed()
   }
 }

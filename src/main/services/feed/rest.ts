@@ -5,6 +5,7 @@
 import { decodeEventsListing } from '../../../shared/decode'
 import type { ApiError, EventSummary, RateLimitInfo, Result } from '../../../shared/model'
 import { blockDelayMs, parseRateLimitHeaders } from './rate-limit'
+import { linkFailureOf, NETWORK_REASONS } from './link-errors'
 import type { Logger } from '../base/types'
 import { errorMessage } from '../base/errors'
 
@@ -105,18 +106,6 @@ function isTimeout(e: unknown): boolean {
   )
 }
 
-const NETWORK_REASONS: Record<string, string> = {
-  ECONNREFUSED: 'connection refused: nothing is listening at that address',
-  ENOTFOUND: 'the host name could not be resolved (DNS)',
-  EAI_AGAIN: 'the host name could not be resolved right now (DNS)',
-  ECONNRESET: 'the connection was reset',
-  EPIPE: 'the connection was closed',
-  UND_ERR_SOCKET: 'the server closed the connection',
-  EHOSTUNREACH: 'the host is unreachable',
-  ENETUNREACH: 'the network is unreachable',
-  ETIMEDOUT: 'the connection timed out',
-}
-
 class BodyTooLarge extends Error {}
 
 async function readBody(res: Response): Promise<string> {
@@ -215,21 +204,24 @@ export function createRestClient(options: RestClientOptions): RestClient {
       return {
         code: 'timeout',
         message: `No answer from ${host} within ${Math.round(timeoutMs / 100) / 10} s. The exchange may be slow or unreachable; try again.`,
+        link: 'timeout',
       }
     }
     if (e instanceof BodyTooLarge) {
       return errors.badResponse(`was larger than ${MAX_BODY_BYTES / 1024 / 1024} MB`)
     }
     const code = errorCodeOf(e)
-    const certProblem = code !== undefined && /CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code)
-    const reason = certProblem
-      ? `its TLS certificate was not accepted (${code})`
-      : code !== undefined && NETWORK_REASONS[code] !== undefined
-        ? NETWORK_REASONS[code]
-        : scrub(errorMessage(e).slice(0, 200), apiKey)
+    const link = linkFailureOf(code)
+    const reason =
+      link === 'tls'
+        ? `its TLS certificate was not accepted (${code})`
+        : code !== undefined && NETWORK_REASONS[code] !== undefined
+          ? NETWORK_REASONS[code]
+          : scrub(errorMessage(e).slice(0, 200), apiKey)
     return {
       code: 'network',
       message: `Could not reach ${host}: ${reason}. Check the profile's base URL and your network connection.`,
+      ...(link !== null ? { link } : {}),
     }
   }
 

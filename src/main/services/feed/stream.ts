@@ -8,6 +8,7 @@ import WebSocket from 'ws'
 import { GapEstimator, silenceLimit } from '../health/gap-estimator'
 import { LIVENESS_DEFAULTS, RECONNECT_DEFAULTS, type SilenceLimits } from '../health/thresholds'
 import { parseRetryAfter } from './rate-limit'
+import { CONNECT_TIMEOUT } from './link-errors'
 import { LinkWatch } from './link-watch'
 import { RetryPolicy, type BackoffOptions } from './reconnect-policy'
 import type { Logger, StreamPhase, StreamState } from '../base/types'
@@ -31,6 +32,8 @@ export interface StreamCloseInfo {
   wasOpen: boolean
   /** Error text for logs and status; never contains message payloads. */
   error: string | null
+  /** A failed attempt's system error code (ECONNREFUSED, ENOTFOUND, a TLS code; ETIMEDOUT for no answer). */
+  errorCode?: string
   /** When the socket had been open: how long (ms). */
   openForMs: number | null
   /** A refused upgrade: the HTTP status the server answered with instead of 101. */
@@ -283,6 +286,7 @@ export function createStreamConnection(options: StreamOptions): StreamConnection
           reason: '',
           cause: 'error',
           error: `connect timed out after ${connectTimeoutMs} ms`,
+          errorCode: CONNECT_TIMEOUT,
         })
       }, connectTimeoutMs + 1000),
     )
@@ -361,12 +365,15 @@ export function createStreamConnection(options: StreamOptions): StreamConnection
 
     ws.on('error', (err: Error & { code?: string }) => {
       if (err.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') oversized = true
+      // ws's own handshake timeout carries no code, only this text.
+      const errorCode = err.message === 'Opening handshake has timed out' ? CONNECT_TIMEOUT : err.code
       // 'close' follows 'error' for an opened socket; for a failed handshake it may not, so end it here.
       finish(ws, {
         code: oversized ? 1009 : 1006,
         reason: '',
         cause: oversized ? 'oversized' : 'error',
         error: err.message,
+        ...(errorCode !== undefined ? { errorCode } : {}),
       })
     })
 

@@ -110,7 +110,7 @@ function serialise(settings: Settings): string {
 }
 
 /** Write to a temp file beside the target, fsync, rename over it: a crash leaves the old or the new file. */
-async function writeAtomically(file: string, text: string): Promise<void> {
+export async function writeAtomically(file: string, text: string): Promise<void> {
   const dir = path.dirname(file)
   await fs.mkdir(dir, { recursive: true, mode: 0o700 })
   const temp = path.join(dir, `.${path.basename(file)}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`)

@@ -14,6 +14,7 @@ export function connectionHooks(w: Wiring): ConnectionHooks {
       p.registry.disconnected()
       p.data.clear()
       p.userFeed.clear()
+      p.fanout.forgetUser()
       p.catalog.clear()
       p.alerts.reset()
       // The sticky auth error belongs to the previous profile's key.

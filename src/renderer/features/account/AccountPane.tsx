@@ -1,8 +1,8 @@
 // The account from the user channel: balances, positions, open orders, fills, and the raw feed (which also
 // shows updates whose shape we could not interpret). This file is the pane's shell: it watches the user channel,
-// seeds its history once, and lays out the parts, each in a file of its own. Rows are memoised on the account's
-// row objects, which an update replaces only for what it changed, so an update re-renders its own rows, not
-// every table.
+// seeds its history (again on every new timeline: a profile switch, a replay), and lays out the parts, each in a
+// file of its own. Rows are memoised on the account's row objects, which an update replaces only for what it
+// changed, so an update re-renders its own rows, not every table.
 import { useEffect, useMemo } from 'react'
 import { useApi, useInterests } from '../../hooks/context'
 import { useMarketNames } from '../../store/events'
@@ -41,10 +41,13 @@ export function AccountPane({ onOpenKeySettings }: { onOpenKeySettings(): void }
   const hasKey = useMonitor((s) => s.status?.hasKey ?? false)
   const authError = useMonitor((s) => s.status?.authError ?? null)
   const keychainError = useMonitor((s) => s.status?.credentialsError ?? null)
+  // A new timeline (another profile, a replay) made the window forget its account: read the new one's history.
+  const epoch = useMonitor((s) => s.marketsEpoch)
   useInterests('account', hasKey ? [{ channel: 'user' }] : [])
 
   useEffect(() => {
     if (!hasKey) return
+    // A reply asked for before the switch is the old account's: cancelled when the epoch moves on.
     let cancelled = false
     void api.getUserHistory().then((r) => {
       if (!cancelled && r.ok) useMonitor.getState().seedUser(r.value)
@@ -52,7 +55,7 @@ export function AccountPane({ onOpenKeySettings }: { onOpenKeySettings(): void }
     return () => {
       cancelled = true
     }
-  }, [api, hasKey])
+  }, [api, hasKey, epoch])
 
   return (
     <aside className="account-pane" data-testid="account-pane">

@@ -288,6 +288,7 @@ function ProfileSection({
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const [saved, setSaved] = useState(false)
+  const [created, setCreated] = useState<Profile | null>(null)
   if (profile?.demo)
     return (
       <section className="settings-section">
@@ -327,10 +328,9 @@ function ProfileSection({
               setBusy(false)
               if (!r.ok) return setError(r.error.message)
               setSaved(true)
-              if (creating) await api.selectProfile(r.value.id)
               await useProfiles.getState().load(api)
-              void refreshStatus(api)
-              if (creating) onCreated()
+              // A new profile is not switched to unasked: the live feed and account would change under the user.
+              if (creating) setCreated(r.value)
             })
         }}
       >
@@ -384,7 +384,46 @@ function ProfileSection({
         </div>
         {error ? <div className="alert error">{error}</div> : null}
       </form>
+      {created ? <SwitchToCreated profile={created} onDone={onCreated} /> : null}
     </section>
+  )
+}
+
+/** Asks whether to switch to a profile just created; either way the settings show the active profile after. */
+function SwitchToCreated({ profile, onDone }: { profile: Profile; onDone(): void }) {
+  const api = useApi()
+  const current = useProfiles(activeProfile)
+  const [busy, setBusy] = useState(false)
+  const switchNow = () => {
+    setBusy(true)
+    void api.selectProfile(profile.id).then(async () => {
+      await useProfiles.getState().load(api)
+      void refreshStatus(api)
+      onDone()
+    })
+  }
+  return (
+    <Dialog title={`Switch to ${profile.name}?`} testId="switch-profile" onClose={onDone}>
+      <p>
+        Profile <b>{profile.name}</b> is saved. Switching closes the connection to{' '}
+        {current ? <b>{current.name}</b> : 'the current profile'} and shows the new venue’s markets and
+        account instead.
+      </p>
+      <div className="row-gap">
+        <button
+          className="btn primary"
+          type="button"
+          disabled={busy}
+          onClick={switchNow}
+          data-testid="switch-profile-now"
+        >
+          {busy ? 'Switching…' : `Switch to ${profile.name}`}
+        </button>
+        <button className="btn ghost" type="button" onClick={onDone} data-testid="switch-profile-later">
+          Stay on {current?.name ?? 'the current profile'}
+        </button>
+      </div>
+    </Dialog>
   )
 }
 

@@ -3,7 +3,7 @@
 // (hooks/clock), so a tick re-renders a few characters, not the bar, and only while that value is shown and
 // changing.
 import { memo, useMemo, useState } from 'react'
-import type { Incident, StreamStatus } from '../../../shared/model'
+import type { ApiError, Incident, LinkFailure, StreamStatus } from '../../../shared/model'
 import { useAgeNow, useCountdownNow } from '../../hooks/clock'
 import { useApi } from '../../hooks/context'
 import { formatAge, formatClock, formatCountdown, formatDuration } from '../../lib/format'
@@ -49,6 +49,29 @@ const STATE_LABEL: Record<StreamStatus['state'], string> = {
   reconnecting: 'Reconnecting…',
   offline: 'Offline',
   'auth-error': 'Key refused',
+}
+
+const LINK_LABEL: Record<LinkFailure, string> = {
+  refused: 'Connection refused',
+  dns: 'Host not found',
+  tls: 'TLS failed',
+  timeout: 'Timed out',
+  unauthorized: 'Key refused (4001)',
+}
+
+/** Why the link is down, as text in the bar (the whole sentence in its tooltip when it is cut). */
+function LinkError({ error }: { error: ApiError }) {
+  return (
+    <span
+      className="status-item status-error"
+      data-testid="connection-error"
+      data-link={error.link}
+      title={error.message}
+    >
+      {error.link ? <b>{LINK_LABEL[error.link]}</b> : null}
+      <span className="status-error-text">{error.message}</span>
+    </span>
+  )
 }
 
 const INCIDENT_LABEL: Record<Incident['kind'], string> = {
@@ -236,6 +259,7 @@ export function StatusBar({ onOpenInspector }: { onOpenInspector?: () => void })
           </span>
         ) : null}
       </span>
+      {state !== 'live' && !replaying && status?.lastError ? <LinkError error={status.lastError} /> : null}
       {state !== 'live' && !replaying ? (
         <button className="link-btn" onClick={() => void api.reconnectNow()}>
           Reconnect now

@@ -1,0 +1,88 @@
+// @vitest-environment happy-dom
+// The account pane after a profile switch: the window forgot the old account (timeline-resets.ts), so the pane
+// reads the new profile's history, and a history reply asked for before the switch is dropped, not shown under
+// the new profile.
+import { act } from 'react'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { ok } from '../../src/shared/ipc'
+import type { Result, UserUpdateView } from '../../src/shared/model'
+import { AccountPane } from '../../src/renderer/features/account/AccountPane'
+import { ServicesProvider } from '../../src/renderer/hooks/context'
+import { startTimelineResets } from '../../src/renderer/store/timeline-resets'
+import { useProfiles } from '../../src/renderer/store/profiles'
+import { withDom } from './dom'
+import { createFakeApi, status } from './fake-api'
+
+const dom = withDom()
+let seq = 0
+let stopResets: (() => void) | null = null
+
+beforeEach(() => {
+  useProfiles.setState({ profiles: [], activeId: null, error: null })
+  stopResets = startTimelineResets()
+})
+afterEach(() => {
+  stopResets?.()
+})
+
+const order = (market: string): UserUpdateView => ({
+  seq: ++seq,
+  topic: 'order',
+  market,
+  data: { id: `ord-${seq}`, market, side: 'buy', price: 0.4, size: 10, filled: 0, status: 'open' },
+  receivedAt: 1_700_000_000_000 + seq,
+})
+
+const flush = () => act(async () => new Promise<void>((r) => setTimeout(r, 0)))
+
+/** The markets of the open-order rows on screen. */
+const orderMarkets = (): string[] =>
+  dom
+    .byTestId('open-orders')
+    .flatMap((t) => [...t.querySelectorAll('tr[data-market]')].map((r) => r.getAttribute('data-market')))
+    .filter((m): m is string => m !== null)
+
+describe('the account pane across a profile switch', () => {
+  it('reads the new profile’s history, and drops a reply asked for before the switch', async () => {
+    /** Each history call's reply, resolved by the test. */
+    const pending: ((r: Result<UserUpdateView[]>) => void)[] = []
+    const api = createFakeApi({
+      getUserHistory: () => new Promise<Result<UserUpdateView[]>>((resolve) => pending.push(resolve)),
+    })
+    await act(async () => {
+      dom.root.render(
+        <ServicesProvider api={api}>
+          <AccountPane onOpenKeySettings={() => {}} />
+        </ServicesProvider>,
+      )
+    })
+    const reply = async (i: number, market: string) => {
+      await act(async () => pending[i]?.(ok([order(market)])))
+      await flush()
+    }
+    // The window starts on the fake's status (profile "demo"), then profile A is selected.
+    await act(async () => api.push({ status: status({ profileId: 'p-a', hasKey: true }) }))
+    await flush()
+    const a = pending.length - 1
+    await reply(a, 'market-a')
+    expect(orderMarkets()).toEqual(['market-a'])
+    // Any reply asked for before A was selected is not A's.
+    for (let i = 0; i < a; i++) await reply(i, 'market-demo')
+    expect(orderMarkets()).toEqual(['market-a'])
+
+    // Switch to B: A's orders go, B's history is asked for.
+    await act(async () => api.push({ status: status({ profileId: 'p-b', hasKey: true }) }))
+    await flush()
+    expect(orderMarkets()).toEqual([])
+    expect(pending).toHaveLength(a + 2)
+
+    // Back to A before B answers, then B's late reply lands: it is not shown under A.
+    await act(async () => api.push({ status: status({ profileId: 'p-a', hasKey: true }) }))
+    await flush()
+    expect(pending).toHaveLength(a + 3)
+    await reply(a + 1, 'market-b')
+    expect(orderMarkets()).toEqual([])
+    await reply(a + 2, 'market-a2')
+    expect(orderMarkets()).toEqual(['market-a2'])
+  })
+})
