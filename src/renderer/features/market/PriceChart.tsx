@@ -21,7 +21,7 @@ import {
   INTERVAL_SECONDS,
   type Candle,
   type CandleInterval,
-} from './candles'
+} from '../../../shared/candles'
 import type { PriceUnit } from '../../lib/format'
 import { CHART_INTERVAL_MS, throttle } from '../../lib/throttle'
 import { NO_TRADES, useMonitor } from '../../store/monitor'

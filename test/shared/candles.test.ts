@@ -3,8 +3,9 @@ import {
   bucketStart,
   buildCandles,
   CandleBuilder,
+  CandleRing,
   INTERVAL_SECONDS,
-} from '../../src/renderer/features/market/candles'
+} from '../../src/shared/candles'
 
 const T0 = Date.UTC(2026, 10, 22, 4, 0, 0) // a whole 5-minute boundary
 const t = (offsetMs: number, price: number, size = 1) => ({ ts: T0 + offsetMs, price, size })
@@ -73,5 +74,30 @@ describe('candles from trades', () => {
   it('bucketStart floors to the interval', () => {
     expect(bucketStart(T0 + 299_999, 300)).toBe(T0 / 1000)
     expect(bucketStart(T0 + 300_000, 300)).toBe(T0 / 1000 + 300)
+  })
+})
+
+describe('CandleRing', () => {
+  const trades = Array.from({ length: 40 }, (_, i) => t(i * 17_000, 0.4 + ((i * 3) % 7) / 100, 1 + (i % 3)))
+
+  it('holds the same candles the builder makes from the same trades, the newest `capacity` of them', () => {
+    const ring = new CandleRing(60, 5)
+    for (const tr of trades) ring.add(tr)
+    expect(ring.size).toBe(5)
+    expect(ring.toArray()).toEqual(buildCandles(trades, 60).slice(-5))
+  })
+
+  it('folds a late trade into the newest candle, as the builder does', () => {
+    const ring = new CandleRing(1, 3)
+    ring.add(t(5_000, 0.5))
+    ring.add(t(3_000, 0.6))
+    ring.add({ ts: Number.NaN, price: 0.1, size: 1 })
+    expect(ring.toArray()).toEqual([
+      { time: T0 / 1000 + 5, open: 0.5, high: 0.6, low: 0.5, close: 0.6, volume: 2 },
+    ])
+  })
+
+  it('refuses a capacity that is not a positive integer', () => {
+    expect(() => new CandleRing(60, 0)).toThrow(RangeError)
   })
 })
