@@ -186,3 +186,38 @@ export class CandleRing {
     return out
   }
 }
+
+/**
+ * The candles a chart of `interval` starts from: the engine's history of that interval, then the tape's trades
+ * after the one it was built through, folded in by the same rule. Each trade counts once: those up to `through`
+ * are in the history, the rest are not. When `through` is no longer on the tape (the tape moved on by more than it
+ * holds), every trade on it is newer. Without a history of the interval (1s, or none sent), the tape alone.
+ */
+export function chartCandles(
+  history: CandleHistory | null | undefined,
+  interval: CandleInterval,
+  trades: readonly (CandleTrade & { key: string })[],
+): Candle[] {
+  const seconds = INTERVAL_SECONDS[interval]
+  const base = history && interval !== '1s' ? history.candles[interval] : undefined
+  if (base === undefined || base.length === 0) return buildCandles(trades, seconds)
+  let start = 0
+  if (history?.through != null) {
+    for (let i = trades.length - 1; i >= 0; i--) {
+      if ((trades[i] as { key: string }).key === history.through) {
+        start = i + 1
+        break
+      }
+    }
+  }
+  const out = base.slice()
+  const builder = new CandleBuilder(seconds)
+  builder.seed(out[out.length - 1] ?? null)
+  for (let i = start; i < trades.length; i++) {
+    const c = builder.add(trades[i] as CandleTrade)
+    if (c === null) continue
+    if (out[out.length - 1]?.time === c.time) out[out.length - 1] = c
+    else out.push(c)
+  }
+  return out
+}

@@ -4,6 +4,8 @@ import {
   buildCandles,
   CandleBuilder,
   CandleRing,
+  chartCandles,
+  type CandleHistory,
   INTERVAL_SECONDS,
 } from '../../src/shared/candles'
 
@@ -99,5 +101,47 @@ describe('CandleRing', () => {
 
   it('refuses a capacity that is not a positive integer', () => {
     expect(() => new CandleRing(60, 0)).toThrow(RangeError)
+  })
+})
+
+describe('chartCandles (the engine history joined with the tape)', () => {
+  const keyed = (key: string, offsetMs: number, price: number) => ({ key, ...t(offsetMs, price) })
+  // The engine built its history through trade b; c and d came after the snapshot.
+  const held = [keyed('a', 0, 0.5), keyed('b', 61_000, 0.55)]
+  const history: CandleHistory = {
+    candles: { '1m': buildCandles(held, 60), '5m': buildCandles(held, 300) },
+    through: 'b',
+  }
+  // Older candles the tape no longer holds.
+  history.candles['1m'].unshift({
+    time: T0 / 1000 - 600,
+    open: 0.4,
+    high: 0.45,
+    low: 0.4,
+    close: 0.42,
+    volume: 9,
+  })
+
+  it('starts from the history and folds in only the trades after the one it was built through', () => {
+    const tape = [...held, keyed('c', 62_000, 0.6), keyed('d', 130_000, 0.52)]
+    const cs = chartCandles(history, '1m', tape)
+    expect(cs.map((c) => c.time - T0 / 1000)).toEqual([-600, 0, 60, 120])
+    // b's minute counts b once and c once.
+    expect(cs[2]).toMatchObject({ open: 0.55, high: 0.6, close: 0.6, volume: 2 })
+    expect(cs[3]).toMatchObject({ open: 0.52, volume: 1 })
+    expect(chartCandles(history, '5m', tape)).toEqual(buildCandles(tape, 300))
+    // The history itself is left as it was.
+    expect(history.candles['1m']).toHaveLength(3)
+  })
+
+  it('takes every trade on the tape as newer when the one it was built through has left the tape', () => {
+    const cs = chartCandles(history, '1m', [keyed('x', 200_000, 0.7)])
+    expect(cs.map((c) => c.time - T0 / 1000)).toEqual([-600, 0, 60, 180])
+  })
+
+  it('builds 1s candles, and any interval without a history, from the tape alone', () => {
+    const tape = [...held, keyed('c', 62_000, 0.6)]
+    expect(chartCandles(history, '1s', tape)).toEqual(buildCandles(tape, 1))
+    expect(chartCandles(null, '1m', tape)).toEqual(buildCandles(tape, 60))
   })
 })

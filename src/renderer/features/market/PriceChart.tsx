@@ -1,5 +1,6 @@
 // Candles from the market's trades with lightweight-charts. Built once with setData when the chart opens (or
-// the tape is re-seeded, at once), then one series.update per changed candle, at most CHART_INTERVAL_MS apart:
+// the tape is re-seeded, at once), from the engine's candle history of the market and the tape's trades after it
+// (so a chart opened late shows the last hour, not one candle), then one series.update per changed candle, at most CHART_INTERVAL_MS apart:
 // under a firehose the trades of several frames go in one update (candles a second or a minute wide look the
 // same), so the chart's canvases are not redrawn, repainted and composited every frame. The price axis reads in
 // the trader's unit (¢ or probability), switched without rebuilding the chart.
@@ -15,9 +16,9 @@ import {
 import { useEffect, useRef, useState } from 'react'
 import type { TradeView } from '../../../shared/model'
 import {
-  buildCandles,
   CANDLE_INTERVALS,
   CandleBuilder,
+  chartCandles,
   INTERVAL_SECONDS,
   type Candle,
   type CandleInterval,
@@ -68,7 +69,9 @@ function localTime(time: Time, withSeconds: boolean): string {
 export function PriceChart({ market }: { market: string }) {
   const container = useRef<HTMLDivElement | null>(null)
   const [interval, setIntervalChoice] = useState<CandleInterval>('1m')
-  const hasTrades = useMonitor((s) => (s.trades[market] ?? NO_TRADES).length > 0)
+  const hasTrades = useMonitor(
+    (s) => (s.trades[market] ?? NO_TRADES).length > 0 || (s.candles[market]?.candles['1m'].length ?? 0) > 0,
+  )
   const unit = usePriceUnit()
   const chartRef = useRef<IChartApi | null>(null)
 
@@ -129,7 +132,7 @@ export function PriceChart({ market }: { market: string }) {
     let lastKey: string | null = null
 
     const rebuild = (trades: readonly TradeView[]) => {
-      const cs = buildCandles(trades, seconds)
+      const cs = chartCandles(useMonitor.getState().candles[market], interval, trades)
       candles.setData(cs.map(bar))
       volume.setData(cs.map(vol))
       builder.seed(cs[cs.length - 1] ?? null)
@@ -163,7 +166,7 @@ export function PriceChart({ market }: { market: string }) {
       CHART_INTERVAL_MS,
     )
     const unsubscribe = useMonitor.subscribe((s, prev) => {
-      if (s.tapeEpoch[market] !== prev.tapeEpoch[market]) {
+      if (s.tapeEpoch[market] !== prev.tapeEpoch[market] || s.candles[market] !== prev.candles[market]) {
         appendLatest.cancel()
         rebuild(s.trades[market] ?? NO_TRADES)
       } else if (s.trades[market] !== prev.trades[market]) appendLatest.schedule()
