@@ -130,6 +130,17 @@ export function PriceChart({ market }: { market: string }) {
 
     const builder = new CandleBuilder(seconds)
     let lastKey: string | null = null
+    // How many candles the series holds, on the element for tests: the canvas cannot be read back.
+    let drawn = 0
+    let drawnUpTo = Number.NEGATIVE_INFINITY
+    const count = (cs: readonly Candle[]) => {
+      for (const c of cs) {
+        if (c.time <= drawnUpTo) continue
+        drawn++
+        drawnUpTo = c.time
+      }
+      el.dataset.candles = String(drawn)
+    }
 
     const rebuild = (trades: readonly TradeView[]) => {
       const cs = chartCandles(useMonitor.getState().candles[market], interval, trades)
@@ -137,6 +148,9 @@ export function PriceChart({ market }: { market: string }) {
       volume.setData(cs.map(vol))
       builder.seed(cs[cs.length - 1] ?? null)
       lastKey = trades[trades.length - 1]?.key ?? null
+      drawn = 0
+      drawnUpTo = Number.NEGATIVE_INFINITY
+      count(cs)
     }
 
     const append = (trades: readonly TradeView[]) => {
@@ -157,6 +171,7 @@ export function PriceChart({ market }: { market: string }) {
         candles.update(bar(c))
         volume.update(vol(c))
       }
+      count([...changed.values()])
       lastKey = trades[trades.length - 1]?.key ?? lastKey
     }
 
