@@ -53,6 +53,9 @@ export function wireRecording(w: Wiring): Pick<Engine, 'recorder' | 'recordRepla
       held = null
       return connecting
     },
+    abandonLive: () => {
+      held = null
+    },
     useListing: (events) => p.catalog.useFixed(events),
     useAdapter: (adapter) => {
       w.replayAdapter.name = adapter
