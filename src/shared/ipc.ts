@@ -38,6 +38,8 @@ export type Interest =
 export interface TapeView {
   market: string
   trades: TradeView[]
+  /** The market's candle history through the last of `trades` (as getMarketSnapshot's), where the engine keeps one. */
+  candles?: CandleHistory
 }
 
 /**

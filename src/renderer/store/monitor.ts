@@ -181,7 +181,9 @@ export function reduceBatch(s: MonitorState, batch: ViewBatch): Partial<MonitorS
   if (batch.tapes && batch.tapes.length > 0) {
     const trades = { ...(next.trades ?? s.trades) }
     const tapeEpoch = { ...s.tapeEpoch }
-    for (const { market, trades: engine } of batch.tapes) {
+    let candles: Record<string, CandleHistory> | null = null
+    for (const { market, trades: engine, candles: history } of batch.tapes) {
+      if (history !== undefined) (candles ??= { ...s.candles })[market] = history
       const existing = trades[market] ?? []
       const tape = resumedTape(existing, engine, TAPE_CAP)
       if (tape === existing) continue
@@ -191,6 +193,7 @@ export function reduceBatch(s: MonitorState, batch: ViewBatch): Partial<MonitorS
     }
     next.trades = trades
     next.tapeEpoch = tapeEpoch
+    if (candles !== null) next.candles = candles
   }
   if (batch.user && batch.user.length > 0) {
     next.user = appendCapped(s.user, batch.user, USER_FEED_CAP)
