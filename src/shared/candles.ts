@@ -52,8 +52,9 @@ export function bucketStart(tsMs: number, intervalSeconds: number): number {
  */
 export function foldTrade(time: number | null, trade: CandleTrade, intervalSeconds: number): number | null {
   if (!Number.isFinite(trade.price) || !Number.isFinite(trade.ts)) return Number.NaN
-  const bucket = bucketStart(trade.ts, intervalSeconds)
-  return time === null || bucket > time ? bucket : null
+  // Before the next bucket's start: the newest candle's (or earlier), without the division (most trades).
+  if (time !== null && trade.ts < (time + intervalSeconds) * 1000) return null
+  return bucketStart(trade.ts, intervalSeconds)
 }
 
 function sizeOf(trade: CandleTrade): number {
