@@ -1,6 +1,7 @@
 // THE contract between the engine (main process or browser host) and a window.
 // Every renderer talks to main only through MonitorApi; the preload and the browser bridge both implement it.
 import type { AlertEvent, AlertRuleInput, AlertRuleView, AlertsView, KeepRunning } from './alerts'
+import type { CandleHistory } from './candles'
 import type {
   ApiError,
   BookView,
@@ -37,6 +38,8 @@ export type Interest =
 export interface TapeView {
   market: string
   trades: TradeView[]
+  /** The market's candle history through the last of `trades` (as getMarketSnapshot's), where the engine keeps one. */
+  candles?: CandleHistory
 }
 
 /**
@@ -135,10 +138,18 @@ export interface MonitorApi {
   setInterests(interests: Interest[]): Promise<Result<void>>
   /** Book depth (levels per side) this window wants in its views. Default 25. */
   setBookDepth(depth: number): Promise<Result<void>>
-  /** Current views for backfill when a pane opens: book, ticker and the trade tape history. */
-  getMarketSnapshot(
-    market: string,
-  ): Promise<Result<{ book: BookView | null; ticker: TickerView | null; trades: TradeView[] }>>
+  /**
+   * Current views for backfill when a pane opens: book, ticker, the trade tape history and the candle history
+   * built from every trade the engine took (through the tape's last trade; absent or null: none).
+   */
+  getMarketSnapshot(market: string): Promise<
+    Result<{
+      book: BookView | null
+      ticker: TickerView | null
+      trades: TradeView[]
+      candles?: CandleHistory | null
+    }>
+  >
   /** Recent user-channel updates, for backfill when the account pane opens. */
   getUserHistory(): Promise<Result<UserUpdateView[]>>
   /** Drop a market's book and resubscribe it. */

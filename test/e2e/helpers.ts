@@ -1,4 +1,5 @@
 // Page-level steps shared by the e2e specs.
+import { readFile } from 'node:fs/promises'
 import { expect, type Page } from '@playwright/test'
 
 /** Open the page and wait until the stream is live. */
@@ -39,6 +40,21 @@ export async function bestQuotes(page: Page): Promise<{ bid: number; ask: number
     .getByTestId('book-ask-row')
     .evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-price'))))
   return { bid: Math.max(...bids), ask: Math.min(...asks) }
+}
+
+/** Candles the price chart holds (its data-candles). */
+export async function chartCandles(page: Page): Promise<number> {
+  return Number((await page.getByTestId('price-chart').getAttribute('data-candles')) ?? 0)
+}
+
+/** Rows of the tape's CSV export: every trade the window holds for the market. */
+export async function tapeRows(page: Page): Promise<number> {
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByTestId('tape-export').click(),
+  ])
+  const text = await readFile(await download.path(), 'utf8')
+  return text.split('\r\n').filter((line) => line.length > 0).length - 1
 }
 
 // Browser-side code is passed as source text: the e2e files typecheck against Node's libs, without the DOM.

@@ -1,12 +1,12 @@
 // Record and replay in the main window against the demo simulator: record 30 s of the live feed, replay it at
 // 10× as a read-only profile with a banner, and see the ladder move from the recording; stopping the replay
-// returns to the live feed.
+// returns to the live feed, with the live tape and chart as they were before it.
 import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
 import { startHost, type Host } from './host'
-import { openFirstMarket, openLive } from './helpers'
+import { chartCandles, openFirstMarket, openLive, tapeRows } from './helpers'
 
 const RECORD_MS = 30_000
 
@@ -41,7 +41,12 @@ test('record 30 s, replay it at 10× with the banner, and the ladder moves', asy
   await page.getByTestId('record-dialog').getByRole('button', { name: 'Close' }).click()
   await expect(page.getByTestId('record-dialog')).toHaveCount(0)
   await expect(page.getByTestId('recordings-button')).toHaveText(/Rec/)
+  await page.getByTestId('interval-1s').click()
   await page.waitForTimeout(RECORD_MS)
+  // The live chart (one candle per second that traded) and tape, to come back after the replay.
+  const liveCandles = await chartCandles(page)
+  const liveRows = await tapeRows(page)
+  expect(liveCandles).toBeGreaterThan(3)
 
   await page.getByTestId('recordings-button').click()
   await page.getByTestId('record-toggle').click()
@@ -76,4 +81,8 @@ test('record 30 s, replay it at 10× with the banner, and the ladder moves', asy
     timeout: 30_000,
   })
   await expect(page.getByTestId('orderbook')).toHaveAttribute('data-state', 'live', { timeout: 30_000 })
+  // The live tape and chart held before the replay are back, not only what traded since.
+  await expect(page.getByTestId('price-chart')).toHaveAttribute('data-interval', '1s')
+  await expect.poll(() => chartCandles(page), { timeout: 10_000 }).toBeGreaterThanOrEqual(liveCandles)
+  expect(await tapeRows(page)).toBeGreaterThanOrEqual(liveRows)
 })

@@ -109,6 +109,40 @@ describe('monitor store', () => {
     expect(s.tapeEpoch.m1).toBe(1)
   })
 
+  it('shows each trade once when the snapshot holds trades of a batch still on its way, in order', () => {
+    const { applyBatch, seedMarket } = useMonitor.getState()
+    applyBatch({ seq: 1, at: 1, trades: [trade('m1', 'a', 0.5, 1), trade('m1', 'b', 0.5, 2)] })
+    // The engine read the snapshot after c and d were taken but before their batch reached the window, and e's
+    // batch (read after the snapshot) overtook the snapshot's reply.
+    applyBatch({ seq: 3, at: 3, trades: [trade('m1', 'e', 0.5, 5)] })
+    const history = { candles: { '1m': [], '5m': [] }, through: 'd' }
+    seedMarket('m1', {
+      book: null,
+      ticker: null,
+      trades: ['a', 'b', 'c', 'd'].map((k, i) => trade('m1', k, 0.5, i + 1)),
+      candles: history,
+    })
+    expect(useMonitor.getState().trades.m1?.map((t) => t.key)).toEqual(['a', 'b', 'c', 'd', 'e'])
+    applyBatch({ seq: 2, at: 2, trades: [trade('m1', 'c', 0.5, 3), trade('m1', 'd', 0.5, 4)] })
+    applyBatch({ seq: 4, at: 4, trades: [trade('m1', 'f', 0.5, 6)] })
+    const s = useMonitor.getState()
+    expect(s.trades.m1?.map((t) => t.key)).toEqual(['a', 'b', 'c', 'd', 'e', 'f'])
+    expect(s.candles.m1).toBe(history)
+  })
+
+  it('forgets the candle history with the markets, and when the engine holds none any more', () => {
+    const { seedMarket, forgetMarkets } = useMonitor.getState()
+    const history = { candles: { '1m': [], '5m': [] }, through: null }
+    seedMarket('m1', { book: null, ticker: null, trades: [], candles: history })
+    seedMarket('m2', { book: null, ticker: null, trades: [], candles: history })
+    expect(useMonitor.getState().candles.m1).toBe(history)
+    seedMarket('m1', { book: null, ticker: null, trades: [], candles: null })
+    expect(useMonitor.getState().candles.m1).toBeUndefined()
+    expect(useMonitor.getState().candles.m2).toBe(history)
+    forgetMarkets()
+    expect(useMonitor.getState().candles).toEqual({})
+  })
+
   it('a status read outside the stream does not pose as a batch', () => {
     useMonitor.getState().applyBatch({ seq: -1, at: 1, status: status() })
     expect(useMonitor.getState().lastBatchSeq).toBeNull()

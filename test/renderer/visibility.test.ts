@@ -83,6 +83,23 @@ describe('startVisibility', () => {
     stop()
   })
 
+  it("takes the resume batch's candle history, so the chart spans what happened while hidden", () => {
+    const history = { candles: { '1m': [], '5m': [] }, through: 't3' }
+    useMonitor.getState().seedMarket('m1', { book: null, ticker: null, trades: [trade(1)], candles: null })
+    const epoch = useMonitor.getState().tapeEpoch.m1 ?? 0
+    queueBatch({
+      seq: 2,
+      at: 4,
+      resume: true,
+      tapes: [{ market: 'm1', trades: [trade(2), trade(3)], candles: history }],
+    })
+    flushBatches()
+    const s = useMonitor.getState()
+    expect(s.candles.m1).toBe(history)
+    expect(s.tapeEpoch.m1).toBe(epoch + 1)
+    expect((s.trades.m1 ?? []).map((t) => t.key)).toEqual(['t1', 't2', 't3'])
+  })
+
   it('shows each trade once when a queued batch with trades and the resume batch are applied together', () => {
     useMonitor.getState().applyBatch({ seq: 1, at: 1, trades: [trade(1)] })
     // Both land within one frame (or while the document is still hidden): merged, then applied at once.

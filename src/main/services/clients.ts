@@ -157,6 +157,7 @@ export class ClientHub {
           book: d.books.bookView(market, state.depth),
           ticker: d.books.ticker(market),
           trades: d.tapes.history(market, TAPE_TRADES),
+          candles: d.tapes.candles(market),
         }),
       ),
       getUserHistory: guard('getUserHistory', async () => ok(d.userFeed.history())),

@@ -3,6 +3,7 @@
 // Components select by market id, so a busy market re-renders only the components that show it.
 import { create } from 'zustand'
 import type { AlertEvent, AlertsView } from '../../shared/alerts'
+import type { CandleHistory } from '../../shared/candles'
 import { TAPE_TRADES, type ViewBatch } from '../../shared/ipc'
 import type {
   BookView,
@@ -27,6 +28,8 @@ export interface MarketSnapshot {
   book: BookView | null
   ticker: TickerView | null
   trades: TradeView[]
+  /** The engine's candle history of the market, through the last of `trades` (absent or null: none). */
+  candles?: CandleHistory | null
 }
 
 export interface MonitorState {
@@ -37,6 +40,8 @@ export interface MonitorState {
   trades: Record<string, TradeView[]>
   /** Bumped when a market's tape is re-seeded from a snapshot: the chart rebuilds instead of appending. */
   tapeEpoch: Record<string, number>
+  /** Per market, the engine's candle history from its last snapshot: the chart starts from it. */
+  candles: Record<string, CandleHistory>
   /** Oldest first, capped at USER_FEED_CAP. */
   user: UserUpdateView[]
   account: AccountState
@@ -78,29 +83,50 @@ function appendCapped<T>(list: readonly T[], more: readonly T[], cap: number): T
 }
 
 /**
- * A market's tape after the engine's tape of it (a resume batch's `tapes`): `existing` plus the engine's trades it
- * lacks, oldest first, the newest `cap` kept. When the engine's tape does not reach back to the window's (more
- * trades while hidden than it holds), its oldest trade is marked `gapBefore`. Returns `existing` itself when
- * nothing is missing.
+ * A market's tape with a batch's trades of it appended, the newest `cap` kept. A trade already on the tape is not
+ * added again: a market snapshot read while a batch was on its way holds that batch's trades too. Only trades at
+ * or after the batch's oldest are compared, so the usual batch, newer than the whole tape, costs no lookup.
+ */
+export function appendTrades(tape: TradeView[], more: readonly TradeView[], cap: number): TradeView[] {
+  let since = Number.POSITIVE_INFINITY
+  for (const t of more) if (t.receivedAt < since) since = t.receivedAt
+  const seen = new Set<string>()
+  for (let i = tape.length - 1; i >= 0; i--) {
+    const t = tape[i] as TradeView
+    if (t.receivedAt < since) break
+    seen.add(t.key)
+  }
+  const fresh = seen.size === 0 ? more : more.filter((t) => !seen.has(t.key))
+  return fresh.length === 0 ? tape : appendCapped(tape, fresh, cap)
+}
+
+/**
+ * A market's tape after the engine's tape of it (a market snapshot, or a resume batch's `tapes`): each trade once,
+ * in order, the newest `cap` kept. The engine's tape is in order and holds every trade of its span, so the window's
+ * trades it lacks are either older than it (the window saw them, the engine no longer holds them) or newer (batches
+ * that arrived after the engine's tape was read); they go before and after it, in the window's order. When the
+ * engine's tape does not reach back to the window's (more trades while hidden than it holds), its oldest trade is
+ * marked `gapBefore`. Returns `existing` itself when nothing is missing.
  */
 export function resumedTape(existing: TradeView[], engine: readonly TradeView[], cap: number): TradeView[] {
-  const seen = new Set(existing.map((t) => t.key))
-  const missing = engine.filter((t) => !seen.has(t.key))
-  if (missing.length === 0) return existing
-  const oldest = engine[0]
-  const first = missing[0]
-  if (
-    oldest !== undefined &&
-    first === oldest &&
-    existing.some((t) => t.receivedAt < oldest.receivedAt) &&
-    first.gapBefore !== true
-  )
-    missing[0] = { ...first, gapBefore: true }
-  // Stable: trades received in the same millisecond keep the engine's order.
-  return newest(
-    existing.concat(missing).sort((a, b) => a.receivedAt - b.receivedAt),
-    cap,
-  )
+  const mine = new Set(existing.map((t) => t.key))
+  if (engine.every((t) => mine.has(t.key))) return existing
+  const onEngine = new Set(engine.map((t) => t.key))
+  const first = existing.findIndex((t) => onEngine.has(t.key))
+  const last = existing.findLastIndex((t) => onEngine.has(t.key))
+  const oldest = engine[0] as TradeView
+  // No trade in common: the window's are all before the engine's oldest, or all after it.
+  const older =
+    first < 0 ? existing.filter((t) => t.receivedAt < oldest.receivedAt) : existing.slice(0, first)
+  const newer =
+    first < 0 ? existing.filter((t) => t.receivedAt >= oldest.receivedAt) : existing.slice(last + 1)
+  let middle = engine.slice()
+  if (older.length > 0 && !mine.has(oldest.key) && oldest.gapBefore !== true)
+    middle[0] = { ...oldest, gapBefore: true }
+  // Trades only the window holds within the engine's span (none, while each has the whole span): kept, by time.
+  const inside = first < 0 ? [] : existing.slice(first, last + 1).filter((t) => !onEngine.has(t.key))
+  if (inside.length > 0) middle = middle.concat(inside).sort((a, b) => a.receivedAt - b.receivedAt)
+  return newest(older.concat(middle, newer), cap)
 }
 
 const initial = {
@@ -109,6 +135,7 @@ const initial = {
   tickers: {},
   trades: {},
   tapeEpoch: {},
+  candles: {},
   user: [],
   account: emptyAccount(),
   inspector: [],
@@ -146,7 +173,7 @@ export function reduceBatch(s: MonitorState, batch: ViewBatch): Partial<MonitorS
       else byMarket.set(t.market, [t])
     }
     const trades = { ...s.trades }
-    for (const [market, list] of byMarket) trades[market] = appendCapped(trades[market] ?? [], list, TAPE_CAP)
+    for (const [market, list] of byMarket) trades[market] = appendTrades(trades[market] ?? [], list, TAPE_CAP)
     next.trades = trades
   }
   // After the trades: a tape holds every trade up to the batch's emission, and any of them in `trades` (a batch
@@ -154,7 +181,9 @@ export function reduceBatch(s: MonitorState, batch: ViewBatch): Partial<MonitorS
   if (batch.tapes && batch.tapes.length > 0) {
     const trades = { ...(next.trades ?? s.trades) }
     const tapeEpoch = { ...s.tapeEpoch }
-    for (const { market, trades: engine } of batch.tapes) {
+    let candles: Record<string, CandleHistory> | null = null
+    for (const { market, trades: engine, candles: history } of batch.tapes) {
+      if (history !== undefined) (candles ??= { ...s.candles })[market] = history
       const existing = trades[market] ?? []
       const tape = resumedTape(existing, engine, TAPE_CAP)
       if (tape === existing) continue
@@ -164,6 +193,7 @@ export function reduceBatch(s: MonitorState, batch: ViewBatch): Partial<MonitorS
     }
     next.trades = trades
     next.tapeEpoch = tapeEpoch
+    if (candles !== null) next.candles = candles
   }
   if (batch.user && batch.user.length > 0) {
     next.user = appendCapped(s.user, batch.user, USER_FEED_CAP)
@@ -226,15 +256,16 @@ export const useMonitor = create<MonitorState>()((set) => ({
       const haveT = s.tickers[market]
       if (ticker && (!haveT || (haveT.updatedAt ?? 0) <= (ticker.updatedAt ?? 0)))
         next.tickers = { ...s.tickers, [market]: ticker }
+      // Batches that arrived while the snapshot was in flight may hold trades it holds too, or newer ones: one
+      // tape in time order, each trade once (the same merge as a resume batch's tape).
       const existing = s.trades[market] ?? []
-      const seen = new Set(existing.map((t) => t.key))
-      const older = snap.trades.filter((t) => !seen.has(t.key))
-      if (older.length > 0) {
-        const merged = older.concat(existing)
-        next.trades = {
-          ...s.trades,
-          [market]: merged.length > TAPE_CAP ? merged.slice(merged.length - TAPE_CAP) : merged,
-        }
+      const tape = resumedTape(existing, snap.trades, TAPE_CAP)
+      if (tape !== existing) next.trades = { ...s.trades, [market]: tape }
+      if (snap.candles) next.candles = { ...s.candles, [market]: snap.candles }
+      else if (snap.candles === null && s.candles[market]) {
+        // The engine holds nothing of the market now: a history kept from an earlier snapshot is not its own.
+        const { [market]: _gone, ...rest } = s.candles
+        next.candles = rest
       }
       next.tapeEpoch = { ...s.tapeEpoch, [market]: (s.tapeEpoch[market] ?? 0) + 1 }
       return next
@@ -268,6 +299,7 @@ export const useMonitor = create<MonitorState>()((set) => ({
       books: {},
       tickers: {},
       trades: {},
+      candles: {},
       user: [],
       account: emptyAccount(),
       marketsEpoch: s.marketsEpoch + 1,

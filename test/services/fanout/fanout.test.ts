@@ -96,6 +96,7 @@ function rig(overrides: Partial<FanoutOptions> = {}): Rig {
         return status()
       },
       recentTrades: (m, limit) => tapes.history(m, limit),
+      recentCandles: (m) => tapes.candles(m),
     },
     ...overrides,
   })
@@ -895,6 +896,9 @@ describe('Fanout for hidden windows', () => {
     expect(resume?.tapes?.map((t) => t.market).sort()).toEqual(['a', 'b'])
     expect(resume?.tapes?.find((t) => t.market === 'b')?.trades).toEqual(r.tapes.history('b'))
     expect(resume?.tapes?.find((t) => t.market === 'b')?.trades.at(-1)?.price).toBe(0.45)
+    // With the candle history through the same trade, so the chart has no hole before the tape.
+    expect(resume?.tapes?.find((t) => t.market === 'b')?.candles).toEqual(r.tapes.candles('b'))
+    expect(resume?.tapes?.find((t) => t.market === 'b')?.candles?.through).toBe(r.tapes.last('b')?.key)
     r.clock.advance(20)
     trade(r, 'a', 0.55)
     r.fanout.inspector(frame(999))

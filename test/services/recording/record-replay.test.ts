@@ -20,6 +20,12 @@ async function replayStatus(client: MonitorClient): Promise<ReplayStatus | undef
   return s.ok ? s.value.replay : undefined
 }
 
+async function snapshotOf(client: MonitorClient, market: string) {
+  const r = await client.getMarketSnapshot(market)
+  if (!r.ok) throw new Error(r.error.message)
+  return r.value
+}
+
 describe('record and replay (engine + simulator)', () => {
   const tmp = tempDir()
   let h: Harness
@@ -29,6 +35,7 @@ describe('record and replay (engine + simulator)', () => {
   let file: string
   let recording: Recording
   let frames: RecordedFrame[]
+  let liveBefore: Awaited<ReturnType<typeof snapshotOf>> | undefined
 
   beforeAll(async () => {
     h = await startHarness({ settingsPath: join(tmp.dir, 'settings.json') })
@@ -117,6 +124,8 @@ describe('record and replay (engine + simulator)', () => {
   })
 
   it('replays read-only at 50×: no socket, books as the frames build them, seek back and forward re-derive them', async () => {
+    await waitFor(async () => (await snapshotOf(client, market)).trades.length > 0, 'a live trade', 10_000)
+    liveBefore = await snapshotOf(client, market)
     const replayed = await client.startReplay({ file, speed: 50 })
     if (!replayed.ok) throw new Error(replayed.error.message)
     expect(replayed.value).toMatchObject({ file, speed: 50, profileName: 'sim' })
@@ -187,6 +196,14 @@ describe('record and replay (engine + simulator)', () => {
   it('stopping the replay reconnects the live profile and its books go live again', async () => {
     const mark = rec.mark()
     expect((await client.stopReplay()).ok).toBe(true)
+    // The live tape and candles held before the replay are back (the replay's are gone), before any new live trade.
+    const back = await snapshotOf(client, market)
+    const keys = new Set(back.trades.map((t) => t.key))
+    expect(liveBefore?.trades.length).toBeGreaterThan(0)
+    expect(liveBefore?.trades.every((t) => keys.has(t.key))).toBe(true)
+    expect(back.candles?.candles['1m'].map((c) => c.time)).toEqual(
+      liveBefore?.candles?.candles['1m'].map((c) => c.time),
+    )
     await waitFor(() => h.sim.connections() === 1, 'the live socket again')
     await waitFor(() => rec.bookState(market, 'live', mark), 'a live book from the venue')
     const status = await client.getStatus()

@@ -126,7 +126,10 @@ export class BatchBuilder {
     const tapes: TapeView[] = []
     for (const market of client.markets) {
       const trades = this.provider.recentTrades(market, this.caps.tape)
-      if (trades.length > 0) tapes.push({ market, trades })
+      if (trades.length === 0) continue
+      // A window hidden for longer than its tape reaches back would otherwise chart a hole before these trades.
+      const candles = this.provider.recentCandles?.(market) ?? null
+      tapes.push(candles === null ? { market, trades } : { market, trades, candles })
     }
     if (tapes.length === 0) return
     batch.tapes = tapes

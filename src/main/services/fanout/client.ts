@@ -1,6 +1,7 @@
 // One window's side of the fan-out: what it watches and what is queued for it since its last batch (batch-builder.ts
 // turns that queue into a ViewBatch), and what the fan-out asks the engine for.
 import type { AlertsView } from '../../../shared/alerts'
+import type { CandleHistory } from '../../../shared/candles'
 import type { ViewBatch } from '../../../shared/ipc'
 import type { BookView, StreamStatus, TickerView, TradeView } from '../../../shared/model'
 import type { WorkspaceView } from '../../../shared/workspace'
@@ -18,6 +19,8 @@ export interface FanoutProvider {
    * keeps no tapes (tests of the fan-out alone).
    */
   recentTrades?(market: string, limit: number): TradeView[]
+  /** The market's candle history, through its tape's newest trade; sent with a resume batch's tape. */
+  recentCandles?(market: string): CandleHistory | null
 }
 
 export interface FanoutCounters {

@@ -8,7 +8,7 @@ import type { EventsCatalog } from './catalog'
 import type { InterestIndex } from './interests'
 import type { RestBooks } from './rest-books'
 import type { ResyncTracker } from './resync'
-import type { TapeStore } from './tapes'
+import type { HeldTapes, TapeStore } from './tapes'
 
 export interface MarketDataDeps {
   books: BookStore
@@ -41,6 +41,19 @@ export class MarketData {
     this.d.resync.clear()
     this.d.liveness.clear()
     for (const market of markets) this.d.changed(market)
+  }
+
+  /**
+   * A replay is starting: the live tapes and candle histories are taken out of the way, to be restored when the
+   * live feed comes back (books are not: a book is asked for anew after any reconnect).
+   */
+  setAside(): HeldTapes {
+    return this.d.tapes.setAside()
+  }
+
+  /** The live feed is back after a replay: the tapes set aside return for the markets still watched. */
+  restore(held: HeldTapes): void {
+    this.d.tapes.restore(held, (market) => this.d.interests.routed(market))
   }
 
   /** Subscriptions changed: drop what nobody watches any more. Says whether the listing must be loaded. */

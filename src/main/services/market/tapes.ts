@@ -1,6 +1,9 @@
-// Trade tapes: a bounded ring buffer of recent trades per market (DESIGN §4 "Memory is bounded").
+// Trade tapes: a bounded ring buffer of recent trades per market (DESIGN §4 "Memory is bounded"), and the candle
+// history built from every trade a tape takes (candle-history.ts), so the two never disagree on what was traded.
+import type { CandleHistory } from '../../../shared/candles'
 import { TAPE_TRADES } from '../../../shared/ipc'
 import type { TradeView, Update } from '../../../shared/model'
+import { MarketCandles } from './candle-history'
 
 export type TradeUpdate = Extract<Update, { kind: 'trade' }> & { market: string }
 
@@ -206,6 +209,12 @@ interface Tape {
   ids: IdWindow
   /** The gap epoch this tape has already marked. */
   epoch: number
+  candles: MarketCandles
+}
+
+/** Tapes set aside (a replay), to be put back later; opaque outside this module. */
+export interface HeldTapes {
+  readonly tapes: ReadonlyMap<string, Tape>
 }
 
 // Module-wide so keys stay unique across stores (a profile switch builds a new store; windows keep old rows).
@@ -237,6 +246,7 @@ export class TapeStore {
         trades: new RingBuffer<TradeView>(this.capacityPerMarket),
         ids: new IdWindow(this.capacityPerMarket),
         epoch: this.epoch,
+        candles: new MarketCandles(),
       }
       this.tapes.set(trade.market, tape)
     }
@@ -262,7 +272,14 @@ export class TapeStore {
     }
     tape.trades.push(view)
     tape.ids.push(id, ts)
+    tape.candles.add(view)
     return view
+  }
+
+  /** The market's candle history, through its tape's newest trade; null when it has no tape. */
+  candles(market: string): CandleHistory | null {
+    const tape = this.tapes.get(market)
+    return tape ? tape.candles.view(tape.trades.last()?.key ?? null) : null
   }
 
   /** Oldest first; the newest `limit` trades when given. */
@@ -285,6 +302,24 @@ export class TapeStore {
 
   clear(): void {
     this.tapes.clear()
+  }
+
+  /** Takes every tape (with its candles) out of the store, leaving it empty: a replay must not see them. */
+  setAside(): HeldTapes {
+    const held = new Map(this.tapes)
+    this.tapes.clear()
+    return { tapes: held }
+  }
+
+  /**
+   * Puts back the tapes set aside for the markets `keep` says are still wanted and that have no tape now. Trades
+   * were missed meanwhile, so the next one of each market is flagged `gapBefore`.
+   */
+  restore(held: HeldTapes, keep: (market: string) => boolean): void {
+    for (const [market, tape] of held.tapes) {
+      if (keep(market) && !this.tapes.has(market)) this.tapes.set(market, tape)
+    }
+    this.markGap()
   }
 
   markets(): IterableIterator<string> {

@@ -39,6 +39,8 @@ export interface RecordReplayDeps {
   suspendLive(): void
   /** Reconnect the profile that was active before the replay. */
   resumeLive(): Promise<void>
+  /** The replay ended without resumeLive() (a profile switch): what suspendLive() kept aside is not needed. */
+  abandonLive?(): void
   /**
    * While replaying: the listing windows get, from the recording's header (null: the recording has none);
    * undefined ends that (the live profile's listing comes from the exchange again).
@@ -269,6 +271,7 @@ export class RecordReplay {
     this.session.clock.stop()
     this.d.log.info('replay: ended by a profile switch', { file: this.session.file })
     this.session = null
+    this.d.abandonLive?.()
     this.d.useListing(undefined)
     this.d.changed()
   }

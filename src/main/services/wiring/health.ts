@@ -42,6 +42,7 @@ export function wireHealth(
       alerts: () => p.alerts.view(),
       workspace: () => p.workspaces.view(),
       recentTrades: (market, limit) => p.tapes.history(market, limit),
+      recentCandles: (market) => p.tapes.candles(market),
     },
   })
   return {

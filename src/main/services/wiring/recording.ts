@@ -1,5 +1,6 @@
 // Recording and replay: the recorder taps the live frames; a replay suspends the live feed, reads a recording
 // with its profile's adapter, and feeds the replay router.
+import type { HeldTapes } from '../market/tapes'
 import { folderBesideSettings } from '../options'
 import { RecordReplay } from '../recording/record-replay'
 import { FeedRecorder } from '../recording/recorder'
@@ -16,6 +17,8 @@ export function wireRecording(w: Wiring): Pick<Engine, 'recorder' | 'recordRepla
     changed: w.statusChanged,
     notice: (text) => p.status.notice(text),
   })
+  // The live profile's tapes while a replay runs, so stopping it brings the live tape and chart back.
+  let held: { profileId: string; tapes: HeldTapes } | null = null
   const recordReplay = new RecordReplay({
     dir: recorder.dir,
     log,
@@ -37,8 +40,22 @@ export function wireRecording(w: Wiring): Pick<Engine, 'recorder' | 'recordRepla
       for (const id of p.registry.desired('market').keys()) p.registry.resubscribe('market', id)
       for (const id of p.registry.desired('event').keys()) p.registry.resubscribe('event', id)
     },
-    suspendLive: () => p.connection.suspend(),
-    resumeLive: () => p.connection.connect(activeProfileOf(w.settings)),
+    suspendLive: () => {
+      held = { profileId: p.connection.profile.id, tapes: p.data.setAside() }
+      p.connection.suspend()
+    },
+    resumeLive: () => {
+      const profile = activeProfileOf(w.settings)
+      // connect() forgets the replay's data before its first await; the live tapes go back right after, before
+      // any frame of the new connection can arrive.
+      const connecting = p.connection.connect(profile)
+      if (held !== null && held.profileId === profile.id) p.data.restore(held.tapes)
+      held = null
+      return connecting
+    },
+    abandonLive: () => {
+      held = null
+    },
     useListing: (events) => p.catalog.useFixed(events),
     useAdapter: (adapter) => {
       w.replayAdapter.name = adapter

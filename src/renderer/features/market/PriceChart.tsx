@@ -1,5 +1,6 @@
 // Candles from the market's trades with lightweight-charts. Built once with setData when the chart opens (or
-// the tape is re-seeded, at once), then one series.update per changed candle, at most CHART_INTERVAL_MS apart:
+// the tape is re-seeded, at once), from the engine's candle history of the market and the tape's trades after it
+// (so a chart opened late shows the last hour, not one candle), then one series.update per changed candle, at most CHART_INTERVAL_MS apart:
 // under a firehose the trades of several frames go in one update (candles a second or a minute wide look the
 // same), so the chart's canvases are not redrawn, repainted and composited every frame. The price axis reads in
 // the trader's unit (¢ or probability), switched without rebuilding the chart.
@@ -15,13 +16,13 @@ import {
 import { useEffect, useRef, useState } from 'react'
 import type { TradeView } from '../../../shared/model'
 import {
-  buildCandles,
   CANDLE_INTERVALS,
   CandleBuilder,
+  chartCandles,
   INTERVAL_SECONDS,
   type Candle,
   type CandleInterval,
-} from './candles'
+} from '../../../shared/candles'
 import type { PriceUnit } from '../../lib/format'
 import { CHART_INTERVAL_MS, throttle } from '../../lib/throttle'
 import { NO_TRADES, useMonitor } from '../../store/monitor'
@@ -68,7 +69,9 @@ function localTime(time: Time, withSeconds: boolean): string {
 export function PriceChart({ market }: { market: string }) {
   const container = useRef<HTMLDivElement | null>(null)
   const [interval, setIntervalChoice] = useState<CandleInterval>('1m')
-  const hasTrades = useMonitor((s) => (s.trades[market] ?? NO_TRADES).length > 0)
+  const hasTrades = useMonitor(
+    (s) => (s.trades[market] ?? NO_TRADES).length > 0 || (s.candles[market]?.candles['1m'].length ?? 0) > 0,
+  )
   const unit = usePriceUnit()
   const chartRef = useRef<IChartApi | null>(null)
 
@@ -127,13 +130,27 @@ export function PriceChart({ market }: { market: string }) {
 
     const builder = new CandleBuilder(seconds)
     let lastKey: string | null = null
+    // How many candles the series holds, on the element for tests: the canvas cannot be read back.
+    let drawn = 0
+    let drawnUpTo = Number.NEGATIVE_INFINITY
+    const count = (cs: readonly Candle[]) => {
+      for (const c of cs) {
+        if (c.time <= drawnUpTo) continue
+        drawn++
+        drawnUpTo = c.time
+      }
+      el.dataset.candles = String(drawn)
+    }
 
     const rebuild = (trades: readonly TradeView[]) => {
-      const cs = buildCandles(trades, seconds)
+      const cs = chartCandles(useMonitor.getState().candles[market], interval, trades)
       candles.setData(cs.map(bar))
       volume.setData(cs.map(vol))
       builder.seed(cs[cs.length - 1] ?? null)
       lastKey = trades[trades.length - 1]?.key ?? null
+      drawn = 0
+      drawnUpTo = Number.NEGATIVE_INFINITY
+      count(cs)
     }
 
     const append = (trades: readonly TradeView[]) => {
@@ -154,6 +171,7 @@ export function PriceChart({ market }: { market: string }) {
         candles.update(bar(c))
         volume.update(vol(c))
       }
+      count([...changed.values()])
       lastKey = trades[trades.length - 1]?.key ?? lastKey
     }
 
@@ -163,7 +181,7 @@ export function PriceChart({ market }: { market: string }) {
       CHART_INTERVAL_MS,
     )
     const unsubscribe = useMonitor.subscribe((s, prev) => {
-      if (s.tapeEpoch[market] !== prev.tapeEpoch[market]) {
+      if (s.tapeEpoch[market] !== prev.tapeEpoch[market] || s.candles[market] !== prev.candles[market]) {
         appendLatest.cancel()
         rebuild(s.trades[market] ?? NO_TRADES)
       } else if (s.trades[market] !== prev.trades[market]) appendLatest.schedule()
