@@ -72,6 +72,8 @@ export class FanoutClient {
   /** Workspaces, watchlists or big-trade rules changed since the last batch. */
   workspace = false
   seq = 0
+  /** Heartbeat checks since the client was last sent anything (fanout.ts, `heartbeatMs`). */
+  silentBeats = 0
   removed = false
   failures = 0
 
