@@ -47,6 +47,12 @@ export interface TapeView {
 export const ENGINE_HEARTBEAT_MS = 500
 export const ENGINE_LOST_AFTER_MS = 1500
 
+/** Whether the batch is a heartbeat: nothing in it but `seq` and `at`. */
+export function isHeartbeat(batch: ViewBatch): boolean {
+  for (const key in batch) if (key !== 'seq' && key !== 'at') return false
+  return true
+}
+
 /**
  * One coalesced push to a window, at most every ~16 ms. Newest state wins; fields absent = unchanged. Every field
  * has its merge rule in shared/batch-merge.ts (the host and the renderer fold batches with it); a field without one
