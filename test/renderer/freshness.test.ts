@@ -44,10 +44,10 @@ describe('the badge rule', () => {
     expect(freshness(noGap, LIVE_FEED, NOW + 1).label).toBe('Live · 15s')
   })
 
-  it('a lost engine link makes every view "Not live · engine lost", covered, whatever its state', () => {
+  it('a lost engine link makes every view "Engine lost", covered, whatever its state', () => {
     for (const s of STATES) {
       const f = freshness(view(s), feed({ link: 'lost' }), NOW)
-      expect([f.state, f.label, f.cover]).toEqual(['lost', 'Not live · engine lost', true])
+      expect([f.state, f.label, f.cover]).toEqual(['lost', 'Engine lost', true])
     }
   })
 
@@ -71,17 +71,17 @@ describe('the badge rule', () => {
     expect(freshness(view('live'), playing, NOW).state).toBe('replay')
   })
 
-  it('a connection that is down makes live and quiet books "Not live · <why>", covered', () => {
+  it('a connection that is down makes live and quiet books say why instead, covered', () => {
     const words = {
-      connecting: 'connecting',
-      reconnecting: 'reconnecting',
-      offline: 'offline',
-      'auth-error': 'not signed in',
+      connecting: 'Connecting',
+      reconnecting: 'Reconnecting',
+      offline: 'Offline',
+      'auth-error': 'Not signed in',
     }
     for (const [connection, word] of Object.entries(words)) {
       for (const s of ['live', 'quiet'] as const) {
         const f = freshness(view(s), feed({ connection: connection as FeedContext['connection'] }), NOW)
-        expect([f.state, f.label, f.cover]).toEqual(['offline', `Not live · ${word} · 30s`, true])
+        expect([f.state, f.label, f.cover]).toEqual(['offline', `${word} · 30s`, true])
       }
     }
     // No status yet: nothing to contradict the engine.

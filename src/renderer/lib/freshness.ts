@@ -85,11 +85,12 @@ export function ageShownFrom(view: ViewFreshness): number | null {
   return null
 }
 
+// Short: a badge sits in narrow columns (the event matrix). The warn colour and the title say "not live".
 const CONNECTION_WORD: Record<Exclude<ConnectionState, 'live'>, string> = {
-  connecting: 'connecting',
-  reconnecting: 'reconnecting',
-  offline: 'offline',
-  'auth-error': 'not signed in',
+  connecting: 'Connecting',
+  reconnecting: 'Reconnecting',
+  offline: 'Offline',
+  'auth-error': 'Not signed in',
 }
 
 /** The freshness a view shows at `now` (the age, once shown, counts from its last update). */
@@ -101,7 +102,7 @@ export function freshness(view: ViewFreshness, feed: FeedContext, now: number): 
   if (feed.link === 'lost') {
     return {
       state: 'lost',
-      label: 'Not live · engine lost',
+      label: 'Engine lost',
       title:
         "The app's engine has stopped answering this window: nothing shown is live until it answers again.",
       cover: true,
@@ -124,7 +125,7 @@ export function freshness(view: ViewFreshness, feed: FeedContext, now: number): 
   if (feed.connection !== null && feed.connection !== 'live') {
     return {
       state: 'offline',
-      label: aged(`Not live · ${CONNECTION_WORD[feed.connection]}`),
+      label: aged(CONNECTION_WORD[feed.connection]),
       title: 'The connection to the venue is down: this is the last data received, and it may be behind.',
       cover: true,
     }

@@ -40,8 +40,8 @@ function NotLiveCard({ fresh, what, testId }: { fresh: Freshness; what: string; 
             ? 'Not live: the engine is not answering'
             : 'Not live: the connection is down'}
         </b>
-        <span className="muted">
-          {what} below may be out of date. {fresh.title}
+        <span className="muted" title={fresh.title}>
+          {what} below may be out of date until {fresh.state === 'lost' ? 'it answers' : 'it is back'}.
         </span>
       </div>
     </div>
