@@ -403,6 +403,29 @@ describe('Fanout', () => {
     expect(r.fanout.counters.droppedInspector).toBe(800)
   })
 
+  it('a window that turns its inspector on is first sent the recent frames the engine kept, once', () => {
+    const kept = [frame(1), frame(2)]
+    const r = rig({
+      provider: {
+        bookView: () => null,
+        ticker: () => null,
+        status,
+        recentFrames: (limit) => kept.slice(-limit),
+      },
+    })
+    const c = collector()
+    r.fanout.addClient('w1', c.sink)
+    r.clock.advance(20)
+    r.fanout.setInspector('w1', true)
+    r.fanout.inspector(frame(3))
+    r.clock.advance(20)
+    expect(c.batches.flatMap((b) => b.inspector ?? []).map((f) => f.seq)).toEqual([1, 2, 3])
+    // Already on: nothing is sent again.
+    r.fanout.setInspector('w1', true)
+    r.clock.advance(20)
+    expect(c.batches.flatMap((b) => b.inspector ?? [])).toHaveLength(3)
+  })
+
   it('user updates and inspector frames go only to clients that asked for them', () => {
     const r = rig()
     const c1 = collector()

@@ -2,7 +2,7 @@
 // turns that queue into a ViewBatch), and what the fan-out asks the engine for.
 import type { AlertsView } from '../../../shared/alerts'
 import type { ViewBatch } from '../../../shared/ipc'
-import type { BookView, StreamStatus, TickerView, TradeView } from '../../../shared/model'
+import type { BookView, InspectorFrame, StreamStatus, TickerView, TradeView } from '../../../shared/model'
 import type { WorkspaceView } from '../../../shared/workspace'
 
 export interface FanoutProvider {
@@ -18,6 +18,11 @@ export interface FanoutProvider {
    * keeps no tapes (tests of the fan-out alone).
    */
   recentTrades?(market: string, limit: number): TradeView[]
+  /**
+   * The inspector's newest `limit` kept frames, oldest first: what a window that turns its inspector on is sent
+   * first, so it lists the bad frames the counters already count. Absent: none (tests of the fan-out alone).
+   */
+  recentFrames?(limit: number): InspectorFrame[]
 }
 
 export interface FanoutCounters {

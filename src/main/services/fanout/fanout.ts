@@ -253,13 +253,19 @@ export class Fanout {
     return true
   }
 
+  /** Turned on, the window is first sent the inspector's recent frames (FanoutProvider.recentFrames). */
   setInspector(id: string, on: boolean): boolean {
     const client = this.clients.get(id)
     if (client === undefined) return false
+    const was = client.inspector
     client.inspector = on
     if (on && client.visible) this.inspectorClients.add(client)
     else this.inspectorClients.delete(client)
     if (!on) client.frames = []
+    else if (!was && client.visible && this.provider.recentFrames !== undefined) {
+      client.frames = this.provider.recentFrames(this.maxFrames).concat(client.frames)
+      if (client.frames.length > 0) this.touch(client)
+    }
     return true
   }
 

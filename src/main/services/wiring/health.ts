@@ -44,6 +44,7 @@ export function wireHealth(
       alerts: () => p.alerts.view(),
       workspace: () => p.workspaces.view(),
       recentTrades: (market, limit) => p.tapes.history(market, limit),
+      recentFrames: (limit) => p.inspector.recent(limit),
     },
   })
   return {
