@@ -29,8 +29,15 @@ export interface EngineLinkSource {
   onConnectionChange?(listener: (open: boolean) => void): () => void
 }
 
+/**
+ * Before its first batch a window waits this long: a page still loading on a busy machine is not "lost", and
+ * nothing in it can claim to be live before a batch came anyway.
+ */
+export const FIRST_BATCH_WITHIN_MS = 5_000
+
 export interface EngineLinkOptions {
   lostAfterMs?: number
+  firstBatchWithinMs?: number
   /** How often the silence is checked (default a sixth of lostAfterMs). */
   checkMs?: number
   now?: () => number
@@ -41,8 +48,8 @@ export function startEngineLink(source: EngineLinkSource, options: EngineLinkOpt
   const lostAfter = options.lostAfterMs ?? ENGINE_LOST_AFTER_MS
   const checkMs = options.checkMs ?? Math.max(50, Math.round(lostAfter / 6))
   const now = options.now ?? Date.now
-  // The window starts as if a batch had just arrived: a window whose engine never answers is lost after lostAfter.
-  let lastBatch = now()
+  // The window starts as if a batch had arrived that long before the first is due.
+  let lastBatch = now() + (options.firstBatchWithinMs ?? FIRST_BATCH_WITHIN_MS) - lostAfter
   let lastCheck = lastBatch
   let socketOpen = true
 
