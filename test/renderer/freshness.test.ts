@@ -72,20 +72,16 @@ describe('the badge rule', () => {
   })
 
   it('a connection that is down makes live and quiet books say why instead, covered', () => {
-    const words = {
-      connecting: 'Connecting',
-      reconnecting: 'Reconnecting',
-      offline: 'Offline',
-      'auth-error': 'Not signed in',
-    }
+    const words = { connecting: 'Connecting', reconnecting: 'Reconnecting', offline: 'Offline' }
     for (const [connection, word] of Object.entries(words)) {
       for (const s of ['live', 'quiet'] as const) {
         const f = freshness(view(s), feed({ connection: connection as FeedContext['connection'] }), NOW)
         expect([f.state, f.label, f.cover]).toEqual(['offline', `${word} · 30s`, true])
       }
     }
-    // No status yet: nothing to contradict the engine.
+    // No status yet: nothing to contradict the engine. A refused key: the socket is open, the data flows.
     expect(freshness(view('live'), feed({ connection: null }), NOW).state).toBe('live')
+    expect(freshness(view('live'), feed({ connection: 'auth-error' }), NOW).state).toBe('live')
   })
 
   it('data paused turns a book the engine still calls live into quiet', () => {
@@ -105,7 +101,7 @@ describe('the badge rule', () => {
         const live =
           f.link === 'up' &&
           f.replay === null &&
-          (f.connection === null || f.connection === 'live') &&
+          (f.connection === null || f.connection === 'live' || f.connection === 'auth-error') &&
           !f.dataPaused &&
           s === 'live'
         expect(out.state === 'live', JSON.stringify({ f, s })).toBe(live)

@@ -85,12 +85,15 @@ export function ageShownFrom(view: ViewFreshness): number | null {
   return null
 }
 
-// Short: a badge sits in narrow columns (the event matrix). The warn colour and the title say "not live".
-const CONNECTION_WORD: Record<Exclude<ConnectionState, 'live'>, string> = {
+/**
+ * The connection states without a socket that carries market data, with the word a badge shows for them. Short:
+ * a badge sits in narrow columns (the event matrix); the warn colour and the title say "not live". `auth-error`
+ * is not among them: the socket is open and the market data flows, only the key was refused.
+ */
+const CONNECTION_WORD: Partial<Record<ConnectionState, string>> = {
   connecting: 'Connecting',
   reconnecting: 'Reconnecting',
   offline: 'Offline',
-  'auth-error': 'Not signed in',
 }
 
 /** The freshness a view shows at `now` (the age, once shown, counts from its last update). */
@@ -122,10 +125,11 @@ export function freshness(view: ViewFreshness, feed: FeedContext, now: number): 
       cover: false,
     }
   }
-  if (feed.connection !== null && feed.connection !== 'live') {
+  const down = feed.connection === null ? undefined : CONNECTION_WORD[feed.connection]
+  if (down !== undefined) {
     return {
       state: 'offline',
-      label: aged(CONNECTION_WORD[feed.connection]),
+      label: aged(down),
       title: 'The connection to the venue is down: this is the last data received, and it may be behind.',
       cover: true,
     }
