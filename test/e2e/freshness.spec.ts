@@ -26,7 +26,7 @@ const LIVE_CLAIMS = `(() => {
   const claims = []
   for (const el of document.querySelectorAll('[data-testid="freshness"]'))
     if (el.getAttribute('data-state') === 'live' || /\\bLive\\b/.test(el.textContent)) claims.push('badge ' + el.textContent)
-  for (const el of document.querySelectorAll('[data-testid="watch-fresh"].state-live')) claims.push('watch dot')
+  for (const el of document.querySelectorAll('[data-testid="watchlist-row"][data-state="live"]')) claims.push('watch row')
   const bar = document.querySelector('[data-testid="connection-status"]')
   if (bar && !bar.hidden && /\\bLive\\b/.test(bar.textContent)) claims.push('status bar ' + bar.textContent)
   return claims
@@ -144,9 +144,12 @@ test('after switching to a profile whose venue cannot be reached, no view says l
     await page.setViewportSize({ width: 1600, height: 950 })
     await openLive(page, host.url)
     await openFirstMarket(page)
+    // The market is on the watchlist too, whose row says live.
+    await page.getByTestId('market-row').first().getByTestId('watch-toggle').click()
+    await page.locator('.dv-tab', { hasText: /^Watchlist$/ }).click()
     await expect
       .poll(() => liveClaims(page), { timeout: 60_000 })
-      .toContainEqual(expect.stringMatching(/^badge Live/))
+      .toEqual(expect.arrayContaining([expect.stringMatching(/^badge Live/), 'watch row']))
 
     const port = await deadPort()
     await page.getByTestId('header-key-settings').click()
