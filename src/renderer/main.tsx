@@ -6,6 +6,7 @@ import { getMonitorApi, readWindowTarget } from './api'
 import { startVisibility } from './api/visibility'
 import { App } from './App'
 import { startTimelineResets } from './store/timeline-resets'
+import { startEngineLink } from './store/engine-link'
 import { selectMarket } from './features/workspace/window-state'
 import './styles.css'
 
@@ -15,6 +16,7 @@ if (!root) throw new Error('index.html has no #root')
 try {
   const api = getMonitorApi()
   startVisibility(api)
+  startEngineLink(api)
   startTimelineResets()
   const target = readWindowTarget(window.location.search)
   // A market window's panes follow its market from their first render.

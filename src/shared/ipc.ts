@@ -43,9 +43,24 @@ export interface TapeView {
 }
 
 /**
+ * The engine link (docs/liveness.md): the engine sends a window a heartbeat batch when it has sent it nothing for
+ * ENGINE_HEARTBEAT_MS (so at most 1.5 × that apart), and a window that got no batch at all for ENGINE_LOST_AFTER_MS
+ * shows every view as not live until batches flow again.
+ */
+export const ENGINE_HEARTBEAT_MS = 500
+export const ENGINE_LOST_AFTER_MS = 1500
+
+/** Whether the batch is a heartbeat: nothing in it but `seq` and `at`. */
+export function isHeartbeat(batch: ViewBatch): boolean {
+  for (const key in batch) if (key !== 'seq' && key !== 'at') return false
+  return true
+}
+
+/**
  * One coalesced push to a window, at most every ~16 ms. Newest state wins; fields absent = unchanged. Every field
  * has its merge rule in shared/batch-merge.ts (the host and the renderer fold batches with it); a field without one
- * fails typecheck there.
+ * fails typecheck there. A batch with nothing but `seq` and `at` is a heartbeat: the engine sends one to a window
+ * it has sent nothing for a while, so the window can tell a quiet engine from a lost one (docs/liveness.md).
  */
 export interface ViewBatch {
   /** Increasing per client. */

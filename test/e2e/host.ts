@@ -26,6 +26,11 @@ export interface Host {
   /** Inject a fault through the host's test hook (TM_WEB_TEST_HOOKS=1). Resolves to the HTTP status. */
   fault(kind: 'drop' | 'stall' | 'unstall' | 'freeze' | 'unfreeze' | 'malformed' | 'restart'): Promise<number>
   stderr(): string
+  /**
+   * Sends the host process a signal: SIGKILL (resolves once it is gone: a host that died), SIGSTOP / SIGCONT
+   * (a host that froze and woke up).
+   */
+  signal(signal: 'SIGKILL' | 'SIGSTOP' | 'SIGCONT'): Promise<void>
   close(): Promise<void>
 }
 
@@ -142,7 +147,18 @@ export async function startHost(options: number | HostOptions = {}): Promise<Hos
       return res.status
     },
     stderr: err,
+    signal: (signal) =>
+      new Promise<void>((done) => {
+        if (signal !== 'SIGKILL' || child.exitCode !== null || child.signalCode !== null) {
+          child.kill(signal)
+          return done()
+        }
+        child.once('exit', () => done())
+        child.kill(signal)
+      }),
     close: async () => {
+      // A stopped host cannot act on SIGTERM.
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGCONT')
       await stopChild(child)
       // Bounded: a stray grandchild holding the pipes must not hang the test; the log is then cut short.
       await Promise.race([logClosed, new Promise((done) => setTimeout(done, 5000).unref())])

@@ -1,6 +1,7 @@
 // Record and replay in the main window against the demo simulator: record 30 s of the live feed, replay it at
-// 10× as a read-only profile with a banner, and see the ladder move from the recording; stopping the replay
-// returns to the live feed, with the live tape and chart as they were before it.
+// 10× as a read-only profile with a banner, and see the ladder move from the recording, its badge saying
+// "Replay 10×" (then "Replay paused") and never "Live", and the inspector listing every frame it counts as
+// unknown; stopping the replay returns to the live feed, with the live tape and chart as they were before it.
 import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -21,6 +22,20 @@ test.afterAll(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
+/**
+ * From the moment the replay banner is shown, every text any freshness badge takes (an observer, so a quick
+ * change cannot slip between polls). Browser-side code is passed as source text.
+ */
+const WATCH_BADGES = `(() => {
+  const seen = new Set()
+  window.__replayBadges = seen
+  const note = () => {
+    if (!document.querySelector('[data-testid="replay-banner"]')) return
+    for (const el of document.querySelectorAll('[data-testid="freshness"]')) seen.add(el.textContent)
+  }
+  new MutationObserver(note).observe(document.body, { subtree: true, childList: true, characterData: true })
+})()`
+
 /** The ladder as text: every level's side, price and size. */
 function ladder(page: Page): Promise<string> {
   return page.evaluate(`(() => [...document.querySelectorAll('[data-testid="book-bid-row"], [data-testid="book-ask-row"]')]
@@ -34,6 +49,9 @@ test('record 30 s, replay it at 10× with the banner, and the ladder moves', asy
   await openLive(page, host.url)
   const market = await openFirstMarket(page)
   await expect(page.getByTestId('orderbook')).toHaveAttribute('data-state', 'live')
+  // Open from the start, so the inspector gets every replayed frame it counts.
+  await page.getByTestId('toggle-inspector').click()
+  await expect(page.getByTestId('inspector-counters')).toBeVisible()
 
   await page.getByTestId('recordings-button').click()
   await page.getByTestId('record-toggle').click()
@@ -56,6 +74,8 @@ test('record 30 s, replay it at 10× with the banner, and the ladder moves', asy
   const row = page.locator(`[data-testid="recording-row"][data-file="${files[0]}"]`)
   await expect(row).toBeVisible()
   await page.getByTestId('replay-start-speed').selectOption('10')
+  await page.evaluate(WATCH_BADGES)
+  const unknownBefore = Number(await page.getByTestId('counter-unknown').textContent())
   await row.getByTestId('replay-start').click()
 
   const banner = page.getByTestId('replay-banner')
@@ -73,8 +93,32 @@ test('record 30 s, replay it at 10× with the banner, and the ladder moves', asy
   }
   expect(seen.size).toBeGreaterThanOrEqual(3)
   await page.screenshot({ path: test.info().outputPath('replay.png') })
+  const badge = page.getByTestId('market-pane').getByTestId('freshness')
+  const play = page.getByTestId('replay-play')
+  // Still playing (30 s at 10× lasts about 3 s, so on a slow machine it may be over): paused, it says so.
+  if ((await play.textContent()) === 'Pause') {
+    await play.click()
+    if ((await banner.getAttribute('data-state')) !== 'ended') {
+      await expect(banner).toHaveAttribute('data-state', 'paused')
+      await expect(badge).toHaveText('Replay paused')
+      await play.click()
+    }
+  }
+  await expect(banner).toHaveAttribute('data-state', 'ended', { timeout: 20_000 })
+  await expect(badge).toHaveText('Replay ended')
+  await expect(badge).toHaveAttribute('data-state', 'replay')
+  // From the banner on, no badge said "Live", and the market's said "Replay 10×" while it played.
+  const badges = (await page.evaluate('[...window.__replayBadges]')) as string[]
+  expect(badges).toContain('Replay 10×')
+  expect(badges.filter((text) => /\bLive\b/.test(text))).toEqual([])
+  // The inspector lists every frame it counted as unknown during the replay (a recorded frame of a market no
+  // window watches now is not unknown).
+  const counted = Number(await page.getByTestId('counter-unknown').textContent()) - unknownBefore
+  const listed = await page.locator('[data-testid="inspector-frame"][data-class="unknown"]').count()
+  expect(listed).toBe(counted)
+  await page.getByTestId('toggle-inspector').click()
 
-  // 30 s at 10× ends in about 3 s; stopping returns to the live feed and the banner goes.
+  // Stopping returns to the live feed and the banner goes.
   await page.getByTestId('replay-stop').click()
   await expect(banner).toHaveCount(0)
   await expect(page.getByTestId('connection-status')).toHaveAttribute('data-state', 'live', {

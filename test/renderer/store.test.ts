@@ -62,6 +62,25 @@ describe('monitor store', () => {
     expect(s.lastBatchSeq).toBe(7)
   })
 
+  it('lists an inspector frame once when the engine sends its recent frames again', () => {
+    const f = (seq: number, receivedAt = seq) =>
+      ({ seq, receivedAt, raw: '{}', truncated: false, classification: 'unknown', decoded: [] }) as const
+    const apply = (seq: number, inspector: ReturnType<typeof f>[]) =>
+      useMonitor
+        .getState()
+        .applyBatch({ seq, at: seq, inspector: inspector.map((x) => ({ ...x, decoded: [] })) })
+    apply(1, [f(1), f(2)])
+    apply(2, [f(1), f(2), f(3)])
+    // A restarted engine counts from 1 again: its frame 1 is another frame.
+    apply(3, [f(1, 99)])
+    expect(useMonitor.getState().inspector.map((x) => `${x.seq}@${x.receivedAt}`)).toEqual([
+      '1@1',
+      '2@2',
+      '3@3',
+      '1@99',
+    ])
+  })
+
   it('keeps other markets’ objects identical so their components do not re-render', () => {
     const { applyBatch } = useMonitor.getState()
     applyBatch({

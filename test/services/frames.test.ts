@@ -62,7 +62,7 @@ function trade(market: string, price: number, id: string): string {
   })
 }
 
-async function setup(options: { realResync?: boolean } = {}) {
+async function setup(options: { realResync?: boolean; replayed?: boolean } = {}) {
   let t = 10_000
   const now = () => t
   const log = captureLogger()
@@ -152,6 +152,7 @@ async function setup(options: { realResync?: boolean } = {}) {
     decoder: new FrameDecoder({ adapters: builtinAdapters(), selection: 'auto' }),
     alerts,
     tap: (text) => void tapped.push(text),
+    ...(options.replayed ? { replayed: true } : {}),
     secrets,
     inspector,
     interests,
@@ -311,6 +312,19 @@ describe('FrameRouter', () => {
     expect(s.liveness.usualGap('m3')).toBeNull()
     expect(s.calls).toEqual([])
     expect(s.inspector.recent().map((fr) => fr.classification)).toEqual(['unknown', 'unknown'])
+  })
+
+  it('in a replay, a recorded frame for a market no window watches now is ok (not unknown), and says why it was not read', async () => {
+    const s = await setup({ replayed: true })
+    s.watch('a', [{ channel: 'market', id: 'm1', filter: 'all' }])
+    s.feed(book('m3', { snapshot: true, seq: 1, bids: [[0.4, 10]], asks: [[0.6, 7]] }))
+    s.feed('{"type":"mystery","n":1}')
+    expect(s.inspector.counters()).toMatchObject({ frames: 2, unknown: 1 })
+    expect(s.books.has('m3')).toBe(false)
+    expect(s.inspector.recent().map((fr) => [fr.classification, fr.error])).toEqual([
+      ['ok', 'recorded for a market no window watches now'],
+      ['unknown', expect.any(String)],
+    ])
   })
 
   it('routes event-channel data for the markets of a watched event', async () => {

@@ -153,6 +153,23 @@ describe('createBridgeApi', () => {
     )
   })
 
+  it('tells its connection listeners of a close before the offline status it delivers, and of the reopen', async () => {
+    const engine = fakeEngine()
+    const first = await host(engine)
+    const api = client(first)
+    const seen: string[] = []
+    api.onConnectionChange((open) => seen.push(open ? 'open' : 'closed'))
+    api.onBatch((batch) => seen.push(`batch ${batch.status?.state ?? '-'}`))
+    await waitFor('the socket to open', () => api.connected)
+    engine.sinks.get('c1')?.({ seq: 1, at: 1, status: status('live') })
+    await waitFor('the live status', () => seen.includes('batch live'))
+    await first.close()
+    await waitFor('the offline status', () => seen.includes('batch offline'))
+    await host(engine, { port: first.port, token: first.token })
+    await waitFor('the reopen', () => seen.filter((s) => s === 'open').length === 2)
+    expect(seen.slice(0, 4)).toEqual(['open', 'batch live', 'closed', 'batch offline'])
+  })
+
   it('prefers a call queued while offline over replaying the older state', async () => {
     const engine = fakeEngine()
     const first = await host(engine)

@@ -44,6 +44,12 @@ export interface FrameRouterDeps {
   duplicate?: (text: string, receivedAt: number) => boolean
   /** Sees every frame's text, with known keys scrubbed from its copy (the feed recorder, recorder.ts). */
   tap?: (text: string, receivedAt: number) => void
+  /**
+   * The frames come from a recording. It holds every market the recorded session watched, so a frame for one no
+   * window watches now is expected, not unknown: counting it as unknown made a replay's inspector count hundreds
+   * of "unknown" frames that were only other markets.
+   */
+  replayed?: boolean
 }
 
 /** Narrows an update to one placed in a market without copying it. */
@@ -80,9 +86,11 @@ export class FrameRouter {
     const why = unknown
       ? (decoded.reasons[0] ?? 'not recognised')
       : unplaced
-        ? 'read, but for no market this connection watches'
+        ? d.replayed
+          ? 'recorded for a market no window watches now'
+          : 'read, but for no market this connection watches'
         : undefined
-    unknown ||= unplaced
+    unknown ||= unplaced && d.replayed !== true
     const frame = echoed
       ? d.inspector.record(
           text,

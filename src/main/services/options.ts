@@ -21,6 +21,8 @@ export interface CreateMonitorOptions {
   simulatorWorkerEntry?: string
   logger?: Logger
   fanoutIntervalMs?: number
+  /** A window sent nothing for this long gets a heartbeat batch (default ENGINE_HEARTBEAT_MS; 0: none). */
+  fanoutHeartbeatMs?: number
   stream?: StreamTuning
   /** Market liveness thresholds (defaults: LIVENESS_DEFAULTS, docs/liveness.md). */
   liveness?: Partial<Pick<LivenessConfig, 'marketQuiet' | 'marketStale' | 'marketCheckMs'>>

@@ -36,6 +36,11 @@ export interface BridgeApi extends MonitorApi {
   readonly connected: boolean
   /** Stops reconnecting and resolves every outstanding call with a `network` error. */
   close(): void
+  /**
+   * Called when the socket opens and when an open socket closes, before anything the close delivers: a closed
+   * bridge means this page has lost its engine (store/engine-link.ts).
+   */
+  onConnectionChange(listener: (open: boolean) => void): () => void
 }
 
 /** Window state the host forgets when a socket drops; the latest value is replayed on reconnect. */
@@ -75,6 +80,7 @@ export function createBridgeApi(options: BridgeApiOptions): BridgeApi {
   const token = options.token
 
   const listeners = new Set<(batch: ViewBatch) => void>()
+  const connectionListeners = new Set<(open: boolean) => void>()
   const queued: Call[] = []
   const sent = new Map<number, Call>()
   const remembered = new Map<MonitorMethod, unknown[]>()
@@ -96,6 +102,16 @@ export function createBridgeApi(options: BridgeApiOptions): BridgeApi {
     : !Impl
       ? { code: 'network', message: 'This browser has no WebSocket support.' }
       : null
+
+  function announce(open: boolean): void {
+    for (const listener of [...connectionListeners]) {
+      try {
+        listener(open)
+      } catch (error) {
+        console.error('monitor: connection listener failed', error)
+      }
+    }
+  }
 
   function deliver(batch: ViewBatch): void {
     // The host numbers batches per socket; renumbering keeps them increasing across reconnects for the page.
@@ -155,6 +171,7 @@ export function createBridgeApi(options: BridgeApiOptions): BridgeApi {
   function onOpen(): void {
     isOpen = true
     attempt = 0
+    announce(true)
     if (everOpened) {
       for (const [method, args] of remembered) {
         if (!queued.some((call) => call.method === method)) internalCall(method, args, () => {})
@@ -176,6 +193,7 @@ export function createBridgeApi(options: BridgeApiOptions): BridgeApi {
       call.settle(fail({ code: 'network', message: 'lost the connection to the browser host' }))
     }
     sent.clear()
+    if (wasOpen) announce(false)
     if (wasOpen && lastStatus) {
       deliver({
         seq: 0,
@@ -275,6 +293,12 @@ export function createBridgeApi(options: BridgeApiOptions): BridgeApi {
       listeners.add(listener)
       return () => {
         listeners.delete(listener)
+      }
+    },
+    onConnectionChange(listener) {
+      connectionListeners.add(listener)
+      return () => {
+        connectionListeners.delete(listener)
       }
     },
     // A browser tab has no application menu, so no command ever arrives.

@@ -1,6 +1,6 @@
 // The MonitorApi and the interest registry, provided once per window so tests can inject a fake engine.
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react'
-import type { Interest, MonitorApi } from '../../shared/ipc'
+import { isHeartbeat, type Interest, type MonitorApi } from '../../shared/ipc'
 import { createAlertIntake, deliverFired } from '../api/alert-delivery'
 import { createInterestRegistry, type InterestRegistry } from '../store/interests'
 import { queueBatch, useMonitor } from '../store/monitor'
@@ -25,6 +25,8 @@ export function ServicesProvider({ api, children }: { api: MonitorApi; children:
   useEffect(() => {
     const intake = createAlertIntake()
     const stop = api.onBatch((raw) => {
+      // A heartbeat only keeps the engine link up (store/engine-link.ts): nothing to apply, no frame to ask for.
+      if (isHeartbeat(raw)) return
       const batch = intake.filter(raw)
       queueBatch(batch)
       if (batch.alertsFired) deliverFired(api, batch.alertsFired)

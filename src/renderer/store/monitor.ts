@@ -200,7 +200,8 @@ export function reduceBatch(s: MonitorState, batch: ViewBatch): Partial<MonitorS
     next.account = applyUserUpdates(s.account, batch.user)
   }
   if (batch.inspector && batch.inspector.length > 0) {
-    next.inspector = appendCapped(s.inspector, batch.inspector, INSPECTOR_CAP)
+    const frames = newFrames(s.inspector, batch.inspector)
+    if (frames.length > 0) next.inspector = appendCapped(s.inspector, frames, INSPECTOR_CAP)
   }
   if (batch.eventsChanged) next.eventsVersion = s.eventsVersion + 1
   if (batch.alerts) {
@@ -212,6 +213,16 @@ export function reduceBatch(s: MonitorState, batch: ViewBatch): Partial<MonitorS
   const toasts = nextToasts(s.toasts, batch.alertsFired, batch.alerts ?? null)
   if (toasts !== s.toasts) next.toasts = toasts
   return next
+}
+
+/**
+ * The frames not listed yet: turning the inspector on again sends the engine's recent frames, some of which the
+ * window may still hold. A frame is its engine's `seq` at its time (a restarted engine counts from 1 again).
+ */
+function newFrames(listed: readonly InspectorFrame[], incoming: InspectorFrame[]): InspectorFrame[] {
+  if (listed.length === 0) return incoming
+  const seen = new Set(listed.map((f) => `${f.seq}@${f.receivedAt}`))
+  return incoming.filter((f) => !seen.has(`${f.seq}@${f.receivedAt}`))
 }
 
 /**

@@ -1,9 +1,9 @@
 // Hidden windows against the real simulator: a window that says it is hidden gets no book, ticker or trade views
 // while its market keeps trading; shown again, its first batch is a fresh full view at the engine's current book
 // seq (never one from before it was hidden), marked `resume`, with the market's tape: the trades made while it was
-// hidden, so the window never asks for them.
+// hidden, so the window never asks for them. And every window, hidden ones too, gets heartbeats while idle.
 import { afterEach, describe, expect, it } from 'vitest'
-import type { ViewBatch } from '../../../src/shared/ipc'
+import { ENGINE_HEARTBEAT_MS, isHeartbeat, type ViewBatch } from '../../../src/shared/ipc'
 import type { BookView, TradeView } from '../../../src/shared/model'
 import type { MonitorClient } from '../../../src/main/services/base/types'
 import { waitFor } from '../helpers'
@@ -121,5 +121,26 @@ describe('hidden windows (engine against the simulator)', () => {
     expect(bad.ok).toBe(false)
     if (!bad.ok) expect(bad.error.code).toBe('invalid_argument')
     expect((await client.setVisibility(false)).ok).toBe(true)
+  })
+})
+
+describe('heartbeats (engine against the simulator)', () => {
+  it('a hidden window watching nothing gets heartbeats while idle, on average within 1.5 × ENGINE_HEARTBEAT_MS, and none once disposed', async () => {
+    h = await startHarness()
+    const arrivals: Array<{ batch: ViewBatch; at: number }> = []
+    const client = h.engine.attachClient({
+      label: 'heartbeats',
+      sink: (batch) => arrivals.push({ batch, at: Date.now() }),
+    })
+    expect((await client.setVisibility(false)).ok).toBe(true)
+    await waitFor(() => arrivals.filter((a) => isHeartbeat(a.batch)).length >= 4, 'four heartbeats', 10_000)
+    const beats = arrivals.filter((a) => isHeartbeat(a.batch))
+    // Wall-clock gaps on a shared machine vary, so the mean is what is held to the bound.
+    const span = (beats.at(-1)?.at ?? 0) - (beats[0]?.at ?? 0)
+    expect(span / (beats.length - 1)).toBeLessThanOrEqual(ENGINE_HEARTBEAT_MS * 1.5 + 100)
+    client.dispose()
+    const count = arrivals.length
+    await new Promise((r) => setTimeout(r, ENGINE_HEARTBEAT_MS * 4))
+    expect(arrivals).toHaveLength(count)
   })
 })

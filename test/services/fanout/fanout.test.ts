@@ -404,6 +404,29 @@ describe('Fanout', () => {
     expect(r.fanout.counters.droppedInspector).toBe(800)
   })
 
+  it('a window that turns its inspector on is first sent the recent frames the engine kept, once', () => {
+    const kept = [frame(1), frame(2)]
+    const r = rig({
+      provider: {
+        bookView: () => null,
+        ticker: () => null,
+        status,
+        recentFrames: (limit) => kept.slice(-limit),
+      },
+    })
+    const c = collector()
+    r.fanout.addClient('w1', c.sink)
+    r.clock.advance(20)
+    r.fanout.setInspector('w1', true)
+    r.fanout.inspector(frame(3))
+    r.clock.advance(20)
+    expect(c.batches.flatMap((b) => b.inspector ?? []).map((f) => f.seq)).toEqual([1, 2, 3])
+    // Already on: nothing is sent again.
+    r.fanout.setInspector('w1', true)
+    r.clock.advance(20)
+    expect(c.batches.flatMap((b) => b.inspector ?? [])).toHaveLength(3)
+  })
+
   it('user updates and inspector frames go only to clients that asked for them', () => {
     const r = rig()
     const c1 = collector()
@@ -1092,5 +1115,63 @@ describe('Fanout under random operations', () => {
       expect(r.clock.pending).toBe(0)
       expect(r.clock.deferred).toBe(0)
     }
+  })
+})
+
+describe('Fanout heartbeats (the engine link, docs/liveness.md)', () => {
+  const isHeartbeat = (b: ViewBatch): boolean => Object.keys(b).sort().join() === 'at,seq'
+
+  it('an idle client, hidden or not, gets a heartbeat at least every 1.5 × heartbeatMs, none while batches flow, none after close', () => {
+    const r = rig({ heartbeatMs: 500 })
+    const shown = collector()
+    const hidden = collector()
+    r.fanout.addClient('shown', shown.sink)
+    r.fanout.addClient('hidden', hidden.sink)
+    r.fanout.setVisible('hidden', false)
+    r.fanout.setClientMarkets('shown', ['a'])
+    r.clock.advance(20)
+    expect(shown.batches.filter(isHeartbeat)).toHaveLength(0)
+
+    // Idle: both get heartbeats, no gap longer than 750 ms, with increasing seq.
+    r.clock.advance(5000)
+    for (const c of [shown, hidden]) {
+      const beats = c.batches.filter(isHeartbeat)
+      expect(beats.length).toBeGreaterThanOrEqual(6)
+      const times = c.batches.map((b) => b.at)
+      for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeLessThanOrEqual(750)
+      const seqs = c.batches.map((b) => b.seq)
+      expect(seqs).toEqual([...seqs].sort((x, y) => x - y))
+      expect(new Set(seqs).size).toBe(seqs.length)
+    }
+
+    // A market updating every 100 ms: the shown client gets its books and no heartbeat meanwhile.
+    const before = shown.batches.length
+    for (let i = 0; i < 30; i++) {
+      snap(r, 'a', 0.4, 0.6, i + 2)
+      r.clock.advance(100)
+    }
+    const during = shown.batches.slice(before)
+    expect(during.filter((b) => b.books !== undefined).length).toBeGreaterThanOrEqual(25)
+    expect(during.filter(isHeartbeat)).toHaveLength(0)
+
+    // Removed and closed: nothing more.
+    r.fanout.removeClient('hidden')
+    const hiddenCount = hidden.batches.length
+    r.clock.advance(2000)
+    expect(hidden.batches).toHaveLength(hiddenCount)
+    r.fanout.close()
+    const shownCount = shown.batches.length
+    r.clock.advance(5000)
+    expect(shown.batches).toHaveLength(shownCount)
+    expect(r.clock.pending).toBe(0)
+  })
+
+  it('sends none without heartbeatMs, and refuses a negative one', () => {
+    expect(() => rig({ heartbeatMs: -1 })).toThrow(RangeError)
+    const { fanout, clock } = rig({ heartbeatMs: 0 })
+    const { batches, sink } = collector()
+    fanout.addClient('w1', sink)
+    clock.advance(5000)
+    expect(batches.map((b) => b.seq)).toEqual([1])
   })
 })

@@ -3,7 +3,7 @@
 import type { AlertsView } from '../../../shared/alerts'
 import type { CandleHistory } from '../../../shared/candles'
 import type { ViewBatch } from '../../../shared/ipc'
-import type { BookView, StreamStatus, TickerView, TradeView } from '../../../shared/model'
+import type { BookView, InspectorFrame, StreamStatus, TickerView, TradeView } from '../../../shared/model'
 import type { WorkspaceView } from '../../../shared/workspace'
 
 export interface FanoutProvider {
@@ -21,6 +21,11 @@ export interface FanoutProvider {
   recentTrades?(market: string, limit: number): TradeView[]
   /** The market's candle history, through its tape's newest trade; sent with a resume batch's tape. */
   recentCandles?(market: string): CandleHistory | null
+  /**
+   * The inspector's newest `limit` kept frames, oldest first: what a window that turns its inspector on is sent
+   * first, so it lists the bad frames the counters already count. Absent: none (tests of the fan-out alone).
+   */
+  recentFrames?(limit: number): InspectorFrame[]
 }
 
 export interface FanoutCounters {
@@ -75,6 +80,8 @@ export class FanoutClient {
   /** Workspaces, watchlists or big-trade rules changed since the last batch. */
   workspace = false
   seq = 0
+  /** Heartbeat checks since the client was last sent anything (fanout.ts, `heartbeatMs`). */
+  silentBeats = 0
   removed = false
   failures = 0
 

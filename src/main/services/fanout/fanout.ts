@@ -18,7 +18,13 @@ import {
   type FanoutProvider,
 } from './client'
 import { MarketIndex } from './market-index'
-import { FlushScheduler, type SchedulerOptions } from './scheduler'
+import {
+  defaultClearTimer,
+  defaultSetTimer,
+  FlushScheduler,
+  type SchedulerOptions,
+  type TimerHandle,
+} from './scheduler'
 import type { Logger } from '../base/types'
 import { errorMessage } from '../base/errors'
 
@@ -38,6 +44,12 @@ export interface FanoutOptions extends SchedulerOptions {
   maxInspectorPerBatch?: number
   /** Trades per market in a resume batch's tapes (default TAPE_TRADES, what a window's tape holds). */
   tapeTrades?: number
+  /**
+   * A client sent nothing for about this long gets a heartbeat (a batch of only `seq` and `at`), hidden ones too,
+   * so a window can tell a quiet engine from a gone one. Checked every half of it, so the longest silence a
+   * window sees is 1.5 × this. 0 or absent: no heartbeats (tests of the fan-out alone).
+   */
+  heartbeatMs?: number
 }
 
 function positiveInt(value: number | undefined, fallback: number, name: string): number {
@@ -88,6 +100,10 @@ export class Fanout {
   private spare = new Set<Client>()
   private flushing = false
   private closed = false
+  private readonly heartbeatMs: number
+  private readonly setTimer: (fn: () => void, ms: number) => TimerHandle
+  private readonly clearTimer: (handle: TimerHandle) => void
+  private beatTimer: TimerHandle | null = null
 
   constructor(options: FanoutOptions) {
     this.provider = options.provider
@@ -102,6 +118,12 @@ export class Fanout {
       inspector: this.maxFrames,
       tape: positiveInt(options.tapeTrades, caps.tape, 'tapeTrades'),
     })
+    this.heartbeatMs = options.heartbeatMs ?? 0
+    if (!Number.isFinite(this.heartbeatMs) || this.heartbeatMs < 0)
+      throw new RangeError('heartbeatMs must be a non-negative number')
+    this.setTimer = options.setTimer ?? defaultSetTimer
+    this.clearTimer = options.clearTimer ?? defaultClearTimer
+    this.armHeartbeat()
   }
 
   get clientCount(): number {
@@ -231,13 +253,19 @@ export class Fanout {
     return true
   }
 
+  /** Turned on, the window is first sent the inspector's recent frames (FanoutProvider.recentFrames). */
   setInspector(id: string, on: boolean): boolean {
     const client = this.clients.get(id)
     if (client === undefined) return false
+    const was = client.inspector
     client.inspector = on
     if (on && client.visible) this.inspectorClients.add(client)
     else this.inspectorClients.delete(client)
     if (!on) client.frames = []
+    else if (!was && client.visible && this.provider.recentFrames !== undefined) {
+      client.frames = this.provider.recentFrames(this.maxFrames).concat(client.frames)
+      if (client.frames.length > 0) this.touch(client)
+    }
     return true
   }
 
@@ -331,6 +359,8 @@ export class Fanout {
   /** Stops the timer and drops every client; later notifications are ignored. */
   close(): void {
     this.scheduler.close()
+    if (this.beatTimer !== null) this.clearTimer(this.beatTimer)
+    this.beatTimer = null
     this.closed = true
     for (const id of [...this.clients.keys()]) this.removeClient(id)
     this.index.clear()
@@ -405,6 +435,7 @@ export class Fanout {
   }
 
   private send(client: Client, batch: ViewBatch): void {
+    client.silentBeats = 0
     try {
       client.sink(batch)
       this.counters.batches++
@@ -421,6 +452,29 @@ export class Fanout {
         })
       }
     }
+  }
+
+  // ---------------------------------------------------------------- heartbeats
+
+  private armHeartbeat(): void {
+    if (this.heartbeatMs <= 0 || this.closed) return
+    this.beatTimer = this.setTimer(() => this.beat(), this.heartbeatMs / 2)
+  }
+
+  /**
+   * Every half heartbeat: a client sent nothing during the last two checks gets a heartbeat. Counting checks
+   * rather than reading the clock keeps this right when the engine's clock is a replay's or a test's.
+   */
+  private beat(): void {
+    this.beatTimer = null
+    if (this.closed) return
+    for (const client of this.clients.values()) {
+      if (++client.silentBeats < 2) continue
+      // Its own seq, like any batch: a window sees one increasing sequence.
+      client.seq++
+      this.send(client, { seq: client.seq, at: this.scheduler.now() })
+    }
+    this.armHeartbeat()
   }
 
   private touch(client: Client): void {

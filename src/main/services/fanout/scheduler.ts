@@ -27,13 +27,13 @@ export interface SchedulerOptions {
 /** Notifications between two clock reads while a timer is pending: keeps the overdue check off the per-frame cost. */
 const CLOCK_CHECK_EVERY = 16
 
-function defaultSetTimer(fn: () => void, ms: number): TimerHandle {
+export function defaultSetTimer(fn: () => void, ms: number): TimerHandle {
   const t = setTimeout(fn, ms)
   t.unref()
   return t
 }
 
-function defaultClearTimer(handle: TimerHandle): void {
+export function defaultClearTimer(handle: TimerHandle): void {
   clearTimeout(handle as ReturnType<typeof setTimeout>)
 }
 

@@ -31,6 +31,11 @@ export function wireFrames(w: Wiring): Pick<Engine, 'router' | 'replayRouter'> {
       tap: (text, receivedAt) => p.recorder.frame(text, receivedAt),
       userHeard: () => p.accountRest.executed(),
     }),
-    replayRouter: new FrameRouter({ ...shared, decoder: p.replayVenue, alerts: REPLAY_ALERTS }),
+    replayRouter: new FrameRouter({
+      ...shared,
+      decoder: p.replayVenue,
+      alerts: REPLAY_ALERTS,
+      replayed: true,
+    }),
   }
 }

@@ -1,5 +1,6 @@
 // Health (incidents, the inspector, market liveness, the status windows see) and the fan-out that carries every
 // view to the windows.
+import { ENGINE_HEARTBEAT_MS } from '../../../shared/ipc'
 import { Fanout } from '../fanout/fanout'
 import { IncidentLog } from '../health/incidents'
 import { createInspector } from '../health/inspector'
@@ -33,6 +34,7 @@ export function wireHealth(
   )
   const fanout = new Fanout({
     ...(options.fanoutIntervalMs !== undefined ? { intervalMs: options.fanoutIntervalMs } : {}),
+    heartbeatMs: options.fanoutHeartbeatMs ?? ENGINE_HEARTBEAT_MS,
     logger: w.log,
     now,
     provider: {
@@ -43,6 +45,7 @@ export function wireHealth(
       workspace: () => p.workspaces.view(),
       recentTrades: (market, limit) => p.tapes.history(market, limit),
       recentCandles: (market) => p.tapes.candles(market),
+      recentFrames: (limit) => p.inspector.recent(limit),
     },
   })
   return {

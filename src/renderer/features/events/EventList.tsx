@@ -20,6 +20,7 @@ import {
 import { formatChance, formatPrice } from '../../lib/format'
 import { openMarketAlert } from '../../store/alerts-ui'
 import { useMonitor } from '../../store/monitor'
+import { useDim } from '../../hooks/freshness'
 import { usePriceUnit } from '../../store/prefs'
 import { WatchToggle } from '../workspace/WatchToggle'
 import { toggleWatch } from '../workspace/watchlists'
@@ -37,9 +38,9 @@ const MARKET_ROW_H = 26
 const MarketQuote = memo(function MarketQuote({ market }: { market: string }) {
   const t = useMonitor((s) => s.tickers[market])
   const unit = usePriceUnit()
-  // Stale and resyncing quotes are greyed out; a quiet one is only subdued (its prices are still applied).
-  const mark =
-    t?.state === 'stale' || t?.state === 'resyncing' ? 'stale-text' : t?.state === 'quiet' ? 'quiet-text' : ''
+  // Stale quotes (or ones nothing vouches for) are greyed out; a quiet one is only subdued (still applied).
+  const dim = useDim(t)
+  const mark = dim ? `${dim}-text` : ''
   return (
     <>
       <span className={`c-num bid-text ${mark}`}>{formatPrice(t?.bestBid, unit)}</span>

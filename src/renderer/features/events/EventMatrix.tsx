@@ -2,7 +2,7 @@
 // own market's ticker and is memoised with stable props, so a quote change re-renders that row (and the sum).
 // Above it, the event's category, status, time left and tags where the venue sends them, and its rules.
 import { memo, useCallback, useState } from 'react'
-import type { BookState, EventSummary, MarketSummary } from '../../../shared/model'
+import type { EventSummary, MarketSummary } from '../../../shared/model'
 import { useApi, useInterests } from '../../hooks/context'
 import { openMarketAlert } from '../../store/alerts-ui'
 import { formatChance, formatMid, formatPrice, formatSigned, midOf, spreadOf } from '../../lib/format'
@@ -12,15 +12,10 @@ import { usePriceUnit } from '../../store/prefs'
 import { GridTable, type GridColumn } from '../../ui/GridTable'
 import { EventMeta } from './EventMeta'
 import { FreshnessBadge } from '../market/FreshnessBadge'
+import { useDim } from '../../hooks/freshness'
+import { viewFreshness } from '../../lib/freshness'
 import { RulesDialog } from './RulesDialog'
 import { useShallow } from 'zustand/react/shallow'
-
-/** Stale and resyncing rows are greyed out; a quiet one is only subdued (its prices are still applied). */
-function rowClass(state: BookState): string {
-  if (state === 'stale' || state === 'resyncing') return 'stale-row'
-  if (state === 'quiet') return 'quiet-row'
-  return ''
-}
 
 const MatrixRow = memo(function MatrixRow({
   market,
@@ -33,6 +28,8 @@ const MatrixRow = memo(function MatrixRow({
   const unit = usePriceUnit()
   const bid = t?.bestBid ?? null
   const ask = t?.bestAsk ?? null
+  // Stale rows are greyed out; a quiet one is only subdued (its prices are still applied).
+  const dim = useDim(t)
   return (
     <tr
       data-testid="market-row"
@@ -40,7 +37,7 @@ const MatrixRow = memo(function MatrixRow({
       data-bid={bid ?? undefined}
       data-ask={ask ?? undefined}
       onDoubleClick={() => onOpen(market.id)}
-      className={t ? rowClass(t.state) : ''}
+      className={dim ? `${dim}-row` : ''}
     >
       <td
         className="ellipsis"
@@ -55,11 +52,7 @@ const MatrixRow = memo(function MatrixRow({
       <td className="num">{formatPrice(spreadOf(bid, ask), unit)}</td>
       <td className="num">{formatMid(midOf(bid, ask), unit)}</td>
       <td>
-        <FreshnessBadge
-          state={t?.state ?? null}
-          updatedAt={t?.updatedAt ?? null}
-          usualGapMs={t?.usualGapMs}
-        />
+        <FreshnessBadge {...viewFreshness(t)} />
       </td>
       <td>
         <button

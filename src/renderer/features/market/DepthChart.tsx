@@ -16,6 +16,8 @@ import { foldedLevels } from './ladder'
 import { CHART_INTERVAL_MS, useThrottled } from '../../lib/throttle'
 import type { BookView } from '../../../shared/model'
 import { StaleOverlay } from './StaleOverlay'
+import { useFreshnessNoAge } from '../../hooks/freshness'
+import { viewFreshness } from '../../lib/freshness'
 import { useMonitor, type MonitorState } from '../../store/monitor'
 import { usePriceUnit } from '../../store/prefs'
 
@@ -209,6 +211,8 @@ interface Hover {
 export function DepthChart({ market }: { market: string }) {
   const book = useThrottled(useMonitor, market, selectBook, CHART_INTERVAL_MS, stateChanged)
   const state = book?.state ?? 'empty'
+  // The quiet mark follows the badge rule: no "Quiet?" (a live claim's shadow) in a replay or without an engine.
+  const fresh = useFreshnessNoAge(viewFreshness(book))
   const unit = usePriceUnit()
   const folded = book?.no !== undefined
   const model = useMemo(() => {
@@ -333,6 +337,7 @@ export function DepthChart({ market }: { market: string }) {
       data-testid="depth-chart"
       data-market={market}
       data-state={state}
+      data-fresh={fresh.state}
       data-levels={model?.levels ?? 0}
       data-folded={folded ? 'true' : undefined}
     >
@@ -362,7 +367,7 @@ export function DepthChart({ market }: { market: string }) {
             </div>
           </>
         ) : null}
-        {state === 'quiet' ? (
+        {fresh.state === 'quiet' ? (
           <span
             className="quiet-mark depth-quiet"
             data-testid="depth-quiet-mark"

@@ -15,6 +15,7 @@ import { usePriceUnit } from '../../store/prefs'
 import { ContextMenu, isMenuKey, menuPointFor, type MenuAt } from '../../ui/ContextMenu'
 import { EventMeta } from '../events/EventMeta'
 import { FreshnessBadge } from './FreshnessBadge'
+import { viewFreshness } from '../../lib/freshness'
 import { OrderBook } from './OrderBook'
 import { RulesDialog } from '../events/RulesDialog'
 import { useMarketFeed } from './market-feed'
@@ -130,13 +131,7 @@ function Quote({ market }: { market: string }) {
         )
       })}
       <span className="freshness-slot">
-        <FreshnessBadge
-          state={book?.state ?? ticker?.state ?? null}
-          updatedAt={book?.updatedAt ?? ticker?.updatedAt ?? null}
-          usualGapMs={book?.usualGapMs ?? ticker?.usualGapMs}
-          resyncAttempt={book?.resyncAttempt}
-          staleReason={book?.staleReason}
-        />
+        <FreshnessBadge {...viewFreshness(book ?? ticker)} />
       </span>
     </div>
   )

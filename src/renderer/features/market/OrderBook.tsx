@@ -29,6 +29,8 @@ import { formatMid, formatPrice, formatSize, midOf, spreadOf, type PriceUnit } f
 import { ladderSides, yesTermsOfNo, type LadderLevel, type LadderSides, type LadderView } from './ladder'
 import { openAlertForm, openAlertManager } from '../../store/alerts-ui'
 import { StaleOverlay } from './StaleOverlay'
+import { useFreshnessNoAge } from '../../hooks/freshness'
+import { viewFreshness } from '../../lib/freshness'
 import { useMonitor } from '../../store/monitor'
 import { usePriceUnit } from '../../store/prefs'
 import { ContextMenu, isMenuKey, menuPointFor, type MenuAt } from '../../ui/ContextMenu'
@@ -206,6 +208,8 @@ export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; 
   const showing: LadderView = hasNo ? view : 'yes'
   const sides = book ? ladderSides(book, showing, levels) : NO_SIDES
   const state = book?.state ?? 'empty'
+  // The quiet mark follows the badge rule: no "Quiet?" (a live claim's shadow) in a replay or without an engine.
+  const fresh = useFreshnessNoAge(viewFreshness(book))
   const asks = sides.asks
   const bids = sides.bids
   const askCum = cumulate(asks)
@@ -350,6 +354,7 @@ export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; 
       data-testid="orderbook"
       data-market={market}
       data-state={state}
+      data-fresh={fresh.state}
       data-view={hasNo ? showing : undefined}
     >
       {hasNo ? (
@@ -396,7 +401,7 @@ export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; 
             >
               {formatMid(mid, unit)}
             </span>
-            {state === 'quiet' ? (
+            {fresh.state === 'quiet' ? (
               <span
                 className="quiet-mark"
                 data-testid="book-quiet-mark"

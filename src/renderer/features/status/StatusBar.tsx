@@ -11,6 +11,7 @@ import { toggleAlertManager, useAlertUi } from '../../store/alerts-ui'
 import { useMonitor } from '../../store/monitor'
 import { GridTable, type GridColumn } from '../../ui/GridTable'
 import { PriceUnitToggle } from '../settings/PriceUnitToggle'
+import { EngineLinkNotice, useEngineLost } from './EngineLinkNotice'
 
 /**
  * The engine reports lastMessageAt with its status about once a second, so an age under this is noise: it reads
@@ -234,11 +235,14 @@ export function StatusBar({ onOpenInspector }: { onOpenInspector?: () => void })
   const replaying = status?.replay !== undefined
   // Connected and answering pings, yet every watched market has gone quiet: neither "Live" nor "Offline".
   const paused = state === 'live' && status?.dataPaused === true && !replaying
+  const engineLost = useEngineLost()
 
   return (
     <footer className="statusbar">
+      <EngineLinkNotice />
       <span
         className="status-item"
+        hidden={engineLost}
         data-testid="connection-status"
         data-state={state}
         data-paused={paused ? 'true' : undefined}

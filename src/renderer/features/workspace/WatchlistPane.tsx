@@ -19,6 +19,8 @@ import {
 } from '../../lib/format'
 import { useMarketNames } from '../../store/events'
 import { useMonitor } from '../../store/monitor'
+import { useFreshnessNoAge } from '../../hooks/freshness'
+import { dimOf, viewFreshness } from '../../lib/freshness'
 import { usePriceUnit } from '../../store/prefs'
 import { NameInput } from '../../ui/NameInput'
 import { editWatchlist } from './watchlists'
@@ -64,13 +66,6 @@ export function venueFigures(t: TickerView | undefined): string {
   return out
 }
 
-const STATE_WORD: Record<string, string> = {
-  live: 'Live',
-  quiet: 'Quiet: no update for longer than usual',
-  stale: 'Stale: the data may be behind',
-  resyncing: 'Resyncing: waiting for a fresh snapshot',
-}
-
 const Row = memo(function Row({
   market,
   title,
@@ -98,9 +93,10 @@ const Row = memo(function Row({
   const unit = usePriceUnit()
   const change = changeOf(t, unit)
   const spread = spreadOf(t?.bestBid, t?.bestAsk)
-  const state = t?.state ?? null
-  const dim =
-    state === 'stale' || state === 'resyncing' ? 'stale-text' : state === 'quiet' ? 'quiet-text' : ''
+  const fresh = useFreshnessNoAge(viewFreshness(t))
+  const state = t ? fresh.state : null
+  const dimmed = dimOf(fresh.state)
+  const dim = dimmed ? `${dimmed}-text` : ''
   return (
     <div
       className={`watch-row ${cursor ? 'cursor' : ''} ${selected ? 'selected' : ''}`}
@@ -161,8 +157,8 @@ const Row = memo(function Row({
       <span
         className={`watch-fresh state-${state ?? 'none'}`}
         data-testid="watch-fresh"
-        aria-label={state === null ? 'no data yet' : (STATE_WORD[state] ?? state)}
-        title={`${state === null ? 'No data yet' : (STATE_WORD[state] ?? state)}${t?.updatedAt ? ` · updated ${formatClock(t.updatedAt)}` : ''}`}
+        aria-label={fresh.label}
+        title={`${fresh.label}: ${fresh.title}${t?.updatedAt ? ` · updated ${formatClock(t.updatedAt)}` : ''}`}
       />
     </div>
   )
