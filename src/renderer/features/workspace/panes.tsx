@@ -98,7 +98,24 @@ function Frame({ kind, market, children }: { kind: PaneKind; market?: string | n
       data-market={market ?? undefined}
       tabIndex={-1}
     >
+      {market ? <NotListed market={market} /> : null}
       {children}
+    </div>
+  )
+}
+
+/**
+ * A selected or pinned market the listing does not hold (closed, or restored from a layout saved before it
+ * went) is still shown by id, with this said above it rather than a pane that silently waits.
+ */
+function NotListed({ market }: { market: string }) {
+  const missing = useEvents((s) => s.phase === 'ready' && findMarket(s.events, market) === null)
+  if (!missing) return null
+  return (
+    <div className="alert warn banner pane-note" data-testid="pane-not-listed" title={market}>
+      <span>
+        <b>{market}</b> is not in the events listing: it may have closed.
+      </span>
     </div>
   )
 }
