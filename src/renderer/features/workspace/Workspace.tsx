@@ -21,6 +21,8 @@ import {
   type WorkspaceView,
 } from '../../../shared/workspace'
 import { useApi } from '../../hooks/context'
+import { marketHint, marketLabel, marketNamesOf } from '../../lib/market-names'
+import { useEvents, useMarketNames } from '../../store/events'
 import { useMonitor } from '../../store/monitor'
 import { builtIn, newPaneId, type BuiltIn } from './layouts'
 import { PANE_COMPONENTS, PANES, paneParams } from './panes'
@@ -48,6 +50,7 @@ function isPaneKind(value: unknown): value is PaneKind {
 /** The pin on a market pane's tab bar: follow the window's market, or stay on this one. */
 function HeaderActions({ activePanel }: IDockviewHeaderActionsProps) {
   const selected = useWindowWorkspace((s) => s.selectedMarket)
+  const names = useMarketNames()
   // The library re-renders this on group changes only; a pin changes the panel's params.
   const [, bump] = useState(0)
   useEffect(() => {
@@ -59,7 +62,8 @@ function HeaderActions({ activePanel }: IDockviewHeaderActionsProps) {
   const kind = activePanel.api.component
   if (!isPaneKind(kind) || !PANES[kind].market) return null
   const params = paneParams(activePanel.params)
-  const pinned = params.market !== undefined
+  const pin = params.market
+  const pinned = pin !== undefined
   return (
     <div className="dock-actions">
       <button
@@ -70,8 +74,8 @@ function HeaderActions({ activePanel }: IDockviewHeaderActionsProps) {
         aria-pressed={pinned}
         disabled={!pinned && selected === null}
         title={
-          pinned
-            ? `Pinned to ${params.market}: click to follow the window's market again (Alt+P)`
+          pin !== undefined
+            ? `Pinned to ${marketHint(names.get(pin), pin)}: click to follow the window's market again (Alt+P)`
             : "Follows the window's market: click to pin this pane to it (Alt+P)"
         }
         onClick={() => togglePin(activePanel.api, params, selected)}
@@ -96,7 +100,9 @@ export function togglePin(
     panel.setTitle(PANES[kind].title)
   } else if (selected !== null) {
     panel.updateParameters({ ...params, market: selected })
-    panel.setTitle(`${PANES[kind].title} · ${selected}`)
+    panel.setTitle(
+      `${PANES[kind].title} · ${marketLabel(marketNamesOf(useEvents.getState().events), selected)}`,
+    )
   }
 }
 
