@@ -57,6 +57,18 @@ test('the selected market and a pinned pane survive a reload and a restart on th
 
     await page.reload()
     await expectRestored(page, second, first)
+
+    // A pin reloaded away at once, before the debounced save: written as the page goes.
+    await dockPane(page, 'chart').click({ position: { x: 10, y: 80 } })
+    const chartPin = page.locator('.dv-groupview', { has: dockPane(page, 'chart') }).getByTestId('pane-link')
+    await chartPin.click()
+    await expect(chartPin).toHaveAttribute('aria-pressed', 'true')
+    await page.reload()
+    await expect(dockPane(page, 'chart')).toHaveAttribute('data-market', second, { timeout: 30_000 })
+    await expect(chartPin).toHaveAttribute('aria-pressed', 'true')
+    await expect
+      .poll(async () => (await saved(settings)).pinned.sort(), { timeout: 15_000 })
+      .toEqual([first, second].sort())
     return { first, second }
   })
 
