@@ -107,5 +107,18 @@ test('a remembered market the listing no longer holds is shown by id with a note
     await expect(dockPane(page, 'ladder')).toHaveAttribute('data-market', market)
     await expect(page.getByTestId('pane-not-listed')).toHaveCount(0)
     await expect.poll(async () => (await saved(settings)).selected).toBe(market)
+
+    // A market window of an unlisted market says so once, in its banner, not again in each pane.
+    const win = await page.context().newPage()
+    try {
+      await win.goto(host.page({ view: 'market', market: 'market-that-closed' }))
+      await expect(dockPane(win, 'ladder')).toHaveAttribute('data-market', 'market-that-closed', {
+        timeout: 30_000,
+      })
+      await expect(win.getByText('This market is not in the current events listing')).toBeVisible()
+      await expect(win.getByTestId('pane-not-listed')).toHaveCount(0)
+    } finally {
+      await win.close()
+    }
   })
 })

@@ -22,6 +22,7 @@ import { Inspector } from '../status/Inspector'
 import { MarketPane } from '../market/MarketPane'
 import { PriceChart } from '../market/PriceChart'
 import { TradeTape, type TapeFilters } from '../market/TradeTape'
+import { currentWindowTarget } from '../../api'
 import { useApi } from '../../hooks/context'
 import { findMarket } from '../../lib/events'
 import { useEvents } from '../../store/events'
@@ -106,11 +107,13 @@ function Frame({ kind, market, children }: { kind: PaneKind; market?: string | n
 
 /**
  * A selected or pinned market the listing does not hold (closed, or restored from a layout saved before it
- * went) is still shown by id, with this said above it rather than a pane that silently waits.
+ * went) is still shown by id, with this said above it rather than a pane that silently waits. A market
+ * window's own market is left to the window's banner, which says it once for all its panes.
  */
 function NotListed({ market }: { market: string }) {
   const missing = useEvents((s) => s.phase === 'ready' && findMarket(s.events, market) === null)
-  if (!missing) return null
+  const target = currentWindowTarget()
+  if (!missing || (target.kind === 'market' && target.market === market)) return null
   return (
     <div className="alert warn banner pane-note" data-testid="pane-not-listed" title={market}>
       <span>
