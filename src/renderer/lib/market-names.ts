@@ -47,3 +47,8 @@ export function marketLabel(names: MarketNames, id: string): string {
 export function marketHint(name: MarketName | undefined, id: string): string {
   return name ? `${name.label} (id ${id})` : `${id} (not in the events listing)`
 }
+
+/** A row's tooltip: the hint of the market it is about on a line above `text`, or `text` alone for none. */
+export function hintAbove(names: MarketNames, market: string | null, text: string): string {
+  return market === null ? text : `${marketHint(names.get(market), market)}\n${text}`
+}

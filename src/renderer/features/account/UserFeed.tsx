@@ -3,7 +3,7 @@
 import { memo, useMemo } from 'react'
 import type { UserUpdateView } from '../../../shared/model'
 import { formatClock } from '../../lib/format'
-import { marketHint, nameOf, type MarketName } from '../../lib/market-names'
+import { hintAbove, nameOf, type MarketNames } from '../../lib/market-names'
 import { useMarketNames } from '../../store/events'
 import { useMonitor } from '../../store/monitor'
 
@@ -26,8 +26,9 @@ function preview(data: unknown): string {
   return text.length > 240 ? `${text.slice(0, 240)}…` : text
 }
 
-const FeedRow = memo(function FeedRow({ u, name }: { u: UserUpdateView; name: MarketName | undefined }) {
+const FeedRow = memo(function FeedRow({ u, names }: { u: UserUpdateView; names: MarketNames }) {
   const text = preview(u.data)
+  const name = nameOf(names, u.market)
   return (
     <div
       className="feed-row"
@@ -37,10 +38,7 @@ const FeedRow = memo(function FeedRow({ u, name }: { u: UserUpdateView; name: Ma
     >
       <span className="c-time">{formatClock(u.receivedAt)}</span>
       <span className={`tag tag-${u.topic}`}>{u.topic}</span>
-      <span
-        className="mono ellipsis"
-        title={u.market === null ? text : `${marketHint(name, u.market)}\n${text}`}
-      >
+      <span className="mono ellipsis" title={hintAbove(names, u.market, text)}>
         {name ? <b data-testid="user-feed-market">{name.label} </b> : null}
         {text}
       </span>
@@ -72,7 +70,7 @@ export function UserFeed({ hasKey }: { hasKey: boolean }) {
             {hasKey ? 'Waiting for account updates…' : 'No key: no account updates.'}
           </div>
         ) : (
-          feed.map((u) => <FeedRow key={u.seq} u={u} name={nameOf(names, u.market)} />)
+          feed.map((u) => <FeedRow key={u.seq} u={u} names={names} />)
         )}
       </div>
     </div>

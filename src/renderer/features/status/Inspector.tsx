@@ -4,7 +4,7 @@ import { memo, useEffect, useState } from 'react'
 import type { FrameClass, InspectorFrame } from '../../../shared/model'
 import { useApi } from '../../hooks/context'
 import { formatClockMs } from '../../lib/format'
-import { marketHint, nameOf, type MarketNames } from '../../lib/market-names'
+import { hintAbove, nameOf, type MarketNames } from '../../lib/market-names'
 import { useMarketNames } from '../../store/events'
 import { useMonitor } from '../../store/monitor'
 
@@ -63,10 +63,7 @@ const FrameRow = memo(function FrameRow({ frame, names }: { frame: InspectorFram
           ? `${summary(frame)}: ${frame.error}`
           : summary(frame)}
       </span>
-      <span
-        className="mono ellipsis frame-raw"
-        title={market === null ? frame.raw : `${marketHint(name, market)}\n${frame.raw}`}
-      >
+      <span className="mono ellipsis frame-raw" title={hintAbove(names, market, frame.raw)}>
         {name ? <b data-testid="inspector-frame-market">{name.label} </b> : null}
         {frame.raw}
         {frame.truncated ? '…' : ''}

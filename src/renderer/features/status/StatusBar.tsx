@@ -7,7 +7,7 @@ import type { Incident, StreamStatus } from '../../../shared/model'
 import { useAgeNow, useCountdownNow } from '../../hooks/clock'
 import { useApi } from '../../hooks/context'
 import { formatAge, formatClock, formatCountdown, formatDuration } from '../../lib/format'
-import { marketHint, marketLabel } from '../../lib/market-names'
+import { hintAbove, marketLabel } from '../../lib/market-names'
 import { useMarketNames } from '../../store/events'
 import { toggleAlertManager, useAlertUi } from '../../store/alerts-ui'
 import { useMonitor } from '../../store/monitor'
@@ -100,10 +100,7 @@ function IncidentLog({ incidents, onClose }: { incidents: Incident[]; onClose: (
                   formatDuration(i.endedAt - i.startedAt)
                 )}
               </td>
-              <td
-                className="ellipsis"
-                title={i.market ? `${marketHint(names.get(i.market), i.market)}\n${i.detail}` : i.detail}
-              >
+              <td className="ellipsis" title={hintAbove(names, i.market ?? null, i.detail)}>
                 {i.market ? <span className="muted">{marketLabel(names, i.market)} · </span> : null}
                 {i.detail}
               </td>
