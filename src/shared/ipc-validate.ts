@@ -5,7 +5,13 @@ import { alertRuleInputSchema, issueField, keepRunningSchema, MAX_SNOOZE_MINUTES
 import { adapterChoice } from './adapters/name'
 import type { MethodArgs, MonitorMethod } from './ipc'
 import { JSON_LIMITS, jsonLimitProblem } from './json-limits'
-import { bigTradeRuleSchema, watchlistInputSchema, windowKeySchema, workspaceInputSchema } from './workspace'
+import {
+  bigTradeRuleSchema,
+  idSchema,
+  watchlistInputSchema,
+  windowKeySchema,
+  workspaceInputSchema,
+} from './workspace'
 
 const id = z.string().min(1).max(200)
 const filter = z.enum(['all', 'orderbook', 'trades'])
@@ -97,6 +103,7 @@ const argSchemas: { [M in MonitorMethod]: z.ZodType<MethodArgs<M>> } = {
   saveWorkspace: z.tuple([workspaceInputSchema]) as never,
   deleteWorkspace: z.tuple([id]),
   setWindowWorkspace: z.tuple([windowKeySchema, id]),
+  setWindowMarket: z.tuple([windowKeySchema, idSchema.nullable()]),
   saveWatchlist: z.tuple([watchlistInputSchema]) as never,
   deleteWatchlist: z.tuple([id]),
   setBigTrade: z.tuple([id, bigTradeRuleSchema.nullable()]),

@@ -229,6 +229,8 @@ export interface MonitorApi {
   deleteWorkspace(id: string): Promise<Result<void>>
   /** Remembers which workspace a window (`main`, `market:<id>`, `event:<id>`) shows, for its next start. */
   setWindowWorkspace(window: string, workspace: string): Promise<Result<void>>
+  /** Remembers the market a window's linked panes follow (null: none), for its next start. */
+  setWindowMarket(window: string, market: string | null): Promise<Result<void>>
   /** Creates (no id) or replaces a watchlist. */
   saveWatchlist(watchlist: WatchlistInput): Promise<Result<Watchlist>>
   deleteWatchlist(id: string): Promise<Result<void>>
@@ -308,6 +310,7 @@ export const MONITOR_METHODS = [
   'saveWorkspace',
   'deleteWorkspace',
   'setWindowWorkspace',
+  'setWindowMarket',
   'saveWatchlist',
   'deleteWatchlist',
   'setBigTrade',

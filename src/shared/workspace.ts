@@ -147,6 +147,9 @@ export const windowKeySchema = z
   .refine((s) => !CONTROL.test(s), 'must not contain control characters')
 export const windowWorkspaceSchema = z.object({ window: windowKeySchema, workspace: idSchema })
 export type WindowWorkspace = z.infer<typeof windowWorkspaceSchema>
+/** The market a window's linked panes showed last: what a reload or a restart opens them on again. */
+export const windowMarketSchema = z.object({ window: windowKeySchema, market: idSchema })
+export type WindowMarket = z.infer<typeof windowMarketSchema>
 
 // ---- what a window may send
 
@@ -163,6 +166,8 @@ export interface WorkspaceView {
   watchlists: Watchlist[]
   /** Which workspace each window (by key) showed last. */
   windows: WindowWorkspace[]
+  /** Which market each window (by key) had selected last. */
+  markets: WindowMarket[]
   bigTrades: BigTradeEntry[]
 }
 

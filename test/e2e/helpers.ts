@@ -1,6 +1,6 @@
 // Page-level steps shared by the e2e specs.
 import { readFile } from 'node:fs/promises'
-import { expect, type Page } from '@playwright/test'
+import { expect, type Locator, type Page } from '@playwright/test'
 
 /** Open the page and wait until the stream is live. */
 export async function openLive(page: Page, url: string): Promise<void> {
@@ -16,6 +16,11 @@ export async function useDemoKey(page: Page): Promise<void> {
   await expect(cta).toBeVisible()
   await cta.click()
   await expect(page.getByTestId('account-cta')).toHaveCount(0)
+}
+
+/** The docked pane of this kind (`ladder`, `tape`, ...). */
+export function dockPane(page: Page, kind: string): Locator {
+  return page.locator(`[data-testid="dock-pane"][data-pane="${kind}"]`)
 }
 
 /** Expand the first event and open its first market in the main window's pane; returns the market id. */

@@ -197,3 +197,13 @@ export async function startSim(seed: number): Promise<Sim> {
     close: () => stopChild(child),
   }
 }
+
+/** Runs `run` against a demo host on the settings file `settings`, stopping the host afterwards. */
+export async function withSettingsHost<T>(settings: string, run: (host: Host) => Promise<T>): Promise<T> {
+  const host = await startHost({ args: ['--demo', '--settings', settings] })
+  try {
+    return await run(host)
+  } finally {
+    await host.close()
+  }
+}

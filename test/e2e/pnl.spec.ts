@@ -134,9 +134,15 @@ test('positions show a mark and P&L, or say why not; fills export as CSV', async
   expect(download.suggestedFilename()).toMatch(/^fills-\d{8}-\d{6}\.csv$/)
   const text = await readFile(await download.path(), 'utf8')
   const lines = text.split('\r\n')
-  expect(lines[0]).toBe('time,market,price,size,side,order_id,fill_id')
+  expect(lines[0]).toBe('time,market,event,market_title,price,size,side,order_id,fill_id')
   expect(lines.length).toBeGreaterThan(2)
   await checkCells(page)
   await page.screenshot({ path: test.info().outputPath('pnl.png') })
-  expect(lines[1]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z,[^,]+,[\d.]+,[\d.]+,(buy|sell),/)
+  // The filled market is listed: its event and market titles follow its id (quoted when they hold a comma).
+  const title = '(?:"(?:[^"]|"")+"|[^,"]+)'
+  expect(lines[1]).toMatch(
+    new RegExp(
+      `^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z,[^,]+,${title},${title},[\\d.]+,[\\d.]+,(buy|sell),`,
+    ),
+  )
 })

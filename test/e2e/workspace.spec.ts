@@ -5,8 +5,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
-import { startHost, type Host } from './host'
-import { openFirstMarket, openLive } from './helpers'
+import { withSettingsHost } from './host'
+import { dockPane, openFirstMarket, openLive } from './helpers'
 
 let dir: string
 test.beforeAll(async () => {
@@ -16,35 +16,22 @@ test.afterAll(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-async function withHost<T>(settings: string, run: (host: Host) => Promise<T>): Promise<T> {
-  const host = await startHost({ args: ['--demo', '--settings', settings] })
-  try {
-    return await run(host)
-  } finally {
-    await host.close()
-  }
-}
-
-function pane(page: Page, kind: string) {
-  return page.locator(`[data-testid="dock-pane"][data-pane="${kind}"]`)
-}
-
 test('the default workspace shows every market pane for the selected market', async ({ page }) => {
   await page.setViewportSize({ width: 1600, height: 950 })
   const settings = path.join(dir, 'default.json')
-  await withHost(settings, async (host) => {
+  await withSettingsHost(settings, async (host) => {
     await openLive(page, host.url)
     const market = await openFirstMarket(page)
     for (const kind of ['ladder', 'depth', 'chart', 'tape'])
-      await expect(pane(page, kind)).toHaveAttribute('data-market', market)
+      await expect(dockPane(page, kind)).toHaveAttribute('data-market', market)
     await expect(page.getByTestId('orderbook')).toHaveAttribute('data-state', 'live')
     await expect(page.getByTestId('depth-chart')).toHaveAttribute('data-market', market)
     // The tape filtered by size shows only trades at least that big, of this market.
-    await expect.poll(() => pane(page, 'tape').getByTestId('trade-row').count()).toBeGreaterThan(0)
+    await expect.poll(() => dockPane(page, 'tape').getByTestId('trade-row').count()).toBeGreaterThan(0)
     await page.getByTestId('tape-filter-min-size').fill('100')
     await expect
       .poll(async () => {
-        const rows = await pane(page, 'tape')
+        const rows = await dockPane(page, 'tape')
           .getByTestId('trade-row')
           .evaluateAll((els) =>
             els.map((r) => [r.getAttribute('data-market'), Number(r.getAttribute('data-size'))]),
@@ -55,22 +42,25 @@ test('the default workspace shows every market pane for the selected market', as
     await page.screenshot({ path: test.info().outputPath('default-workspace.png') })
 
     // Pin the tape to this market; the other panes follow the next selection, the tape does not.
-    await pane(page, 'tape').click({ position: { x: 10, y: 80 } })
+    await dockPane(page, 'tape').click({ position: { x: 10, y: 80 } })
     await page
-      .locator('.dv-groupview', { has: pane(page, 'tape') })
+      .locator('.dv-groupview', { has: dockPane(page, 'tape') })
       .getByTestId('pane-link')
       .click()
     await expect(
-      page.locator('.dv-groupview', { has: pane(page, 'tape') }).getByTestId('pane-link'),
+      page.locator('.dv-groupview', { has: dockPane(page, 'tape') }).getByTestId('pane-link'),
     ).toHaveAttribute('aria-pressed', 'true')
     const other = page.getByTestId('market-row').nth(1)
     const second = (await other.getAttribute('data-market')) as string
     expect(second).not.toBe(market)
     await other.click()
-    await expect(pane(page, 'ladder')).toHaveAttribute('data-market', second)
-    await expect(pane(page, 'depth')).toHaveAttribute('data-market', second)
-    await expect(pane(page, 'tape')).toHaveAttribute('data-market', market)
-    await expect(tab(page, `Trades · ${market}`)).toBeVisible()
+    await expect(dockPane(page, 'ladder')).toHaveAttribute('data-market', second)
+    await expect(dockPane(page, 'depth')).toHaveAttribute('data-market', second)
+    await expect(dockPane(page, 'tape')).toHaveAttribute('data-market', market)
+    // The pinned pane's tab names its market (by the listing's words, not its id).
+    const pinnedTab = page.locator('.dv-tab', { hasText: /^Trades · / })
+    await expect(pinnedTab).toBeVisible()
+    await expect(pinnedTab).not.toContainText(market)
   })
 })
 
@@ -89,7 +79,7 @@ function tab(page: Page, title: string) {
 }
 
 async function contentBox(page: Page, kind: string) {
-  const box = await pane(page, kind).boundingBox()
+  const box = await dockPane(page, kind).boundingBox()
   if (!box) throw new Error(`no ${kind} pane on screen`)
   return box
 }
@@ -97,20 +87,20 @@ async function contentBox(page: Page, kind: string) {
 test('a workspace built by dragging (split, tab, move) is restored after a relaunch', async ({ page }) => {
   await page.setViewportSize({ width: 1600, height: 950 })
   const settings = path.join(dir, 'built.json')
-  const built = await withHost(settings, async (host) => {
+  const built = await withSettingsHost(settings, async (host) => {
     await openLive(page, host.url)
     await openFirstMarket(page)
     // Tab: the depth chart joins the chart's group.
     const chart = await contentBox(page, 'chart')
-    await tab(page, 'Depth').dragTo(page.locator('.dv-groupview', { has: pane(page, 'chart') }), {
+    await tab(page, 'Depth').dragTo(page.locator('.dv-groupview', { has: dockPane(page, 'chart') }), {
       targetPosition: { x: chart.width / 2, y: chart.height / 2 },
     })
     // Split: the alerts pane goes below the ladder.
-    await tab(page, 'Alerts').dragTo(page.locator('.dv-groupview', { has: pane(page, 'ladder') }), {
+    await tab(page, 'Alerts').dragTo(page.locator('.dv-groupview', { has: dockPane(page, 'ladder') }), {
       targetPosition: { x: 150, y: (await contentBox(page, 'ladder')).height - 5 },
     })
     // Move: the trades pane goes to the right of the account.
-    await tab(page, 'Trades').dragTo(page.locator('.dv-groupview', { has: pane(page, 'account') }), {
+    await tab(page, 'Trades').dragTo(page.locator('.dv-groupview', { has: dockPane(page, 'account') }), {
       targetPosition: { x: (await contentBox(page, 'account')).width - 5, y: 200 },
     })
     const shape = await groups(page)
@@ -130,7 +120,7 @@ test('a workspace built by dragging (split, tab, move) is restored after a relau
     await page.screenshot({ path: test.info().outputPath('built-before-relaunch.png') })
     return shape
   })
-  await withHost(settings, async (host) => {
+  await withSettingsHost(settings, async (host) => {
     await openLive(page, host.url)
     await expect.poll(() => groups(page)).toEqual(built)
     await openFirstMarket(page)
@@ -143,9 +133,9 @@ test('save as, a corrupt saved layout falls back with a notice, switching from q
 }) => {
   await page.setViewportSize({ width: 1600, height: 950 })
   const settings = path.join(dir, 'corrupt.json')
-  const defaultShape = await withHost(settings, async (host) => {
+  const defaultShape = await withSettingsHost(settings, async (host) => {
     await openLive(page, host.url)
-    await expect(pane(page, 'ladder')).toBeVisible()
+    await expect(dockPane(page, 'ladder')).toBeVisible()
     const shape = await groups(page)
     // Save the layout on screen under a name: the window now shows it.
     await page.getByTestId('workspace-actions').selectOption('save-as')
@@ -177,7 +167,7 @@ test('save as, a corrupt saved layout falls back with a notice, switching from q
   doc.windowWorkspaces = [{ window: 'main', workspace: 'ws-broken' }]
   await writeFile(settings, JSON.stringify(doc))
 
-  await withHost(settings, async (host) => {
+  await withSettingsHost(settings, async (host) => {
     await openLive(page, host.url)
     await expect(page.getByTestId('workspace-notice')).toContainText('“Broken” could not be restored')
     await expect.poll(() => groups(page)).toEqual(defaultShape)
@@ -206,7 +196,7 @@ test('save as, a corrupt saved layout falls back with a notice, switching from q
 
 test('three starred markets show live prices in the watchlist', async ({ page }) => {
   await page.setViewportSize({ width: 1600, height: 950 })
-  await withHost(path.join(dir, 'watch.json'), async (host) => {
+  await withSettingsHost(path.join(dir, 'watch.json'), async (host) => {
     await openLive(page, host.url)
     await page.getByTestId('event-row').first().click()
     const rows = page.getByTestId('market-row')
@@ -248,7 +238,7 @@ test('the keyboard reaches every pane: F6 walks the groups, Alt+Shift+letter sho
   page,
 }) => {
   await page.setViewportSize({ width: 1600, height: 950 })
-  await withHost(path.join(dir, 'keys.json'), async (host) => {
+  await withSettingsHost(path.join(dir, 'keys.json'), async (host) => {
     await openLive(page, host.url)
     const market = await openFirstMarket(page)
     const focusedPane = () =>
@@ -267,10 +257,10 @@ test('the keyboard reaches every pane: F6 walks the groups, Alt+Shift+letter sho
     expect(await focusedPane()).toBe('tape')
     // A pane that is not in the layout is added next to the active one and focused.
     await page.keyboard.press('Alt+Shift+KeyI')
-    await expect(pane(page, 'inspector')).toBeVisible()
+    await expect(dockPane(page, 'inspector')).toBeVisible()
     // Alt+W stars the selected market on the watchlist.
     await page.keyboard.press('Alt+KeyW')
-    await expect(pane(page, 'ladder').getByTestId('watch-toggle')).toHaveAttribute('aria-pressed', 'true')
+    await expect(dockPane(page, 'ladder').getByTestId('watch-toggle')).toHaveAttribute('aria-pressed', 'true')
     await tab(page, 'Watchlist').click()
     await expect(page.getByTestId('watchlist-row')).toHaveAttribute('data-market', market)
   })

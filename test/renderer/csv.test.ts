@@ -12,6 +12,7 @@ import {
   tradesCsv,
   TRADES_HEADER,
 } from '../../src/renderer/lib/csv'
+import { marketNamesOf } from '../../src/renderer/lib/market-names'
 
 const TS = Date.UTC(2024, 4, 6, 7, 8, 9, 10)
 
@@ -77,34 +78,47 @@ describe('csv fields', () => {
 })
 
 describe('trades and fills', () => {
-  it('trades: time, market, price, size, side, key in that order', () => {
-    expect(TRADES_HEADER).toEqual(['time', 'market', 'price', 'size', 'side', 'key'])
-    const text = tradesCsv([trade(), trade({ key: 'k2', side: null, price: 0.535, size: 3.5 })])
+  // One event with a market whose title means nothing alone, and one market absent from the listing.
+  const names = marketNamesOf([
+    {
+      id: 'e1',
+      title: 'Bitcoin monthly change to Dec 30: which range?',
+      markets: [{ id: 'm1', title: '-5% to 0%' }],
+    },
+  ])
+
+  it('trades: time, the market id with its event and market titles, price, size, side, key', () => {
+    expect(TRADES_HEADER.join(',')).toBe('time,market,event,market_title,price,size,side,key')
+    const text = tradesCsv(
+      [trade(), trade({ key: 'k2', market: 'm-gone', side: null, price: 0.535, size: 3.5 })],
+      names,
+    )
     expect(text.split('\r\n')).toEqual([
-      'time,market,price,size,side,key',
-      '2024-05-06T07:08:09.010Z,m1,0.53,12,buy,k1',
-      '2024-05-06T07:08:09.010Z,m1,0.535,3.5,,k2',
+      'time,market,event,market_title,price,size,side,key',
+      // A title starting with "-" is defused like any text a spreadsheet would run.
+      "2024-05-06T07:08:09.010Z,m1,Bitcoin monthly change to Dec 30: which range?,'-5% to 0%,0.53,12,buy,k1",
+      '2024-05-06T07:08:09.010Z,m-gone,,,0.535,3.5,,k2',
       '',
     ])
   })
 
-  it('fills: unknown fields stay empty; hostile ids are defused', () => {
-    expect(FILLS_HEADER).toEqual(['time', 'market', 'price', 'size', 'side', 'order_id', 'fill_id'])
-    const text = fillsCsv([
-      fill(),
-      fill({ key: '=cmd|x', orderId: null, market: null, side: null, price: null, size: null }),
-    ])
+  it('fills: titles beside the id; unknown fields stay empty; hostile ids are defused', () => {
+    expect(FILLS_HEADER.join(',')).toBe('time,market,event,market_title,price,size,side,order_id,fill_id')
+    const text = fillsCsv(
+      [fill(), fill({ key: '=cmd|x', orderId: null, market: null, side: null, price: null, size: null })],
+      names,
+    )
     expect(text.split('\r\n')).toEqual([
-      'time,market,price,size,side,order_id,fill_id',
-      '2024-05-06T07:08:09.010Z,m1,0.4,5,sell,o1,f1',
-      "2024-05-06T07:08:09.010Z,,,,,,'=cmd|x",
+      'time,market,event,market_title,price,size,side,order_id,fill_id',
+      "2024-05-06T07:08:09.010Z,m1,Bitcoin monthly change to Dec 30: which range?,'-5% to 0%,0.4,5,sell,o1,f1",
+      "2024-05-06T07:08:09.010Z,,,,,,,,'=cmd|x",
       '',
     ])
   })
 
   it('an empty list is the header alone', () => {
-    expect(tradesCsv([])).toBe('time,market,price,size,side,key\r\n')
-    expect(fillsCsv([])).toBe('time,market,price,size,side,order_id,fill_id\r\n')
+    expect(tradesCsv([], names)).toBe('time,market,event,market_title,price,size,side,key\r\n')
+    expect(fillsCsv([], names)).toBe('time,market,event,market_title,price,size,side,order_id,fill_id\r\n')
   })
 })
 

@@ -196,7 +196,11 @@ export function createFakeApi(overrides: Partial<MonitorApi> = {}): FakeApi {
     openWindow: rec('openWindow', ok(undefined)),
     installUpdate: rec('installUpdate', ok(undefined)),
     // workspaces and watchlists
-    getWorkspaces: rec('getWorkspaces', ok({ workspaces: [], watchlists: [], windows: [], bigTrades: [] })),
+    getWorkspaces: rec(
+      'getWorkspaces',
+      ok({ workspaces: [], watchlists: [], windows: [], markets: [], bigTrades: [] }),
+    ),
+    setWindowMarket: rec('setWindowMarket', ok(undefined)),
     async saveWorkspace(input) {
       calls.push({ method: 'saveWorkspace', args: [input] })
       return ok({ id: input.id ?? 'ws-1', name: input.name, layout: input.layout, updatedAt: 1_000 })

@@ -83,6 +83,7 @@ export const workspaceView = (watchlist: string): WorkspaceView => ({
   workspaces: [],
   watchlists: [{ id: watchlist, name: watchlist, markets: ['m1'] }],
   windows: [],
+  markets: [],
   bigTrades: [],
 })
 

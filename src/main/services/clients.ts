@@ -221,6 +221,9 @@ export class ClientHub {
       setWindowWorkspace: guard('setWindowWorkspace', async (window, workspace) =>
         d.workspaces.setWindowWorkspace(window, workspace),
       ),
+      setWindowMarket: guard('setWindowMarket', async (window, market) =>
+        d.workspaces.setWindowMarket(window, market),
+      ),
       saveWatchlist: guard('saveWatchlist', async (input) => d.workspaces.saveWatchlist(input)),
       deleteWatchlist: guard('deleteWatchlist', async (listId) => d.workspaces.deleteWatchlist(listId)),
       setBigTrade: guard('setBigTrade', async (market, rule) => d.workspaces.setBigTrade(market, rule)),

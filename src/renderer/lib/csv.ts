@@ -3,6 +3,7 @@
 // an id or a venue string can never become one; numbers stay numbers, so a negative size is still -5.
 import type { FillRow } from '../../shared/account'
 import type { TradeView } from '../../shared/model'
+import { nameOf, type MarketNames } from './market-names'
 
 export type CsvValue = string | number | null | undefined
 
@@ -27,23 +28,50 @@ function isoTime(ts: number): string {
   return Number.isFinite(ts) ? new Date(ts).toISOString() : ''
 }
 
-export const TRADES_HEADER = ['time', 'market', 'price', 'size', 'side', 'key'] as const
+/**
+ * The market's id, then its event's and its own title from the listing (empty when the listing does not hold
+ * it): the id is what joins files together, the titles are what a reader needs.
+ */
+const MARKET_HEADER = ['market', 'event', 'market_title'] as const
+
+function marketFields(names: MarketNames, market: string | null): CsvValue[] {
+  const name = nameOf(names, market)
+  return [market, name?.event, name?.market]
+}
+
+export const TRADES_HEADER = ['time', ...MARKET_HEADER, 'price', 'size', 'side', 'key'] as const
 
 /** Trades in the order given (the tape keeps oldest first). */
-export function tradesCsv(trades: readonly TradeView[]): string {
+export function tradesCsv(trades: readonly TradeView[], names: MarketNames): string {
   return toCsv(
     TRADES_HEADER,
-    trades.map((t) => [isoTime(t.ts), t.market, t.price, t.size, t.side, t.key]),
+    trades.map((t) => [isoTime(t.ts), ...marketFields(names, t.market), t.price, t.size, t.side, t.key]),
   )
 }
 
-export const FILLS_HEADER = ['time', 'market', 'price', 'size', 'side', 'order_id', 'fill_id'] as const
+export const FILLS_HEADER = [
+  'time',
+  ...MARKET_HEADER,
+  'price',
+  'size',
+  'side',
+  'order_id',
+  'fill_id',
+] as const
 
 /** Fills in the order given (the account keeps newest first). Unknown fields are empty, never guessed. */
-export function fillsCsv(fills: readonly FillRow[]): string {
+export function fillsCsv(fills: readonly FillRow[], names: MarketNames): string {
   return toCsv(
     FILLS_HEADER,
-    fills.map((f) => [isoTime(f.ts), f.market, f.price, f.size, f.side, f.orderId, f.key]),
+    fills.map((f) => [
+      isoTime(f.ts),
+      ...marketFields(names, f.market),
+      f.price,
+      f.size,
+      f.side,
+      f.orderId,
+      f.key,
+    ]),
   )
 }
 

@@ -33,7 +33,22 @@ export function marketNamesOf(events: readonly EventSummary[]): Map<string, Mark
   return map
 }
 
+/** The name of a row's market, which may be none or one the listing does not hold. */
+export function nameOf(names: MarketNames, market: string | null): MarketName | undefined {
+  return market === null ? undefined : names.get(market)
+}
+
 /** The words for a market id: its label when known, else the id itself (never an empty string). */
 export function marketLabel(names: MarketNames, id: string): string {
   return names.get(id)?.label ?? id
+}
+
+/** A tooltip naming a market: its label with the id after it, or the id and why no name is shown. */
+export function marketHint(name: MarketName | undefined, id: string): string {
+  return name ? `${name.label} (id ${id})` : `${id} (not in the events listing)`
+}
+
+/** A row's tooltip: the hint of the market it is about on a line above `text`, or `text` alone for none. */
+export function hintAbove(names: MarketNames, market: string | null, text: string): string {
+  return market === null ? text : `${marketHint(names.get(market), market)}\n${text}`
 }

@@ -110,7 +110,7 @@ export function MainView() {
       <NoticeBanner />
       <WorkspaceNotice />
       <WindowActionsProvider actions={actions}>
-        <Workspace windowKey="main" fallback="default" />
+        <Workspace windowKey="main" fallback="default" remembersMarket />
       </WindowActionsProvider>
       <StatusBar onOpenInspector={() => requestDock({ kind: 'show-pane', pane: 'inspector' })} />
       {quickOpen ? (

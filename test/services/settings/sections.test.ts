@@ -104,6 +104,7 @@ function goodDoc(): Settings {
     workspaces: [trading, scanning],
     watchlists: [{ id: 'wl-1', name: 'Elections', markets: ['m-1', 'm-2'] }],
     windowWorkspaces: [{ window: 'main', workspace: 'ws-trading' }],
+    windowMarkets: [{ window: 'main', market: 'm-1' }],
     bigTrades: [{ market: 'm-1', minSize: 500, relative: null }],
   }
 }
@@ -300,6 +301,7 @@ describe('loading a settings file with damage in one section', () => {
       workspaces: [trading, scanning],
       watchlists: goodDoc().watchlists,
       windowWorkspaces: goodDoc().windowWorkspaces,
+      windowMarkets: goodDoc().windowMarkets,
       bigTrades: goodDoc().bigTrades,
     })
     expect(dropped).toEqual([

@@ -110,6 +110,38 @@ it('refuses duplicate names, unknown ids and a window pointed at no workspace, c
   expect(after.ok && after.value.windows.map((w) => w.window)).toEqual(['market:m-1'])
 })
 
+it("each window's selected market is kept apart, survives a restart, and null forgets it", async () => {
+  const e = await start()
+  const other: ViewBatch[] = []
+  e.attachClient({ sink: (b) => other.push(b) })
+  const c = e.attachClient({ sink: () => {} })
+  expect((await c.setWindowMarket('main', 'm-1')).ok).toBe(true)
+  expect((await c.setWindowMarket('market:m-9', 'm-2')).ok).toBe(true)
+  expect((await c.setWindowMarket('main', 'm-3')).ok).toBe(true)
+  // A market the listing no longer holds is still the window's choice: the window shows it by id.
+  expect((await c.setWindowMarket('event:e-1', 'gone-market')).ok).toBe(true)
+  const seen = await lastWorkspace(other, (v) => v.markets.length === 3)
+  expect(seen.markets).toEqual([
+    { window: 'market:m-9', market: 'm-2' },
+    { window: 'main', market: 'm-3' },
+    { window: 'event:e-1', market: 'gone-market' },
+  ])
+
+  await e.close()
+  const again = await start()
+  const a = again.attachClient({ sink: () => {} })
+  const view = await a.getWorkspaces()
+  expect(view.ok && view.value.markets.find((m) => m.window === 'main')).toEqual({
+    window: 'main',
+    market: 'm-3',
+  })
+  expect((await a.setWindowMarket('main', null)).ok).toBe(true)
+  const after = await a.getWorkspaces()
+  expect(after.ok && after.value.markets.map((m) => m.window)).toEqual(['market:m-9', 'event:e-1'])
+  const doc = JSON.parse(await readFile(file, 'utf8')) as { windowMarkets: unknown[] }
+  expect(doc.windowMarkets).toHaveLength(2)
+})
+
 it('IPC validation refuses malformed layouts and watchlists before the engine sees them', () => {
   const bad = structuredClone(trading) as unknown as { panels: Record<string, { contentComponent: string }> }
   ;(bad.panels['p-tape'] as { contentComponent: string }).contentComponent = 'script'
@@ -135,6 +167,11 @@ it('IPC validation refuses malformed layouts and watchlists before the engine se
   ])
   expect(big.ok).toBe(false)
   expect(validateArgs('setWindowWorkspace', ['../etc', 'default']).ok).toBe(false)
+  expect(validateArgs('setWindowMarket', ['main', 'm-1']).ok).toBe(true)
+  expect(validateArgs('setWindowMarket', ['main', null]).ok).toBe(true)
+  expect(validateArgs('setWindowMarket', ['main', '']).ok).toBe(false)
+  expect(validateArgs('setWindowMarket', ['main', 'm\u0000']).ok).toBe(false)
+  expect(validateArgs('setWindowMarket', ['nowhere', 'm-1']).ok).toBe(false)
   expect(validateArgs('setBigTrade', ['m-1', { minSize: -1, relative: null }]).ok).toBe(false)
   expect(validateArgs('setBigTrade', ['m-1', null]).ok).toBe(true)
 })

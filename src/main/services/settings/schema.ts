@@ -22,10 +22,12 @@ import {
   MAX_WINDOW_WORKSPACES,
   MAX_WORKSPACES,
   watchlistSchema,
+  windowMarketSchema,
   windowWorkspaceSchema,
   workspaceSchema,
   type BigTradeEntry,
   type Watchlist,
+  type WindowMarket,
   type WindowWorkspace,
   type Workspace,
 } from '../../../shared/workspace'
@@ -51,6 +53,8 @@ export interface Settings {
   watchlists: Watchlist[]
   /** The workspace each window showed last, restored on relaunch. */
   windowWorkspaces: WindowWorkspace[]
+  /** The market each window had selected last, restored on reload and relaunch. */
+  windowMarkets: WindowMarket[]
   /** Per-market big-trade highlighting of the tape. */
   bigTrades: BigTradeEntry[]
 }
@@ -110,6 +114,7 @@ export function defaultSettings(): Settings {
     workspaces: [],
     watchlists: [],
     windowWorkspaces: [],
+    windowMarkets: [],
     bigTrades: [],
   }
 }
@@ -204,6 +209,11 @@ export const SETTINGS_SECTIONS = {
   watchlists: listSection({ entrySchema: watchlistSchema, maxEntries: MAX_WATCHLISTS, idKey: 'id' }),
   windowWorkspaces: listSection({
     entrySchema: windowWorkspaceSchema,
+    maxEntries: MAX_WINDOW_WORKSPACES,
+    idKey: 'window',
+  }),
+  windowMarkets: listSection({
+    entrySchema: windowMarketSchema,
     maxEntries: MAX_WINDOW_WORKSPACES,
     idKey: 'window',
   }),

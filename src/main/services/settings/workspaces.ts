@@ -40,6 +40,7 @@ export class WorkspaceService {
       workspaces: s.workspaces,
       watchlists: s.watchlists,
       windows: s.windowWorkspaces,
+      markets: s.windowMarkets,
       bigTrades: s.bigTrades,
     }
     return this.cached
@@ -82,10 +83,22 @@ export class WorkspaceService {
     if (!isBuiltIn(workspace) && !s.workspaces.some((w) => w.id === workspace))
       return noSuch('workspace', workspace)
     if (s.windowWorkspaces.some((w) => w.window === window && w.workspace === workspace)) return ok(undefined)
-    // Most recent last; the oldest windows' choices go first when the list is full.
-    const others = s.windowWorkspaces.filter((w) => w.window !== window)
-    const kept = others.slice(Math.max(0, others.length - (MAX_WINDOW_WORKSPACES - 1)))
-    return this.write((x) => ({ ...x, windowWorkspaces: [...kept, { window, workspace }] }))
+    return this.write((x) => ({
+      ...x,
+      windowWorkspaces: [...recentOthers(s.windowWorkspaces, window), { window, workspace }],
+    }))
+  }
+
+  /** Any id is accepted: the listing comes and goes, and a window shows a market it no longer lists by id. */
+  async setWindowMarket(window: string, market: string | null): Promise<Result<void>> {
+    const s = this.d.settings.get()
+    const current = s.windowMarkets.find((w) => w.window === window)?.market ?? null
+    if (current === market) return ok(undefined)
+    const others = recentOthers(s.windowMarkets, window)
+    return this.write((x) => ({
+      ...x,
+      windowMarkets: market === null ? others : [...others, { window, market }],
+    }))
   }
 
   async saveWatchlist(input: WatchlistInput): Promise<Result<Watchlist>> {
@@ -128,6 +141,15 @@ export class WorkspaceService {
     this.d.changed()
     return ok(undefined)
   }
+}
+
+/**
+ * A per-window list without `window`'s entry, most recent last: the oldest windows' entries go first when the
+ * list is full, leaving room for one more.
+ */
+function recentOthers<T extends { window: string }>(list: readonly T[], window: string): T[] {
+  const others = list.filter((w) => w.window !== window)
+  return others.slice(Math.max(0, others.length - (MAX_WINDOW_WORKSPACES - 1)))
 }
 
 /** The built-in layouts exist without being saved; saving one under its id makes the user's version of it. */

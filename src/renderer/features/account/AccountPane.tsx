@@ -9,7 +9,6 @@ import { useMarketNames } from '../../store/events'
 import { useMonitor } from '../../store/monitor'
 import { usePriceUnit } from '../../store/prefs'
 import { Balances } from './Balances'
-import type { TitleOf } from './cells'
 import { FillsTable } from './FillsTable'
 import { ExpiryBanner, KeyError, NoKey } from './KeyNotices'
 import { OrdersTable } from './OrdersTable'
@@ -20,7 +19,6 @@ function AccountBody() {
   const account = useMonitor((s) => s.account)
   const unit = usePriceUnit()
   const names = useMarketNames()
-  const title: TitleOf = (id) => (id === null ? undefined : names.get(id)?.label)
   const orders = useMemo(() => Object.values(account.orders).reverse(), [account.orders])
   const positions = useMemo(() => Object.values(account.positions), [account.positions])
   const balances = useMemo(() => Object.values(account.balances), [account.balances])
@@ -29,9 +27,9 @@ function AccountBody() {
   return (
     <div className="account-body">
       <Balances balances={balances} />
-      <PositionsTable positions={positions} title={title} />
-      <OrdersTable orders={orders} title={title} unit={unit} />
-      <FillsTable fills={account.fills} currency={accountCurrency} title={title} unit={unit} />
+      <PositionsTable positions={positions} names={names} />
+      <OrdersTable orders={orders} names={names} unit={unit} />
+      <FillsTable fills={account.fills} currency={accountCurrency} names={names} unit={unit} />
     </div>
   )
 }

@@ -4,6 +4,7 @@
 import { memo } from 'react'
 import type { FillRow } from '../../../shared/account'
 import { csvFilename, downloadCsv, fillsCsv } from '../../lib/csv'
+import { nameOf, type MarketName, type MarketNames } from '../../lib/market-names'
 import {
   formatClock,
   formatMoney,
@@ -13,21 +14,21 @@ import {
   type PriceUnit,
 } from '../../lib/format'
 import { GridTable } from '../../ui/GridTable'
-import { MarketCell, SideCell, type TitleOf } from './cells'
+import { MarketCell, SideCell } from './cells'
 
 /** The most fills listed; the export has all. */
 const FILL_ROWS = 30
 
 const FillLine = memo(function FillLine({
   f,
-  title,
+  name,
   unit,
   showOutcome,
   showFee,
   currency,
 }: {
   f: FillRow
-  title: string | undefined
+  name: MarketName | undefined
   unit: PriceUnit
   showOutcome: boolean
   showFee: boolean
@@ -35,9 +36,14 @@ const FillLine = memo(function FillLine({
   currency: string | null
 }) {
   return (
-    <tr data-testid="fill-row" data-outcome={f.outcome?.toUpperCase()} data-fee={f.fee}>
+    <tr
+      data-testid="fill-row"
+      data-market={f.market ?? undefined}
+      data-outcome={f.outcome?.toUpperCase()}
+      data-fee={f.fee}
+    >
       <td className="num">{formatClock(f.ts)}</td>
-      <MarketCell id={f.market} title={title} />
+      <MarketCell id={f.market} name={name} />
       <SideCell side={f.side} />
       {showOutcome ? (
         <td data-testid="fill-outcome">
@@ -70,13 +76,13 @@ const FillLine = memo(function FillLine({
 export function FillsTable({
   fills: all,
   currency,
-  title,
+  names,
   unit,
 }: {
   fills: readonly FillRow[]
   /** A fee's currency when its record names none: the account's, when it has one currency only. */
   currency: string | null
-  title: TitleOf
+  names: MarketNames
   unit: PriceUnit
 }) {
   const fills = all.slice(0, FILL_ROWS)
@@ -96,7 +102,7 @@ export function FillsTable({
               ? 'No fills to export'
               : `Save the ${all.length} fills held (newest first) as a CSV file`
           }
-          onClick={() => downloadCsv(csvFilename('fills', null), fillsCsv(all))}
+          onClick={() => downloadCsv(csvFilename('fills', null), fillsCsv(all, names))}
         >
           Export CSV
         </button>
@@ -119,7 +125,7 @@ export function FillsTable({
           <FillLine
             key={f.key}
             f={f}
-            title={title(f.market)}
+            name={nameOf(names, f.market)}
             unit={unit}
             showOutcome={showOutcome}
             showFee={showFee}

@@ -3,10 +3,11 @@
 import { memo } from 'react'
 import type { OrderRow } from '../../../shared/account'
 import { prefill } from '../../lib/alerts'
+import { marketHint, nameOf, type MarketName, type MarketNames } from '../../lib/market-names'
 import { formatPrice, formatSize, type PriceUnit } from '../../lib/format'
 import { openAlertForm } from '../../store/alerts-ui'
 import { GridTable, type GridColumn } from '../../ui/GridTable'
-import { MarketCell, SideCell, type TitleOf } from './cells'
+import { MarketCell, SideCell } from './cells'
 
 /** The most orders listed; the count in the heading is of all. */
 const ORDER_ROWS = 50
@@ -22,16 +23,16 @@ function statusLabel(status: string | null | undefined): string {
 
 const OrderLine = memo(function OrderLine({
   o,
-  title,
+  name,
   unit,
 }: {
   o: OrderRow
-  title: string | undefined
+  name: MarketName | undefined
   unit: PriceUnit
 }) {
   return (
     <tr data-market={o.market ?? undefined} title={`Order ${o.id}`}>
-      <MarketCell id={o.market} title={title} />
+      <MarketCell id={o.market} name={name} />
       <SideCell side={o.side} />
       <td className="num">{formatPrice(o.price, unit)}</td>
       <td className="num">
@@ -45,8 +46,8 @@ const OrderLine = memo(function OrderLine({
           type="button"
           className="row-btn"
           data-testid="order-alert"
-          title={`Alert when this market's order is filled${o.market ? ` (${o.market})` : ''}`}
-          aria-label={`Alert when an order in ${title ?? o.market ?? 'any market'} is filled`}
+          title={`Alert when this market's order is filled${o.market ? `: ${marketHint(name, o.market)}` : ''}`}
+          aria-label={`Alert when an order in ${name?.label ?? o.market ?? 'any market'} is filled`}
           onClick={() => openAlertForm(prefill({ market: o.market, subject: 'order-filled' }))}
         >
           Alert
@@ -67,11 +68,11 @@ const COLUMNS: GridColumn[] = [
 
 export function OrdersTable({
   orders,
-  title,
+  names,
   unit,
 }: {
   orders: readonly OrderRow[]
-  title: TitleOf
+  names: MarketNames
   unit: PriceUnit
 }) {
   return (
@@ -84,7 +85,7 @@ export function OrdersTable({
         data-testid="open-orders"
         columns={COLUMNS}
         rows={orders.slice(0, ORDER_ROWS)}
-        row={(o) => <OrderLine key={o.id} o={o} title={title(o.market)} unit={unit} />}
+        row={(o) => <OrderLine key={o.id} o={o} name={nameOf(names, o.market)} unit={unit} />}
         empty="No open orders"
       />
     </>

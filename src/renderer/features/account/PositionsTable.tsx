@@ -4,10 +4,11 @@ import { memo, useId } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import type { PositionRow } from '../../../shared/account'
 import { useInterests } from '../../hooks/context'
+import { nameOf, type MarketName, type MarketNames } from '../../lib/market-names'
 import { formatAmount, formatMid, formatPrice, formatSize } from '../../lib/format'
 import { useMonitor } from '../../store/monitor'
 import { GridTable, type GridColumn } from '../../ui/GridTable'
-import { MarketCell, type TitleOf } from './cells'
+import { MarketCell } from './cells'
 import { markOf, positionPnl, priceInputsIn, totalPnl, type Known, type Mark } from './pnl'
 
 function markText(mark: Mark): string {
@@ -46,7 +47,13 @@ function PnlCell({ testId, v, title }: { testId: string; v: Known; title: string
  * on unmount) and selects only the plain values of its mark, so a book delta that leaves the top of the book
  * and the last trade unchanged does not re-render it, and another market never does.
  */
-const PositionLine = memo(function PositionLine({ p, title }: { p: PositionRow; title: string | undefined }) {
+const PositionLine = memo(function PositionLine({
+  p,
+  name,
+}: {
+  p: PositionRow
+  name: MarketName | undefined
+}) {
   const id = useId()
   useInterests(`position${id}${p.market}`, [{ channel: 'market', id: p.market, filter: 'all' }])
   const inputs = useMonitor(useShallow((s) => priceInputsIn(s, p.market)))
@@ -55,7 +62,7 @@ const PositionLine = memo(function PositionLine({ p, title }: { p: PositionRow; 
   const venuePnl = p.pnl === null ? '' : `; the venue reports P&L ${formatAmount(p.pnl)}`
   return (
     <tr data-testid="position-row" data-market={p.market} data-size={p.size}>
-      <MarketCell id={p.market} title={title} />
+      <MarketCell id={p.market} name={name} />
       <td className={`num ${p.size > 0 ? 'bid-text' : 'ask-text'}`}>{formatSize(p.size)}</td>
       <td
         className="num"
@@ -150,7 +157,13 @@ const COLUMNS: GridColumn[] = [
   { head: 'Real.', width: 44, num: true, title: 'Realised P&L, as the venue sends it' },
 ]
 
-export function PositionsTable({ positions, title }: { positions: readonly PositionRow[]; title: TitleOf }) {
+export function PositionsTable({
+  positions,
+  names,
+}: {
+  positions: readonly PositionRow[]
+  names: MarketNames
+}) {
   return (
     <>
       <h4>
@@ -161,7 +174,7 @@ export function PositionsTable({ positions, title }: { positions: readonly Posit
         data-testid="positions"
         columns={COLUMNS}
         rows={positions}
-        row={(p) => <PositionLine key={p.market} p={p} title={title(p.market)} />}
+        row={(p) => <PositionLine key={p.market} p={p} name={nameOf(names, p.market)} />}
         empty="No positions"
         foot={positions.length > 0 ? <PositionsTotal positions={positions} /> : null}
       />

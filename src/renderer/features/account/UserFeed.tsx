@@ -1,8 +1,10 @@
 // The raw user feed, newest first: every update as received, including those whose shape could not be
-// interpreted (counted in the toolbar).
+// interpreted (counted in the toolbar), each led by its market's name where the listing knows it.
 import { memo, useMemo } from 'react'
 import type { UserUpdateView } from '../../../shared/model'
 import { formatClock } from '../../lib/format'
+import { hintAbove, nameOf, type MarketNames } from '../../lib/market-names'
+import { useMarketNames } from '../../store/events'
 import { useMonitor } from '../../store/monitor'
 
 const FEED_ROWS = 120
@@ -24,7 +26,9 @@ function preview(data: unknown): string {
   return text.length > 240 ? `${text.slice(0, 240)}…` : text
 }
 
-const FeedRow = memo(function FeedRow({ u }: { u: UserUpdateView }) {
+const FeedRow = memo(function FeedRow({ u, names }: { u: UserUpdateView; names: MarketNames }) {
+  const text = preview(u.data)
+  const name = nameOf(names, u.market)
   return (
     <div
       className="feed-row"
@@ -34,8 +38,9 @@ const FeedRow = memo(function FeedRow({ u }: { u: UserUpdateView }) {
     >
       <span className="c-time">{formatClock(u.receivedAt)}</span>
       <span className={`tag tag-${u.topic}`}>{u.topic}</span>
-      <span className="mono ellipsis" title={preview(u.data)}>
-        {preview(u.data)}
+      <span className="mono ellipsis" title={hintAbove(names, u.market, text)}>
+        {name ? <b data-testid="user-feed-market">{name.label} </b> : null}
+        {text}
       </span>
     </div>
   )
@@ -44,6 +49,7 @@ const FeedRow = memo(function FeedRow({ u }: { u: UserUpdateView }) {
 export function UserFeed({ hasKey }: { hasKey: boolean }) {
   const user = useMonitor((s) => s.user)
   const undecoded = useMonitor((s) => s.account.undecoded)
+  const names = useMarketNames()
   const feed = useMemo(() => {
     const rows: UserUpdateView[] = []
     for (let i = user.length - 1; i >= 0 && rows.length < FEED_ROWS; i--) rows.push(user[i] as UserUpdateView)
@@ -64,7 +70,7 @@ export function UserFeed({ hasKey }: { hasKey: boolean }) {
             {hasKey ? 'Waiting for account updates…' : 'No key: no account updates.'}
           </div>
         ) : (
-          feed.map((u) => <FeedRow key={u.seq} u={u} />)
+          feed.map((u) => <FeedRow key={u.seq} u={u} names={names} />)
         )}
       </div>
     </div>

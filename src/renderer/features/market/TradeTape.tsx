@@ -18,6 +18,8 @@ import { observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type UIEvent } from 'react'
 import type { TradeView } from '../../../shared/model'
 import { csvFilename, downloadCsv, tradesCsv } from '../../lib/csv'
+import { marketNamesOf } from '../../lib/market-names'
+import { useEvents } from '../../store/events'
 import { formatClock, formatPrice, formatSize, type PriceUnit } from '../../lib/format'
 import {
   countNewer,
@@ -381,7 +383,7 @@ export function TradeTape({
 
   const exportCsv = () => {
     const all = useMonitor.getState().trades[market] ?? NO_TRADES
-    downloadCsv(csvFilename('trades', market), tradesCsv(all))
+    downloadCsv(csvFilename('trades', market), tradesCsv(all, marketNamesOf(useEvents.getState().events)))
   }
 
   return (

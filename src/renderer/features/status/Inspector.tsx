@@ -4,6 +4,8 @@ import { memo, useEffect, useState } from 'react'
 import type { FrameClass, InspectorFrame } from '../../../shared/model'
 import { useApi } from '../../hooks/context'
 import { formatClockMs } from '../../lib/format'
+import { hintAbove, nameOf, type MarketNames } from '../../lib/market-names'
+import { useMarketNames } from '../../store/events'
 import { useMonitor } from '../../store/monitor'
 
 const SHOWN = 200
@@ -32,7 +34,21 @@ const COUNTERS: ReadonlyArray<{
   { key: 'oversized', tone: 'error-text' },
 ]
 
-const FrameRow = memo(function FrameRow({ frame }: { frame: InspectorFrame }) {
+/** The one market a frame's updates are about, or null for none or several. */
+function marketOf(frame: InspectorFrame): string | null {
+  let found: string | null = null
+  for (const u of frame.decoded) {
+    const m = 'market' in u ? u.market : null
+    if (m === null) continue
+    if (found !== null && m !== found) return null
+    found = m
+  }
+  return found
+}
+
+const FrameRow = memo(function FrameRow({ frame, names }: { frame: InspectorFrame; names: MarketNames }) {
+  const market = marketOf(frame)
+  const name = nameOf(names, market)
   return (
     <div
       className={`frame-row cls-${frame.classification}`}
@@ -47,7 +63,8 @@ const FrameRow = memo(function FrameRow({ frame }: { frame: InspectorFrame }) {
           ? `${summary(frame)}: ${frame.error}`
           : summary(frame)}
       </span>
-      <span className="mono ellipsis frame-raw" title={frame.raw}>
+      <span className="mono ellipsis frame-raw" title={hintAbove(names, market, frame.raw)}>
+        {name ? <b data-testid="inspector-frame-market">{name.label} </b> : null}
         {frame.raw}
         {frame.truncated ? '…' : ''}
       </span>
@@ -58,6 +75,7 @@ const FrameRow = memo(function FrameRow({ frame }: { frame: InspectorFrame }) {
 export function Inspector({ onClose }: { onClose(): void }) {
   const api = useApi()
   const frames = useMonitor((s) => s.inspector)
+  const names = useMarketNames()
   const counters = useMonitor((s) => s.status?.counters ?? null)
   const adapter = useMonitor((s) => s.status?.adapter ?? null)
   const [filter, setFilter] = useState<'all' | FrameClass>('all')
@@ -133,7 +151,7 @@ export function Inspector({ onClose }: { onClose(): void }) {
           <div className="empty-note">No frames yet{filter !== 'all' ? ` classified ${filter}` : ''}.</div>
         ) : null}
         {shown.map((f) => (
-          <FrameRow key={f.seq} frame={f} />
+          <FrameRow key={f.seq} frame={f} names={names} />
         ))}
       </div>
     </section>

@@ -7,6 +7,8 @@ import type { ApiError, Incident, LinkFailure, StreamStatus } from '../../../sha
 import { useAgeNow, useCountdownNow } from '../../hooks/clock'
 import { useApi } from '../../hooks/context'
 import { formatAge, formatClock, formatCountdown, formatDuration } from '../../lib/format'
+import { hintAbove, marketLabel } from '../../lib/market-names'
+import { useMarketNames } from '../../store/events'
 import { toggleAlertManager, useAlertUi } from '../../store/alerts-ui'
 import { useMonitor } from '../../store/monitor'
 import { GridTable, type GridColumn } from '../../ui/GridTable'
@@ -92,6 +94,7 @@ const INCIDENT_COLUMNS: GridColumn[] = [
 ]
 
 function IncidentLog({ incidents, onClose }: { incidents: Incident[]; onClose: () => void }) {
+  const names = useMarketNames()
   return (
     <div className="popover incident-log" role="dialog" aria-label="Incident log">
       <div className="popover-head">
@@ -121,8 +124,8 @@ function IncidentLog({ incidents, onClose }: { incidents: Incident[]; onClose: (
                   formatDuration(i.endedAt - i.startedAt)
                 )}
               </td>
-              <td className="ellipsis" title={i.detail}>
-                {i.market ? <span className="muted">{i.market} · </span> : null}
+              <td className="ellipsis" title={hintAbove(names, i.market ?? null, i.detail)}>
+                {i.market ? <span className="muted">{marketLabel(names, i.market)} · </span> : null}
                 {i.detail}
               </td>
             </tr>

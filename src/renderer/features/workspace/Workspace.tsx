@@ -18,12 +18,15 @@ import {
   PANE_KINDS,
   type PaneKind,
   type Workspace as SavedWorkspace,
+  type WorkspaceView,
 } from '../../../shared/workspace'
 import { useApi } from '../../hooks/context'
+import { marketHint, marketLabel, marketNamesOf } from '../../lib/market-names'
+import { useEvents, useMarketNames } from '../../store/events'
 import { useMonitor } from '../../store/monitor'
 import { builtIn, newPaneId, type BuiltIn } from './layouts'
 import { PANE_COMPONENTS, PANES, paneParams } from './panes'
-import { setWorkspaceNotice, useWindowWorkspace, type DockRequest } from './window-state'
+import { selectMarket, setWorkspaceNotice, useWindowWorkspace, type DockRequest } from './window-state'
 
 /** Layout changes come in bursts (a drag resizes many times); one save after the burst. */
 const SAVE_DEBOUNCE_MS = 600
@@ -33,6 +36,11 @@ export interface WorkspaceProps {
   windowKey: string
   /** The built-in workspace this kind of window starts with and falls back to. */
   fallback: string
+  /**
+   * Whether the window's selected market is kept for its next start (reload or relaunch). A market window's
+   * market is its URL's, so only the main window remembers one.
+   */
+  remembersMarket?: boolean
 }
 
 function isPaneKind(value: unknown): value is PaneKind {
@@ -42,6 +50,7 @@ function isPaneKind(value: unknown): value is PaneKind {
 /** The pin on a market pane's tab bar: follow the window's market, or stay on this one. */
 function HeaderActions({ activePanel }: IDockviewHeaderActionsProps) {
   const selected = useWindowWorkspace((s) => s.selectedMarket)
+  const names = useMarketNames()
   // The library re-renders this on group changes only; a pin changes the panel's params.
   const [, bump] = useState(0)
   useEffect(() => {
@@ -53,7 +62,8 @@ function HeaderActions({ activePanel }: IDockviewHeaderActionsProps) {
   const kind = activePanel.api.component
   if (!isPaneKind(kind) || !PANES[kind].market) return null
   const params = paneParams(activePanel.params)
-  const pinned = params.market !== undefined
+  const pin = params.market
+  const pinned = pin !== undefined
   return (
     <div className="dock-actions">
       <button
@@ -64,8 +74,8 @@ function HeaderActions({ activePanel }: IDockviewHeaderActionsProps) {
         aria-pressed={pinned}
         disabled={!pinned && selected === null}
         title={
-          pinned
-            ? `Pinned to ${params.market}: click to follow the window's market again (Alt+P)`
+          pin !== undefined
+            ? `Pinned to ${marketHint(names.get(pin), pin)}: click to follow the window's market again (Alt+P)`
             : "Follows the window's market: click to pin this pane to it (Alt+P)"
         }
         onClick={() => togglePin(activePanel.api, params, selected)}
@@ -90,7 +100,9 @@ export function togglePin(
     panel.setTitle(PANES[kind].title)
   } else if (selected !== null) {
     panel.updateParameters({ ...params, market: selected })
-    panel.setTitle(`${PANES[kind].title} · ${selected}`)
+    panel.setTitle(
+      `${PANES[kind].title} · ${marketLabel(marketNamesOf(useEvents.getState().events), selected)}`,
+    )
   }
 }
 
@@ -115,6 +127,9 @@ class Controller {
   private saveTimer: ReturnType<typeof setTimeout> | null = null
   private disposed = false
   private listener: { dispose(): void } | null = null
+  private stopMarket: (() => void) | null = null
+  /** A reload unmounts nothing: the pending layout (a pin just set) is written as the page goes. */
+  private readonly onPageHide = () => this.flush()
 
   constructor(
     private readonly api: MonitorApi,
@@ -130,12 +145,31 @@ class Controller {
     const view = r.ok ? r.value : useMonitor.getState().workspace
     const remembered = view?.windows.find((w) => w.window === this.props.windowKey)?.workspace
     this.load(remembered ?? this.props.fallback, false)
+    if (this.props.remembersMarket) this.rememberMarket(view)
+    window.addEventListener('pagehide', this.onPageHide)
   }
 
   dispose(): void {
     this.flush()
     this.disposed = true
     this.listener?.dispose()
+    this.stopMarket?.()
+    window.removeEventListener('pagehide', this.onPageHide)
+  }
+
+  /**
+   * Selects the market the window had last, unless one was picked while the workspaces loaded, then keeps the
+   * engine told of every new selection. A market gone from the listing is still selected: panes show its id.
+   */
+  private rememberMarket(view: WorkspaceView | null): void {
+    const key = this.props.windowKey
+    const stored = view?.markets.find((m) => m.window === key)?.market ?? null
+    const picked = useWindowWorkspace.getState().selectedMarket
+    if (picked === null && stored !== null) selectMarket(stored)
+    else if (picked !== stored) void this.api.setWindowMarket(key, picked)
+    this.stopMarket = useWindowWorkspace.subscribe((s, prev) => {
+      if (s.selectedMarket !== prev.selectedMarket) void this.api.setWindowMarket(key, s.selectedMarket)
+    })
   }
 
   /** Shows workspace `id`: saved, built-in, or the fallback with a notice. */
@@ -294,7 +328,7 @@ function Watermark() {
 export function Workspace(props: WorkspaceProps) {
   const api = useApi()
   const ref = useRef<Controller | null>(null)
-  const { windowKey, fallback } = props
+  const { windowKey, fallback, remembersMarket } = props
   const request = useWindowWorkspace((s) => s.request)
   const handled = useRef(useWindowWorkspace.getState().request?.n ?? 0)
   // The library calls onReady from its own effect, which runs before this component's: keep the dock, then
@@ -303,7 +337,7 @@ export function Workspace(props: WorkspaceProps) {
 
   useEffect(() => {
     if (!dock) return
-    const c = new Controller(api, { windowKey, fallback })
+    const c = new Controller(api, { windowKey, fallback, remembersMarket })
     ref.current = c
     controller = c
     void c.start(dock)
@@ -312,7 +346,7 @@ export function Workspace(props: WorkspaceProps) {
       if (controller === c) controller = null
       ref.current = null
     }
-  }, [api, dock, windowKey, fallback])
+  }, [api, dock, windowKey, fallback, remembersMarket])
 
   useEffect(() => {
     if (!request || request.n === handled.current) return

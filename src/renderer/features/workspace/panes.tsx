@@ -22,6 +22,7 @@ import { Inspector } from '../status/Inspector'
 import { MarketPane } from '../market/MarketPane'
 import { PriceChart } from '../market/PriceChart'
 import { TradeTape, type TapeFilters } from '../market/TradeTape'
+import { currentWindowTarget } from '../../api'
 import { useApi } from '../../hooks/context'
 import { findMarket } from '../../lib/events'
 import { useEvents } from '../../store/events'
@@ -98,7 +99,26 @@ function Frame({ kind, market, children }: { kind: PaneKind; market?: string | n
       data-market={market ?? undefined}
       tabIndex={-1}
     >
+      {market ? <NotListed market={market} /> : null}
       {children}
+    </div>
+  )
+}
+
+/**
+ * A selected or pinned market the listing does not hold (closed, or restored from a layout saved before it
+ * went) is still shown by id, with this said above it rather than a pane that silently waits. A market
+ * window's own market is left to the window's banner, which says it once for all its panes.
+ */
+function NotListed({ market }: { market: string }) {
+  const missing = useEvents((s) => s.phase === 'ready' && findMarket(s.events, market) === null)
+  const target = currentWindowTarget()
+  if (!missing || (target.kind === 'market' && target.market === market)) return null
+  return (
+    <div className="alert warn banner pane-note" data-testid="pane-not-listed" title={market}>
+      <span>
+        <b>{market}</b> is not in the events listing: it may have closed.
+      </span>
     </div>
   )
 }
