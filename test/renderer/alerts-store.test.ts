@@ -12,7 +12,9 @@ import {
   minutesUntilTomorrowMorning,
   numberText,
   prefill,
+  quoteDraft,
 } from '../../src/renderer/lib/alerts'
+import { checkAlertCondition } from '../../src/shared/alert-rules-check'
 import { mergeBatches } from '../../src/shared/batch-merge'
 import { reduceBatch, TOAST_CAP, useMonitor } from '../../src/renderer/store/monitor'
 import { emptyAlerts, EVENTS, ruleView } from './fake-api'
@@ -182,6 +184,29 @@ describe('alert form model', () => {
         `position-${change}`,
       )
     }
+  })
+
+  it('refuses a level the market cannot have with the engine’s own words (one rule: checkAlertCondition)', () => {
+    const grid = { min: 0, max: 1, tick: 0.01 }
+    const events = [{ id: 'e9', title: 'Rain', markets: [{ id: 'v1', title: 'SP', priceGrid: grid }] }]
+    const draft = prefill({ market: 'v1', subject: 'last', op: 'crosses-above', value: '5' })
+    const expected = checkAlertCondition(
+      { kind: 'price', market: 'v1', subject: 'last', op: 'crosses-above', value: 5 },
+      grid,
+    )
+    expect(expected).not.toBeNull()
+    expect(draftToInput(draft, events)).toEqual({ ok: false, field: 'value', message: expected?.message })
+    expect(draftToInput({ ...draft, value: '0.25' }, events).ok).toBe(true)
+    // A market the listing gives no prices for: the form leaves the range to the engine.
+    expect(draftToInput({ ...draft, market: 'm1' }, EVENTS).ok).toBe(true)
+  })
+
+  it('the default level of a quote is the value shown, on the tick, crossing toward it', () => {
+    const grid = { min: 0, max: 1, tick: 0.01 }
+    expect(quoteDraft('v1', 'last', 0.2499999999, grid)).toMatchObject({ value: '0.25', op: 'crosses-above' })
+    expect(quoteDraft('v1', 'bid', 0.2549, grid)).toMatchObject({ value: '0.25', op: 'crosses-below' })
+    expect(quoteDraft('v1', 'mid', 0.245, grid)).toMatchObject({ value: '0.245' })
+    expect(quoteDraft('v1', 'mid', null, grid).value).toBe('')
   })
 
   it('names the field of an obviously bad number: empty, not a number, negative, zero where it must be positive', () => {

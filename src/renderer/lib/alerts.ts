@@ -12,7 +12,8 @@ import {
   type AlertRuleView,
   type PriceSubject,
 } from '../../shared/alerts'
-import type { ApiError, EventSummary } from '../../shared/model'
+import { checkAlertCondition, defaultLevel } from '../../shared/alert-rules-check'
+import type { ApiError, EventSummary, PriceGrid } from '../../shared/model'
 import { findMarket } from './events'
 
 /** The values of `alert-subject`: the price subjects (DESIGN §3.4) first, then the other rule kinds. */
@@ -214,9 +215,24 @@ export function ladderDraft(
   })
 }
 
-/** A price subject's current value with the level to the side it was last seen on: crosses toward it. */
-export function quoteDraft(market: string, subject: PriceSubject, value: number | null): AlertDraft {
-  return prefill({ market, subject, value: numberText(value) })
+/**
+ * A price subject's current value as the level, put on the market's grid (the price the trader sees, not a tick
+ * below it by float noise), crossing toward it from where the value is.
+ */
+export function quoteDraft(
+  market: string,
+  subject: PriceSubject,
+  value: number | null,
+  grid: PriceGrid | null,
+): AlertDraft {
+  if (value === null) return prefill({ market, subject })
+  const level = defaultLevel(subject, value, grid)
+  return prefill({ market, subject, op: level.op, value: numberText(level.value) })
+}
+
+/** The prices the listing says a market has, or null (not listed, or the venue does not say). */
+export function gridOfMarket(events: readonly EventSummary[], market: string): PriceGrid | null {
+  return findMarket(events, market)?.market.priceGrid ?? null
 }
 
 export function draftFromRule(rule: AlertRuleView): AlertDraft {
@@ -345,6 +361,13 @@ export function draftToInput(draft: AlertDraft, events: readonly EventSummary[])
         condition = { kind: 'key-expiring', days: value }
         break
     }
+  // The engine refuses the same rule with the same words; saying it here spares the round trip.
+  const problem = checkAlertCondition(
+    condition,
+    condition.kind === 'price' ? gridOfMarket(events, market) : null,
+  )
+  if (problem !== null)
+    return { ok: false, field: inputField(problem.field) ?? 'value', message: problem.message }
   const input: AlertRuleInput = {
     condition,
     mode: draft.mode,
@@ -368,8 +391,11 @@ export function draftToInput(draft: AlertDraft, events: readonly EventSummary[])
 
 /** The form's field for the input field an engine refusal names (ApiError.field, e.g. `condition.value`). */
 export function draftFieldOf(error: ApiError): DraftField | null {
-  const field = error.field
-  if (field === undefined) return null
+  return error.field === undefined ? null : inputField(error.field)
+}
+
+/** The form's field for a rule input's field (`condition.value` → value). */
+function inputField(field: string): DraftField | null {
   if (/^condition\.(value|minSize|seconds|days)$/.test(field)) return 'value'
   if (/^condition\.(market|id)$/.test(field)) return 'market'
   if (field === 'hysteresis') return 'hysteresis'

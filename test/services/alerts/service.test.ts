@@ -14,6 +14,7 @@ import type {
   ApiError,
   BookState,
   ConnectionState,
+  PriceGrid,
   TickerView,
   TradeView,
   UserTopic,
@@ -44,6 +45,8 @@ interface World {
   known: Map<string, boolean | null>
   events: Map<string, string>
   titles: Map<string, string>
+  /** The price grids the listing gives, by market (none: not known). */
+  grids: Map<string, PriceGrid>
   connection: ConnectionState
   auth: ApiError | null
   keyDate: string | null
@@ -81,6 +84,7 @@ function world(
     known: new Map<string, boolean | null>(),
     events: new Map<string, string>(),
     titles: new Map<string, string>(),
+    grids: new Map<string, PriceGrid>(),
     connection: 'live' as ConnectionState,
     auth: null as ApiError | null,
     keyDate: null as string | null,
@@ -117,6 +121,7 @@ function world(
     eventOf: (market) => w.events.get(market),
     isKnownMarket: (market) => (w.known.has(market) ? (w.known.get(market) ?? null) : true),
     marketTitle: (market) => w.titles.get(market) ?? null,
+    priceGrid: (market) => w.grids.get(market) ?? null,
     connectionState: () => w.connection,
     authError: () => w.auth,
     keyExpiresAt: () => w.keyDate,
@@ -273,6 +278,49 @@ describe('saving rules', () => {
     // Account rules may name markets the listing leaves out.
     w.known.set('gone', false)
     expect(w.svc.save({ condition: { kind: 'order', market: 'gone', status: 'filled' } }).ok).toBe(true)
+  })
+
+  it('refuses a rule that cannot fire on its market: price out of range or off the tick, negative spread or size', () => {
+    const w = validWorld()
+    w.grids.set('m1', { min: 0, max: 1, tick: 0.01 })
+    const refusal = (input: AlertRuleInput) => {
+      const r = w.svc.save(input)
+      return r.ok ? null : { field: r.error.field ?? null, message: r.error.message }
+    }
+    expect(refusal({ condition: mid('m1', 'crosses-above', 5) })).toEqual({
+      field: 'condition.value',
+      message:
+        "Invalid alert: condition.value: Price 5 is outside this market's prices (0 to 1): the alert could never fire as meant.",
+    })
+    expect(refusal({ condition: { ...mid('m1', 'above', 0.255), subject: 'bid' } })).toEqual({
+      field: 'condition.value',
+      message:
+        'Invalid alert: condition.value: Price 0.255 is not a price this market trades at (tick 0.01): use 0.25 or 0.26.',
+    })
+    expect(refusal({ condition: { ...mid('m1', 'above', 1.5), subject: 'spread' } })?.message).toMatch(
+      /^Invalid alert: condition\.value: Spread 1\.5 is wider than/,
+    )
+    expect(refusal({ condition: { ...mid('m1', 'above', -0.01), subject: 'spread' } })?.field).toBe(
+      'condition.value',
+    )
+    expect(refusal({ condition: { kind: 'big-trade', scope: 'market', id: 'm1', minSize: -3 } })?.field).toBe(
+      'condition.minSize',
+    )
+    expect(w.svc.view().rules).toHaveLength(0)
+    // On the grid: accepted, a mid halfway between two ticks too.
+    expect(w.svc.save({ condition: mid('m1', 'crosses-above', 0.255) }).ok).toBe(true)
+    expect(w.svc.save({ condition: { ...mid('m1', 'below', 0.02), subject: 'spread' } }).ok).toBe(true)
+    // A market whose prices the listing does not give: only what holds everywhere is checked.
+    expect(w.svc.save({ condition: mid('other', 'crosses-above', 5) }).ok).toBe(true)
+    expect(refusal({ condition: mid('other', 'crosses-above', -5) })?.field).toBe('condition.value')
+  })
+
+  it('a stored rule the listing shows can never fire says so on its row', () => {
+    const w = world({ rules: [storedRule('a-1', mid('m1', 'crosses-above', 5))], keepRunning: 'auto' })
+    w.svc.start()
+    expect(w.svc.view().rules[0]?.note).toBe('waits for mid below 5 first')
+    w.grids.set('m1', { min: 0, max: 1, tick: 0.01 })
+    expect(w.svc.view().rules[0]?.note).toMatch(/^never fires: Price 5 is outside this market's prices/)
   })
 
   it('refuses the 1001st rule', () => {

@@ -22,7 +22,8 @@ import type { ApiError, ConnectionState, Result, TradeView, UserUpdateView } fro
 import { AccountWatch, judgeBalance, judgeNews } from './account'
 import { HealthWatch } from './health'
 import { AlertHistory } from './history'
-import { loadRules, ruleFromInput, type InputDeps } from './input'
+import { checkAlertCondition } from '../../../shared/alert-rules-check'
+import { gridOf, loadRules, ruleFromInput, type InputDeps } from './input'
 import { buildIndex, indexInterests, type RuleIndex } from './rule-index'
 import { PriceWatch, type PriceDeps } from './prices'
 import {
@@ -153,8 +154,17 @@ export class AlertService {
       ...rt.rule,
       state: ruleState(rt, now),
       summary: describeCondition(rt.rule.condition),
-      note: ruleNote(rt, now, this.paused),
+      note: this.neverFires(rt.rule) ?? ruleNote(rt, now, this.paused),
     }
+  }
+
+  /**
+   * A stored rule the listing, loaded since it was saved (or after a restart), shows can never fire as meant:
+   * it is kept (the trader decides), but its row says why it stays quiet.
+   */
+  private neverFires(rule: AlertRule): string | null {
+    const problem = checkAlertCondition(rule.condition, gridOf(rule.condition, this.d))
+    return problem === null ? null : `never fires: ${problem.message}`
   }
 
   // ------------------------------------------------------------------ managing rules

@@ -17,6 +17,7 @@ export function wireAlerts(w: Wiring): Pick<Engine, 'alerts' | 'relay'> {
       eventOf: (market) => p.catalog.eventOf(market),
       isKnownMarket: (market) => p.data.isKnown(market),
       marketTitle: (market) => p.catalog.marketTitle(market),
+      priceGrid: (market) => p.catalog.priceGrid(market),
       connectionState: () => p.connection.state(),
       authError: () => p.registry.authError(),
       keyExpiresAt: () => p.connection.profile.keyExpiresAt,
