@@ -255,6 +255,22 @@ export const alertRuleSchema = z
   })
   .strict()
 
+/** A history entry as stored beside the settings (what a restart reads back). */
+export const alertEventSchema = z
+  .object({
+    id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+    ruleId: idText('ruleId'),
+    kind: z.enum(['fired', 'held']),
+    at: epochMs,
+    title: z.string().max(1000),
+    detail: z.string().max(4000),
+    value: finite('value').nullable(),
+    market: idText('market').nullable(),
+    sound: z.boolean(),
+    acknowledged: z.boolean(),
+  })
+  .strict()
+
 export const keepRunningSchema = z.enum(['auto', 'always', 'never'])
 
 /** The field a validation issue is about, as the user knows it: "condition.value", "cooldownSec", … */

@@ -67,16 +67,19 @@ export class AlertService {
   private readonly changes = new Emitter<void>()
   private readonly firings = new Emitter<AlertEvent>()
   private readonly saves = new Emitter<SavedAlerts>()
+  private readonly historyChanges = new Emitter<AlertEvent[]>()
   /** Anything in AlertsView changed. May fire often, from the hot path; the listener coalesces. */
   readonly onDidChange = this.changes.event
   /** A rule fired (already appended to the history). */
   readonly onDidFire = this.firings.event
   /** Rules or keep-running changed and must be saved (the listener debounces the settings write). */
   readonly onDidChangeRules = this.saves.event
+  /** The history gained or acknowledged entries and must be saved (the listener debounces the write). */
+  readonly onDidChangeHistory = this.historyChanges.event
   private readonly rules = new Map<string, RuleRuntime>()
   /** Price rules on bid/ask/mid/spread by market; `last` rules by market; big-trade rules by market and event. */
   private idx: RuleIndex = buildIndex([])
-  private readonly history = new AlertHistory()
+  private readonly history: AlertHistory
   /** Mirrored into `prices.paused`, which reads it on the hot path. */
   private paused = false
   private keepRunning: KeepRunning = 'auto'
@@ -91,8 +94,9 @@ export class AlertService {
 
   constructor(
     private readonly d: AlertServiceDeps,
-    initial: { rules: AlertRule[]; keepRunning: KeepRunning },
+    initial: { rules: AlertRule[]; keepRunning: KeepRunning; history?: readonly AlertEvent[] },
   ) {
+    this.history = new AlertHistory(initial?.history)
     this.health = new HealthWatch(d)
     this.prices = new PriceWatch(d, {
       record: (rt, kind, now, text) => this.record(rt, kind, now, text),
@@ -234,7 +238,10 @@ export class AlertService {
   acknowledge(ids: readonly number[] | 'all'): Result<void> {
     if (ids !== 'all' && !Array.isArray(ids))
       return fail(invalid('Invalid alert: ids: a list of ids or "all"'))
-    if (this.history.acknowledge(ids)) this.changes.fire()
+    if (this.history.acknowledge(ids)) {
+      this.historyChanges.fire(this.history.list())
+      this.changes.fire()
+    }
     return ok(undefined)
   }
 
@@ -357,6 +364,7 @@ export class AlertService {
   /** Appends to the history; a firing also stamps the rule (persisted), spends a `once` rule, and notifies. */
   private record(rt: RuleRuntime, kind: AlertEvent['kind'], now: number, text: Firing): void {
     const event = this.history.add(rt.rule, kind, now, text)
+    this.historyChanges.fire(this.history.list())
     if (kind === 'fired') {
       rt.rule = { ...rt.rule, firedAt: Math.floor(now) }
       if (rt.rule.mode === 'once') this.rebuild()

@@ -24,7 +24,11 @@ export function wireAlerts(w: Wiring): Pick<Engine, 'alerts' | 'relay'> {
       wantedBooks: () => p.interests.wantedBooks(),
       setInterests: (list) => p.registry.setInterests(ALERTS_CLIENT, list),
     },
-    { rules: settings.get().alertRules, keepRunning: settings.get().keepRunning },
+    {
+      rules: settings.get().alertRules,
+      keepRunning: settings.get().keepRunning,
+      history: w.alertHistory.entries,
+    },
   )
   const relay = new AlertRelay({
     log,
@@ -35,6 +39,7 @@ export function wireAlerts(w: Wiring): Pick<Engine, 'alerts' | 'relay'> {
       const r = await settings.update((s) => ({ ...s, alertRules: rules, keepRunning }))
       if (!r.ok) log.warn('monitor: could not save alert rules', { code: r.error.code })
     },
+    saveHistory: (entries) => w.alertHistory.file.save(entries),
   })
   relay.onDidChangeView(() => p.fanout.alertsChanged())
   relay.onDidFire((event) => p.fanout.alertFired(event))
