@@ -1,6 +1,7 @@
 // Alerts: what a rule says, how a rule is checked before the engine accepts it, and what the engine tells windows
 // and the shell about rules and firings. Rules are evaluated in the engine (main), never in a window.
 import { z } from 'zod'
+import { formatPrice } from './price-format'
 
 /** Market values a price rule watches. `spread` is ask - bid. */
 export const PRICE_SUBJECTS = ['bid', 'ask', 'mid', 'last', 'spread'] as const
@@ -293,23 +294,26 @@ export function conditionMarket(condition: AlertCondition): string | null {
   }
 }
 
-/** Human text for a rule's condition, e.g. "mkt-1 mid crosses above 0.45". */
-export function describeCondition(c: AlertCondition): string {
+/**
+ * Human text for a rule's condition, e.g. "mkt-1 mid crosses above 0.45". `name` gives a market's words (a
+ * window passes the listing's titles); the engine, without one, says the id.
+ */
+export function describeCondition(c: AlertCondition, name: (market: string) => string = (id) => id): string {
   switch (c.kind) {
     case 'price':
-      return `${c.market} ${c.subject} ${c.op.replace('-', ' ')} ${c.value}`
+      return `${name(c.market)} ${c.subject} ${c.op.replace('-', ' ')} ${formatPrice(c.value)}`
     case 'big-trade':
-      return `trade of ${c.minSize} or more in ${c.scope === 'event' ? 'event ' : ''}${c.id}`
+      return `trade of ${c.minSize} or more in ${c.scope === 'event' ? `event ${c.id}` : name(c.id)}`
     case 'order':
-      return `order ${c.status.replace('-', ' ')}${c.market ? ` in ${c.market}` : ''}`
+      return `order ${c.status.replace('-', ' ')}${c.market ? ` in ${name(c.market)}` : ''}`
     case 'position':
-      return `position ${c.change}${c.market ? ` in ${c.market}` : ''}`
+      return `position ${c.change}${c.market ? ` in ${name(c.market)}` : ''}`
     case 'balance-below':
       return `${c.currency ?? 'balance'} below ${c.value}`
     case 'disconnected':
       return `disconnected for ${c.seconds} s`
     case 'book-stale':
-      return `${c.market ?? 'any book'} not live for ${c.seconds} s`
+      return `${c.market !== null ? name(c.market) : 'any book'} not live for ${c.seconds} s`
     case 'auth-error':
       return 'the key is refused'
     case 'key-expiring':

@@ -4,6 +4,7 @@
 import {
   ALERT_OPS,
   DEFAULT_COOLDOWN_SEC,
+  describeCondition,
   PRICE_SUBJECTS,
   type AlertCondition,
   type AlertMode,
@@ -15,6 +16,7 @@ import {
 import { checkAlertCondition, defaultLevel } from '../../shared/alert-rules-check'
 import type { ApiError, EventSummary, PriceGrid } from '../../shared/model'
 import { findMarket } from './events'
+import { marketLabel, type MarketNames } from './market-names'
 
 /** The values of `alert-subject`: the price subjects (DESIGN §3.4) first, then the other rule kinds. */
 export const OTHER_SUBJECTS = [
@@ -110,6 +112,14 @@ export interface AlertDraft {
   cooldown: string
   sound: boolean
   label: string
+}
+
+/**
+ * A rule's condition in the trader's words: markets by their listing names (the id only where the listing does
+ * not hold the market); the engine's summary, with ids, is the secondary text.
+ */
+export function conditionText(condition: AlertCondition, names: MarketNames): string {
+  return describeCondition(condition, (id) => marketLabel(names, id))
 }
 
 /** Which fields a subject needs: the form shows only these. */

@@ -1,10 +1,12 @@
-// The alert history outlives the engine: a rule fires against the simulator, the engine is closed and a new one
-// started on the same settings file, and the history (with what was read) is there; new entries go on after it.
+// The alert history outlives the engine: a rule fires against the simulator (its text naming the market by its
+// titles), the engine is closed and a new one started on the same settings file, and the history (with what was
+// read) is there; new entries go on after it.
 import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AlertEvent, AlertsView } from '../../../src/shared/alerts'
+import { marketLabelOf } from '../../../src/shared/market-label'
 import type { MonitorClient } from '../../../src/main/services/base/types'
 import type { Simulator } from '../../../src/sim'
 import { waitFor } from '../helpers'
@@ -34,6 +36,15 @@ describe('alert history across restarts', () => {
     const { market } = pickTargets(sim)
     h = await startHarness({ sim, settingsPath })
     const { client } = h.attach('alerts')
+    // The engine names the market as the windows do (event · market, from its listing, loaded with the key) and
+    // writes the price as the ladder does.
+    expect((await client.setApiKey({ key: sim.demoKey })).ok).toBe(true)
+    const listing = await client.listEvents()
+    if (!listing.ok) throw new Error(listing.error.message)
+    const event = listing.value.find((e) => e.markets.some((m) => m.id === market))
+    const label = marketLabelOf(event?.title ?? '', event?.markets.find((m) => m.id === market)?.title ?? '')
+    expect(label).not.toBe('')
+    expect(label).not.toContain(market)
     // At or above 0: fires as soon as the rule's own subscription brings a live book.
     const saved = await client.saveAlert({
       condition: { kind: 'price', market, subject: 'mid', op: 'above', value: 0 },
@@ -48,6 +59,7 @@ describe('alert history across restarts', () => {
       30_000,
     )
     const first = before[0] as AlertEvent
+    expect(first.title).toBe(`${label} — mid at or above 0.00`)
     expect((await client.acknowledgeAlerts([first.id])).ok).toBe(true)
     await h.close()
     h = null

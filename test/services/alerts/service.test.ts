@@ -318,7 +318,7 @@ describe('saving rules', () => {
   it('a stored rule the listing shows can never fire says so on its row', () => {
     const w = world({ rules: [storedRule('a-1', mid('m1', 'crosses-above', 5))], keepRunning: 'auto' })
     w.svc.start()
-    expect(w.svc.view().rules[0]?.note).toBe('waits for mid below 5 first')
+    expect(w.svc.view().rules[0]?.note).toBe('waits for mid below 5.00 first')
     w.grids.set('m1', { min: 0, max: 1, tick: 0.01 })
     expect(w.svc.view().rules[0]?.note).toMatch(/^never fires: Price 5 is outside this market's prices/)
   })
@@ -452,7 +452,7 @@ describe('price rules', () => {
     expect(held[0]).toMatchObject({
       ruleId: rule.id,
       kind: 'held',
-      title: 'm1 — mid at or above 0.5, held',
+      title: 'm1 — mid at or above 0.50, held',
       sound: false,
     })
     expect(held[0]?.detail).toBe(
@@ -517,19 +517,19 @@ describe('price rules', () => {
     w.save({ condition: mid('m1', 'above', 0.0) })
     w.save({ condition: { kind: 'price', market: 'm1', subject: 'last', op: 'crosses-below', value: 0.4 } })
     w.book('m1', 0.3, null)
-    expect(w.fired.map((e) => e.detail)).toEqual(['bid 0.3'])
+    expect(w.fired.map((e) => e.detail)).toEqual(['bid 0.30'])
     w.book('m1', 0.3, 0.36)
     expect(w.fired.map((e) => e.detail)).toEqual([
-      'bid 0.3',
-      'spread 0.06 (bid 0.3 · ask 0.36)',
-      'mid 0.33 (bid 0.3 · ask 0.36)',
+      'bid 0.30',
+      'spread 0.06 (bid 0.30 · ask 0.36)',
+      'mid 0.33 (bid 0.30 · ask 0.36)',
     ])
     w.book('m1', 0.31, 0.95)
     expect(w.fired.at(-1)?.detail).toBe('ask 0.95 (bid 0.31)')
     w.trade('m1', 0.45)
     w.trade('m1', 0.39)
     expect(w.fired.at(-1)).toMatchObject({
-      title: 'm1 — last crossed below 0.4',
+      title: 'm1 — last crossed below 0.40',
       detail: 'last trade 0.39',
       value: 0.39,
     })
@@ -548,7 +548,7 @@ describe('price rules', () => {
     expect(w.fired).toHaveLength(0)
     tick(0.6, 0.62, 0.71)
     expect(w.fired.map((e) => e.detail)).toEqual([
-      'mid 0.61 (bid 0.6 · ask 0.62) · fired once the book was live again',
+      'mid 0.61 (bid 0.60 · ask 0.62) · fired once the book was live again',
       'last trade 0.71',
     ])
   })
@@ -676,7 +676,7 @@ describe('big trades', () => {
     w.trade('m2', 0.5, 50)
     w.trade('m1', 0.5, 50)
     expect(w.fired.map((e) => e.market)).toEqual(['m2'])
-    expect(w.fired[0]?.detail).toBe('buy 50 @ 0.5 (at least 10 in event e1)')
+    expect(w.fired[0]?.detail).toBe('buy 50 @ 0.50 (at least 10 in event e1)')
   })
 })
 
@@ -733,7 +733,7 @@ describe('account rules', () => {
     w.user('position', { market: 'm2', size: 5, avgPrice: 0.3 })
     w.user('position', { market: 'm1', size: 0 })
     expect(w.fired.map((e) => `${e.title} | ${e.detail}`)).toEqual([
-      'm2 — position opened | size 5 @ avg 0.3',
+      'm2 — position opened | size 5 @ avg 0.30',
       'm1 — position closed | was 15, now 0',
     ])
   })
@@ -774,7 +774,7 @@ describe('account rules', () => {
     w.save({ condition: mid('m1', 'crosses-above', 0.5) })
     w.book('m1', 0.4, 0.42)
     w.svc.reset()
-    expect(w.svc.view().rules[0]?.note).toBe('waits for mid below 0.5 first')
+    expect(w.svc.view().rules[0]?.note).toBe('waits for mid below 0.50 first')
     w.book('m1', 0.4, 0.42)
     w.book('m1', 0.6, 0.62)
     expect(w.fired).toHaveLength(1)

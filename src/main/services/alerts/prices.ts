@@ -5,6 +5,7 @@
 // a rule is at its level, and the text of a firing built only then, from the quote that was judged.
 import type { AlertCondition, AlertEvent } from '../../../shared/alerts'
 import type { BookState, TradeView } from '../../../shared/model'
+import { formatPrice } from '../../../shared/price-format'
 import { buildIndex, NONE, type BookRules, type RuleIndex } from './rule-index'
 import {
   bookProblem,
@@ -219,7 +220,7 @@ export class PriceWatch {
       this.out.record(rt, 'fired', now, {
         title: `${where} — trade of ${fmtNum(trade.size)}`,
         detail:
-          `${side}${fmtNum(trade.size)} @ ${fmtNum(trade.price)} (at least ${fmtNum(c.minSize)}` +
+          `${side}${fmtNum(trade.size)} @ ${formatPrice(trade.price)} (at least ${fmtNum(c.minSize)}` +
           `${c.scope === 'event' ? ` in event ${c.id}` : ''})`,
         value: trade.size,
         market: trade.market,
@@ -231,7 +232,7 @@ export class PriceWatch {
     const c = rt.rule.condition as PriceCondition
     const back = afterUntrusted ? ' · fired once the book was live again' : ''
     this.out.record(rt, 'fired', now, {
-      title: `${this.title(c.market)} — ${c.subject} ${OP_TEXT[c.op]} ${fmtNum(c.value)}`,
+      title: `${this.title(c.market)} — ${c.subject} ${OP_TEXT[c.op]} ${formatPrice(c.value)}`,
       detail: `${this.valuesText(c, value)}${back}`,
       value,
       market: c.market,
@@ -247,7 +248,7 @@ export class PriceWatch {
         : 'the market data is not live'
     rt.heldReason = problem
     this.out.record(rt, 'held', now, {
-      title: `${this.title(c.market)} — ${c.subject} ${OP_TEXT[c.op]} ${fmtNum(c.value)}, held`,
+      title: `${this.title(c.market)} — ${c.subject} ${OP_TEXT[c.op]} ${formatPrice(c.value)}, held`,
       detail: `held: ${problem}; waiting for it to be live again · ${this.valuesText(c, value)}`,
       value,
       market: c.market,
@@ -257,12 +258,13 @@ export class PriceWatch {
   /** "mid 0.455 (bid 0.45 · ask 0.46)", from the observation being judged. */
   private valuesText(c: PriceCondition, value: number): string {
     const src = this.quote.src
-    if (this.quote.fromTrade || c.subject === 'last' || src === null) return `last trade ${fmtNum(value)}`
-    const bid = src.bestBid !== null ? `bid ${fmtNum(src.bestBid)}` : null
-    const ask = src.bestAsk !== null ? `ask ${fmtNum(src.bestAsk)}` : null
+    if (this.quote.fromTrade || c.subject === 'last' || src === null)
+      return `last trade ${formatPrice(value)}`
+    const bid = src.bestBid !== null ? `bid ${formatPrice(src.bestBid)}` : null
+    const ask = src.bestAsk !== null ? `ask ${formatPrice(src.bestAsk)}` : null
     const others = c.subject === 'bid' ? [ask] : c.subject === 'ask' ? [bid] : [bid, ask]
     const rest = others.filter((s): s is string => s !== null).join(' · ')
-    return `${c.subject} ${fmtNum(value)}${rest !== '' ? ` (${rest})` : ''}`
+    return `${c.subject} ${formatPrice(value)}${rest !== '' ? ` (${rest})` : ''}`
   }
 
   private title(market: string): string {

@@ -4,6 +4,7 @@
 // costs more than judging a rule) and whether every rule is paused.
 import type { AlertCondition, AlertRule, AlertRuleState, PriceSubject } from '../../../shared/alerts'
 import type { BookState } from '../../../shared/model'
+import { formatPrice } from '../../../shared/price-format'
 
 type PriceCondition = Extract<AlertCondition, { kind: 'price' }>
 
@@ -261,7 +262,9 @@ export function ruleNote(rt: RuleRuntime, now: number, paused: boolean): string 
     const up = isUp(c)
     const h = rule.hysteresis
     const bound =
-      h > 0 ? `${up ? '≤' : '≥'} ${fmtNum(up ? c.value - h : c.value + h)}` : `${up ? '<' : '>'} ${c.value}`
+      h > 0
+        ? `${up ? '≤' : '≥'} ${formatPrice(up ? c.value - h : c.value + h)}`
+        : `${up ? '<' : '>'} ${formatPrice(c.value)}`
     return `re-arms when ${c.subject} ${bound}`
   }
   if (rule.mode === 'rearm' && rt.spent !== null && rt.spent.size > 0) return rearmNote(c, rule.hysteresis)
@@ -272,7 +275,7 @@ export function ruleNote(rt: RuleRuntime, now: number, paused: boolean): string 
   if (paused) return 'all alerts are paused'
   if (rt.held && rt.heldReason !== null) return `held: ${rt.heldReason}`
   if (c.kind === 'price' && rt.phase === 'new') {
-    return `waits for ${c.subject} ${isUp(c) ? 'below' : 'above'} ${c.value} first`
+    return `waits for ${c.subject} ${isUp(c) ? 'below' : 'above'} ${formatPrice(c.value)} first`
   }
   return null
 }

@@ -1,5 +1,6 @@
 // Alerts: the service judges the rules, the relay carries its news to the windows (through the fan-out), the
 // shell and the settings file. The relay hears the service, and the fan-out the relay, through typed events.
+import { marketLabelOf } from '../../../shared/market-label'
 import { AlertRelay } from '../alerts/relay'
 import { AlertService } from '../alerts/service'
 import type { Engine, Wiring } from './engine'
@@ -16,7 +17,10 @@ export function wireAlerts(w: Wiring): Pick<Engine, 'alerts' | 'relay'> {
       books: p.books,
       eventOf: (market) => p.catalog.eventOf(market),
       isKnownMarket: (market) => p.data.isKnown(market),
-      marketTitle: (market) => p.catalog.marketTitle(market),
+      marketTitle: (market) => {
+        const title = p.catalog.marketTitle(market)
+        return title === null ? null : marketLabelOf(p.catalog.eventTitleOf(market) ?? '', title)
+      },
       priceGrid: (market) => p.catalog.priceGrid(market),
       connectionState: () => p.connection.state(),
       authError: () => p.registry.authError(),

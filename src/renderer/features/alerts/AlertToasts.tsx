@@ -46,7 +46,7 @@ const Toast = memo(function Toast({ e }: { e: AlertEvent }) {
     >
       <div className="toast-head">
         <span className="toast-mark" aria-hidden="true" />
-        <b>{e.title}</b>
+        <b title={e.market ?? undefined}>{e.title}</b>
         <span className="muted num small">{formatClock(e.at)}</span>
         <button type="button" className="icon-btn" aria-label="Dismiss (marks read)" onClick={dismiss}>
           ×

@@ -1,24 +1,30 @@
 // The alert rules at a glance, docked: each rule's state and why it is not firing, the newest firings, and the
 // way into the full manager (Alt+A) or a new rule on the selected market.
-import type { AlertRuleView } from '../../../shared/alerts'
+import { conditionMarket, type AlertRuleView } from '../../../shared/alerts'
+import { conditionText } from '../../lib/alerts'
 import { formatClock } from '../../lib/format'
+import type { MarketNames } from '../../lib/market-names'
 import { openAlertManager, openMarketAlert } from '../../store/alerts-ui'
+import { useMarketNames } from '../../store/events'
 import { useMonitor } from '../../store/monitor'
 import { useWindowWorkspace } from '../workspace/window-state'
 
 const SHOWN_HISTORY = 20
 
-function RuleLine({ rule }: { rule: AlertRuleView }) {
+function RuleLine({ rule, names }: { rule: AlertRuleView; names: MarketNames }) {
+  const summary = conditionText(rule.condition, names)
   return (
     <li
       className={`alerts-pane-row state-${rule.state}`}
       data-testid="alerts-pane-row"
       data-state={rule.state}
+      data-market={conditionMarket(rule.condition) ?? undefined}
     >
       <span className={`tag tag-rule-${rule.state}`}>{rule.state}</span>
-      <span className="ellipsis" title={rule.note ?? rule.summary}>
+      {/* The engine's summary names the market by id: the secondary text, in the tooltip. */}
+      <span className="ellipsis" title={`${rule.summary}${rule.note ? ` · ${rule.note}` : ''}`}>
         {rule.label ? <b>{rule.label} · </b> : null}
-        {rule.summary}
+        {summary}
         {rule.note ? <span className="muted"> · {rule.note}</span> : null}
       </span>
     </li>
@@ -29,8 +35,10 @@ export function AlertsPane() {
   const alerts = useMonitor((s) => s.alerts)
   const error = useMonitor((s) => s.alertsError)
   const selected = useWindowWorkspace((s) => s.selectedMarket)
+  const names = useMarketNames()
   const rules = alerts?.rules ?? []
-  const history = (alerts?.history ?? []).slice(-SHOWN_HISTORY).reverse()
+  // The view's history is newest first.
+  const history = (alerts?.history ?? []).slice(0, SHOWN_HISTORY)
   return (
     <section className="alerts-pane">
       <div className="pane-toolbar">
@@ -53,7 +61,7 @@ export function AlertsPane() {
         ) : (
           <ul className="alerts-pane-list">
             {rules.map((r) => (
-              <RuleLine key={r.id} rule={r} />
+              <RuleLine key={r.id} rule={r} names={names} />
             ))}
           </ul>
         )}
@@ -64,7 +72,7 @@ export function AlertsPane() {
               {history.map((h) => (
                 <li key={h.id} className={`alerts-pane-row kind-${h.kind}`}>
                   <span className="c-time">{formatClock(h.at)}</span>
-                  <span className="ellipsis" title={h.detail}>
+                  <span className="ellipsis" title={h.market ? `${h.detail} (${h.market})` : h.detail}>
                     {h.title}
                   </span>
                 </li>
