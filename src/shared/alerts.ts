@@ -1,7 +1,7 @@
 // Alerts: what a rule says, how a rule is checked before the engine accepts it, and what the engine tells windows
 // and the shell about rules and firings. Rules are evaluated in the engine (main), never in a window.
 import { z } from 'zod'
-import { formatPrice } from './price-format'
+import { formatPrice, type PriceUnit } from './price-format'
 
 /** Market values a price rule watches. `spread` is ask - bid. */
 export const PRICE_SUBJECTS = ['bid', 'ask', 'mid', 'last', 'spread'] as const
@@ -82,6 +82,19 @@ export interface AlertRuleView extends AlertRule {
   note: string | null
 }
 
+/** A price firing's numbers, kept with its entry so a window can write them in the trader's price unit. */
+export interface AlertQuote {
+  subject: PriceSubject
+  op: AlertOp
+  /** The rule's level. */
+  level: number
+  /** The value judged, and the book's best prices it came from (or a trade: `fromTrade`). */
+  value: number
+  bid: number | null
+  ask: number | null
+  fromTrade: boolean
+}
+
 /**
  * One entry of the alert history. fired: the rule fired (a notification was sent). held: the condition held on
  * data the engine cannot vouch for (a stale, resyncing or crossed book), so the rule waits for live data.
@@ -102,6 +115,8 @@ export interface AlertEvent {
   market: string | null
   sound: boolean
   acknowledged: boolean
+  /** Price rules: the numbers the title and detail were written from. */
+  quote?: AlertQuote
 }
 
 /** What the shell does when every window is closed: keep watching while any rule is armed, always, or quit. */
@@ -269,6 +284,18 @@ export const alertEventSchema = z
     market: idText('market').nullable(),
     sound: z.boolean(),
     acknowledged: z.boolean(),
+    quote: z
+      .object({
+        subject: z.enum(PRICE_SUBJECTS),
+        op: z.enum(ALERT_OPS),
+        level: finite('level'),
+        value: finite('value'),
+        bid: finite('bid').nullable(),
+        ask: finite('ask').nullable(),
+        fromTrade: z.boolean(),
+      })
+      .strict()
+      .optional(),
   })
   .strict()
 
@@ -296,12 +323,16 @@ export function conditionMarket(condition: AlertCondition): string | null {
 
 /**
  * Human text for a rule's condition, e.g. "mkt-1 mid crosses above 0.45". `name` gives a market's words (a
- * window passes the listing's titles); the engine, without one, says the id.
+ * window passes the listing's titles); the engine, without one, says the id. Prices in `unit` (default 0–1).
  */
-export function describeCondition(c: AlertCondition, name: (market: string) => string = (id) => id): string {
+export function describeCondition(
+  c: AlertCondition,
+  name: (market: string) => string = (id) => id,
+  unit?: PriceUnit,
+): string {
   switch (c.kind) {
     case 'price':
-      return `${name(c.market)} ${c.subject} ${c.op.replace('-', ' ')} ${formatPrice(c.value)}`
+      return `${name(c.market)} ${c.subject} ${c.op.replace('-', ' ')} ${formatPrice(c.value, unit)}`
     case 'big-trade':
       return `trade of ${c.minSize} or more in ${c.scope === 'event' ? `event ${c.id}` : name(c.id)}`
     case 'order':

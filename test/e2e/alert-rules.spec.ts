@@ -106,7 +106,8 @@ test('the alert history survives a host restart on the same settings file', asyn
     await expect(entry).toHaveCount(1)
     const at = await entry.getAttribute('data-at')
     const title = (await entry.locator('.history-text > div').first().textContent()) ?? ''
-    expect(title).toMatch(/ — mid at or above 0\.00$/)
+    // The level in the page's price unit (cents by default), as the ladder writes prices.
+    expect(title).toMatch(/ — mid at or above 0¢$/)
     expect(title).not.toContain(market)
     // Saved once the burst is over (half a second); the host writes what is pending on close too.
     await host.close()

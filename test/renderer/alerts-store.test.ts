@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { ORDER_STATUSES, POSITION_CHANGES, type AlertEvent } from '../../src/shared/alerts'
 import { createAlertIntake } from '../../src/renderer/api/alert-delivery'
 import {
+  alertText,
   draftFromRule,
   draftToInput,
   draftFieldOf,
@@ -15,6 +16,7 @@ import {
   quoteDraft,
 } from '../../src/renderer/lib/alerts'
 import { checkAlertCondition } from '../../src/shared/alert-rules-check'
+import { marketNamesOf } from '../../src/renderer/lib/market-names'
 import { mergeBatches } from '../../src/shared/batch-merge'
 import { reduceBatch, TOAST_CAP, useMonitor } from '../../src/renderer/store/monitor'
 import { emptyAlerts, EVENTS, ruleView } from './fake-api'
@@ -199,6 +201,36 @@ describe('alert form model', () => {
     expect(draftToInput({ ...draft, value: '0.25' }, events).ok).toBe(true)
     // A market the listing gives no prices for: the form leaves the range to the engine.
     expect(draftToInput({ ...draft, market: 'm1' }, EVENTS).ok).toBe(true)
+  })
+
+  it("a price alert's words in the trader's unit and with the listing's name; others as the engine wrote them", () => {
+    const quote = {
+      subject: 'mid' as const,
+      op: 'crosses-above' as const,
+      level: 0.1,
+      value: 0.105,
+      bid: 0.1,
+      ask: 0.11,
+      fromTrade: false,
+    }
+    const e = fired(1, {
+      title: 'm1 — mid crossed above 0.10',
+      detail: 'take profit: mid 0.105 (bid 0.10 · ask 0.11) · fired once the book was live again',
+      market: 'm1',
+      quote,
+    })
+    const names = marketNamesOf(EVENTS)
+    expect(alertText(e, names, 'cents')).toEqual({
+      title: 'Fed decision · No change — mid crossed above 10¢',
+      detail: 'take profit: mid 10.5¢ (bid 10¢ · ask 11¢) · fired once the book was live again',
+    })
+    expect(alertText(e, names, 'probability').title).toBe('Fed decision · No change — mid crossed above 0.10')
+    // A market this window's listing lacks keeps the engine's name for it.
+    expect(
+      alertText({ ...e, market: 'zz', title: 'Rain · SP — mid crossed above 0.10' }, names, 'cents').title,
+    ).toBe('Rain · SP — mid crossed above 10¢')
+    const plain = fired(2, { title: 'Disconnected for 30 s', detail: 'since 10:00', market: null })
+    expect(alertText(plain, names, 'cents')).toEqual({ title: plain.title, detail: plain.detail })
   })
 
   it('the default level of a quote is the value shown, on the tick, crossing toward it', () => {

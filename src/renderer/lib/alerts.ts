@@ -7,6 +7,7 @@ import {
   describeCondition,
   PRICE_SUBJECTS,
   type AlertCondition,
+  type AlertEvent,
   type AlertMode,
   type AlertOp,
   type AlertRuleInput,
@@ -14,8 +15,10 @@ import {
   type PriceSubject,
 } from '../../shared/alerts'
 import { checkAlertCondition, defaultLevel } from '../../shared/alert-rules-check'
+import { quoteTitle, quoteValues } from '../../shared/alert-text'
 import type { ApiError, EventSummary, PriceGrid } from '../../shared/model'
 import { findMarket } from './events'
+import type { PriceUnit } from './format'
 import { marketLabel, type MarketNames } from './market-names'
 
 /** The values of `alert-subject`: the price subjects (DESIGN §3.4) first, then the other rule kinds. */
@@ -116,10 +119,34 @@ export interface AlertDraft {
 
 /**
  * A rule's condition in the trader's words: markets by their listing names (the id only where the listing does
- * not hold the market); the engine's summary, with ids, is the secondary text.
+ * not hold the market), prices in `unit` (the form, whose level is typed in 0–1, passes none); the engine's
+ * summary, with ids, is the secondary text.
  */
-export function conditionText(condition: AlertCondition, names: MarketNames): string {
-  return describeCondition(condition, (id) => marketLabel(names, id))
+export function conditionText(condition: AlertCondition, names: MarketNames, unit?: PriceUnit): string {
+  return describeCondition(condition, (id) => marketLabel(names, id), unit)
+}
+
+/**
+ * A history entry's title and detail as this window says them: a price alert's numbers in the trader's price
+ * unit and its market by the listing's name (the engine's words where the window does not know the market).
+ * Other entries are shown as the engine wrote them.
+ */
+export function alertText(
+  e: AlertEvent,
+  names: MarketNames,
+  unit: PriceUnit,
+): { title: string; detail: string } {
+  const q = e.quote
+  if (q === undefined) return { title: e.title, detail: e.detail }
+  const held = e.kind === 'held'
+  // The engine's title is its name for the market followed by the same words without one.
+  const tail = quoteTitle('', q, held)
+  const engineName = e.title.endsWith(tail) ? e.title.slice(0, -tail.length) : null
+  const name = (e.market !== null ? names.get(e.market)?.label : undefined) ?? engineName
+  return {
+    title: name === null ? e.title : quoteTitle(name, q, held, unit),
+    detail: e.detail.replace(quoteValues(q), quoteValues(q, unit)),
+  }
 }
 
 /** Which fields a subject needs: the form shows only these. */

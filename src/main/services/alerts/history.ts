@@ -43,6 +43,7 @@ export class AlertHistory {
       sound: kind === 'fired' && rule.sound,
       acknowledged: false,
     }
+    if (text.quote !== undefined) event.quote = text.quote
     this.entries.unshift(event)
     if (this.entries.length > ALERT_HISTORY_CAP) this.entries.length = ALERT_HISTORY_CAP
     return event

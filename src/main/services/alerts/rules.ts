@@ -2,7 +2,13 @@
 // an event), decide whether the rule fires, is held back, or does nothing, and keep its arm state. Pure: no
 // timers, no I/O; the caller passes the time (for levels, a clock read only when it matters: reading the time
 // costs more than judging a rule) and whether every rule is paused.
-import type { AlertCondition, AlertRule, AlertRuleState, PriceSubject } from '../../../shared/alerts'
+import type {
+  AlertCondition,
+  AlertQuote,
+  AlertRule,
+  AlertRuleState,
+  PriceSubject,
+} from '../../../shared/alerts'
 import type { BookState } from '../../../shared/model'
 import { formatPrice } from '../../../shared/price-format'
 
@@ -46,6 +52,8 @@ export interface Firing {
   /** The value that triggered, when there is one. */
   value: number | null
   market: string | null
+  /** A price rule's numbers (AlertEvent.quote). */
+  quote?: AlertQuote
 }
 
 export function isCrossing(c: PriceCondition): boolean {

@@ -8,11 +8,12 @@ import type { MonitorApi } from '../../../shared/ipc'
 import type { Result } from '../../../shared/model'
 import { notificationState, openAlertMarket, requestNotificationPermission } from '../../api/alert-delivery'
 import { useApi } from '../../hooks/context'
-import { conditionText, draftFromRule, minutesUntilTomorrowMorning } from '../../lib/alerts'
-import { formatClock, formatPrice } from '../../lib/format'
+import { alertText, conditionText, draftFromRule, minutesUntilTomorrowMorning } from '../../lib/alerts'
+import { formatClock, formatPrice, formatSize } from '../../lib/format'
 import { openAlertForm, openMarketAlert, useAlertUi } from '../../store/alerts-ui'
 import { useMarketNames } from '../../store/events'
 import { useMonitor } from '../../store/monitor'
+import { usePriceUnit } from '../../store/prefs'
 import { Dialog } from '../../ui/Dialog'
 import { MenuSelect } from '../../ui/MenuSelect'
 import { Options } from '../../ui/Options'
@@ -182,6 +183,8 @@ const HistoryRow = memo(function HistoryRow({
   api: MonitorApi
   report: Report
 }) {
+  const unit = usePriceUnit()
+  const text = alertText(e, useMarketNames(), unit)
   const ack = () => {
     if (!e.acknowledged) report(api.acknowledgeAlerts([e.id]))
   }
@@ -196,7 +199,7 @@ const HistoryRow = memo(function HistoryRow({
       data-at={e.at}
       data-market={e.market ?? undefined}
       tabIndex={0}
-      aria-label={`${e.kind === 'held' ? 'Held' : 'Fired'} ${formatClock(e.at)}: ${e.title}${unread ? ' (unread; Enter marks read)' : ''}`}
+      aria-label={`${e.kind === 'held' ? 'Held' : 'Fired'} ${formatClock(e.at)}: ${text.title}${unread ? ' (unread; Enter marks read)' : ''}`}
       onClick={ack}
       onKeyDown={(ev) => {
         if (ev.target === ev.currentTarget && (ev.key === 'Enter' || ev.key === ' ')) {
@@ -209,14 +212,16 @@ const HistoryRow = memo(function HistoryRow({
       <span className="c-time num">{formatClock(e.at)}</span>
       <span className={`tag tag-history-${e.kind}`}>{e.kind}</span>
       <div className="history-text">
-        <div className="ellipsis" title={e.market ? `${e.title} (${e.market})` : e.title}>
-          {e.title}
+        <div className="ellipsis" title={e.market ? `${text.title} (${e.market})` : text.title}>
+          {text.title}
         </div>
-        <div className="muted small ellipsis" title={e.detail}>
-          {e.detail}
+        <div className="muted small ellipsis" title={text.detail}>
+          {text.detail}
         </div>
       </div>
-      <span className="num history-value">{e.value === null ? '' : formatPrice(e.value)}</span>
+      <span className="num history-value">
+        {e.value === null ? '' : e.quote ? formatPrice(e.value, unit) : formatSize(e.value)}
+      </span>
       {e.market ? (
         <button
           type="button"
@@ -267,6 +272,7 @@ function NotificationNote() {
 export function AlertManager({ onClose }: { onClose(): void }) {
   const api = useApi()
   const names = useMarketNames()
+  const unit = usePriceUnit()
   const alerts = useMonitor((s) => s.alerts)
   const loadError = useMonitor((s) => s.alertsError)
   const selected = useAlertUi((s) => s.selectedMarket)
@@ -365,7 +371,7 @@ export function AlertManager({ onClose }: { onClose(): void }) {
             <RuleRow
               key={r.id}
               rule={r}
-              summary={conditionText(r.condition, names)}
+              summary={conditionText(r.condition, names, unit)}
               api={api}
               report={report}
             />

@@ -1,18 +1,19 @@
 // The alert rules at a glance, docked: each rule's state and why it is not firing, the newest firings, and the
 // way into the full manager (Alt+A) or a new rule on the selected market.
-import { conditionMarket, type AlertRuleView } from '../../../shared/alerts'
-import { conditionText } from '../../lib/alerts'
-import { formatClock } from '../../lib/format'
+import { conditionMarket, type AlertEvent, type AlertRuleView } from '../../../shared/alerts'
+import { alertText, conditionText } from '../../lib/alerts'
+import { formatClock, type PriceUnit } from '../../lib/format'
 import type { MarketNames } from '../../lib/market-names'
 import { openAlertManager, openMarketAlert } from '../../store/alerts-ui'
 import { useMarketNames } from '../../store/events'
 import { useMonitor } from '../../store/monitor'
+import { usePriceUnit } from '../../store/prefs'
 import { useWindowWorkspace } from '../workspace/window-state'
 
 const SHOWN_HISTORY = 20
 
-function RuleLine({ rule, names }: { rule: AlertRuleView; names: MarketNames }) {
-  const summary = conditionText(rule.condition, names)
+function RuleLine({ rule, names, unit }: { rule: AlertRuleView; names: MarketNames; unit: PriceUnit }) {
+  const summary = conditionText(rule.condition, names, unit)
   return (
     <li
       className={`alerts-pane-row state-${rule.state}`}
@@ -31,11 +32,24 @@ function RuleLine({ rule, names }: { rule: AlertRuleView; names: MarketNames }) 
   )
 }
 
+function RecentLine({ e, names, unit }: { e: AlertEvent; names: MarketNames; unit: PriceUnit }) {
+  const text = alertText(e, names, unit)
+  return (
+    <li className={`alerts-pane-row kind-${e.kind}`} data-testid="alerts-pane-history-row">
+      <span className="c-time">{formatClock(e.at)}</span>
+      <span className="ellipsis" title={e.market ? `${text.detail} (${e.market})` : text.detail}>
+        {text.title}
+      </span>
+    </li>
+  )
+}
+
 export function AlertsPane() {
   const alerts = useMonitor((s) => s.alerts)
   const error = useMonitor((s) => s.alertsError)
   const selected = useWindowWorkspace((s) => s.selectedMarket)
   const names = useMarketNames()
+  const unit = usePriceUnit()
   const rules = alerts?.rules ?? []
   // The view's history is newest first.
   const history = (alerts?.history ?? []).slice(0, SHOWN_HISTORY)
@@ -61,7 +75,7 @@ export function AlertsPane() {
         ) : (
           <ul className="alerts-pane-list">
             {rules.map((r) => (
-              <RuleLine key={r.id} rule={r} names={names} />
+              <RuleLine key={r.id} rule={r} names={names} unit={unit} />
             ))}
           </ul>
         )}
@@ -70,12 +84,7 @@ export function AlertsPane() {
             <div className="pane-subtitle muted">Recent</div>
             <ul className="alerts-pane-list">
               {history.map((h) => (
-                <li key={h.id} className={`alerts-pane-row kind-${h.kind}`}>
-                  <span className="c-time">{formatClock(h.at)}</span>
-                  <span className="ellipsis" title={h.market ? `${h.detail} (${h.market})` : h.detail}>
-                    {h.title}
-                  </span>
-                </li>
+                <RecentLine key={h.id} e={h} names={names} unit={unit} />
               ))}
             </ul>
           </>
