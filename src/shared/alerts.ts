@@ -1,6 +1,7 @@
 // Alerts: what a rule says, how a rule is checked before the engine accepts it, and what the engine tells windows
 // and the shell about rules and firings. Rules are evaluated in the engine (main), never in a window.
 import { z } from 'zod'
+import { formatPrice, type PriceUnit } from './price-format'
 
 /** Market values a price rule watches. `spread` is ask - bid. */
 export const PRICE_SUBJECTS = ['bid', 'ask', 'mid', 'last', 'spread'] as const
@@ -81,6 +82,19 @@ export interface AlertRuleView extends AlertRule {
   note: string | null
 }
 
+/** A price firing's numbers, kept with its entry so a window can write them in the trader's price unit. */
+export interface AlertQuote {
+  subject: PriceSubject
+  op: AlertOp
+  /** The rule's level. */
+  level: number
+  /** The value judged, and the book's best prices it came from (or a trade: `fromTrade`). */
+  value: number
+  bid: number | null
+  ask: number | null
+  fromTrade: boolean
+}
+
 /**
  * One entry of the alert history. fired: the rule fired (a notification was sent). held: the condition held on
  * data the engine cannot vouch for (a stale, resyncing or crossed book), so the rule waits for live data.
@@ -101,6 +115,8 @@ export interface AlertEvent {
   market: string | null
   sound: boolean
   acknowledged: boolean
+  /** Price rules: the numbers the title and detail were written from. */
+  quote?: AlertQuote
 }
 
 /** What the shell does when every window is closed: keep watching while any rule is armed, always, or quit. */
@@ -255,6 +271,34 @@ export const alertRuleSchema = z
   })
   .strict()
 
+/** A history entry as stored beside the settings (what a restart reads back). */
+export const alertEventSchema = z
+  .object({
+    id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+    ruleId: idText('ruleId'),
+    kind: z.enum(['fired', 'held']),
+    at: epochMs,
+    title: z.string().max(1000),
+    detail: z.string().max(4000),
+    value: finite('value').nullable(),
+    market: idText('market').nullable(),
+    sound: z.boolean(),
+    acknowledged: z.boolean(),
+    quote: z
+      .object({
+        subject: z.enum(PRICE_SUBJECTS),
+        op: z.enum(ALERT_OPS),
+        level: finite('level'),
+        value: finite('value'),
+        bid: finite('bid').nullable(),
+        ask: finite('ask').nullable(),
+        fromTrade: z.boolean(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict()
+
 export const keepRunningSchema = z.enum(['auto', 'always', 'never'])
 
 /** The field a validation issue is about, as the user knows it: "condition.value", "cooldownSec", … */
@@ -277,23 +321,30 @@ export function conditionMarket(condition: AlertCondition): string | null {
   }
 }
 
-/** Human text for a rule's condition, e.g. "mkt-1 mid crosses above 0.45". */
-export function describeCondition(c: AlertCondition): string {
+/**
+ * Human text for a rule's condition, e.g. "mkt-1 mid crosses above 0.45". `name` gives a market's words (a
+ * window passes the listing's titles); the engine, without one, says the id. Prices in `unit` (default 0–1).
+ */
+export function describeCondition(
+  c: AlertCondition,
+  name: (market: string) => string = (id) => id,
+  unit?: PriceUnit,
+): string {
   switch (c.kind) {
     case 'price':
-      return `${c.market} ${c.subject} ${c.op.replace('-', ' ')} ${c.value}`
+      return `${name(c.market)} ${c.subject} ${c.op.replace('-', ' ')} ${formatPrice(c.value, unit)}`
     case 'big-trade':
-      return `trade of ${c.minSize} or more in ${c.scope === 'event' ? 'event ' : ''}${c.id}`
+      return `trade of ${c.minSize} or more in ${c.scope === 'event' ? `event ${c.id}` : name(c.id)}`
     case 'order':
-      return `order ${c.status.replace('-', ' ')}${c.market ? ` in ${c.market}` : ''}`
+      return `order ${c.status.replace('-', ' ')}${c.market ? ` in ${name(c.market)}` : ''}`
     case 'position':
-      return `position ${c.change}${c.market ? ` in ${c.market}` : ''}`
+      return `position ${c.change}${c.market ? ` in ${name(c.market)}` : ''}`
     case 'balance-below':
       return `${c.currency ?? 'balance'} below ${c.value}`
     case 'disconnected':
       return `disconnected for ${c.seconds} s`
     case 'book-stale':
-      return `${c.market ?? 'any book'} not live for ${c.seconds} s`
+      return `${c.market !== null ? name(c.market) : 'any book'} not live for ${c.seconds} s`
     case 'auth-error':
       return 'the key is refused'
     case 'key-expiring':

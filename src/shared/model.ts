@@ -67,9 +67,21 @@ export type UpdateKind = Update['kind']
 
 // ---------------------------------------------------------------- reference data
 
+/**
+ * The prices a market can trade at: `min`..`max` in steps of `tick`, in the engine's price units. VoxFi: integer
+ * ticks 0–100 read as 0.00–1.00, so { min: 0, max: 1, tick: 0.01 }.
+ */
+export interface PriceGrid {
+  min: number
+  max: number
+  tick: number
+}
+
 export interface MarketSummary {
   id: string
   title: string
+  /** Where the listing says what prices the market has (VoxFi's markets); absent: not known. */
+  priceGrid?: PriceGrid
   /** Extra scalar fields the venue sent (status, outcome names, …), shown but not interpreted. */
   extra?: Record<string, string | number | boolean | null>
 }

@@ -22,6 +22,8 @@ const expectedEvent: EventSummary = {
     {
       id: '95f88394-4f4d-4489-99dc-8cef9f7682ee',
       title: TITLE,
+      // VoxFi's prices: ticks 0–100 read as 0.00–1.00.
+      priceGrid: { min: 0, max: 1, tick: 0.01 },
       extra: {
         description: '',
         thumbnail_url: null,
@@ -118,6 +120,19 @@ describe('VoxFi events listing', () => {
       },
     ])
     expect(lone.events.map((e) => e.markets[0]?.title)).toEqual(['Rain in SP tomorrow?', 'Market 1'])
+  })
+
+  it('only a VoxFi market (YES/NO options) gets VoxFi’s price grid', () => {
+    const r = decodeEventsListing({
+      events: [
+        { id: 'v', description: 'VoxFi', markets: [market('cccccccc-cccc-4ccc-8ccc-cccccccccccc', 'A')] },
+        { id: 'k', title: 'Kalshi', markets: [{ ticker: 'K-1', title: 'K' }] },
+      ],
+    })
+    expect(r.events.map((e) => e.markets[0]?.priceGrid ?? null)).toEqual([
+      { min: 0, max: 1, tick: 0.01 },
+      null,
+    ])
   })
 
   it('other venues keep title/name/question first, and a readable id stays the fallback', () => {

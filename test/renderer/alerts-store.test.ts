@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { ORDER_STATUSES, POSITION_CHANGES, type AlertEvent } from '../../src/shared/alerts'
 import { createAlertIntake } from '../../src/renderer/api/alert-delivery'
 import {
+  alertText,
   draftFromRule,
   draftToInput,
   draftFieldOf,
@@ -12,7 +13,10 @@ import {
   minutesUntilTomorrowMorning,
   numberText,
   prefill,
+  quoteDraft,
 } from '../../src/renderer/lib/alerts'
+import { checkAlertCondition } from '../../src/shared/alert-rules-check'
+import { marketNamesOf } from '../../src/renderer/lib/market-names'
 import { mergeBatches } from '../../src/shared/batch-merge'
 import { reduceBatch, TOAST_CAP, useMonitor } from '../../src/renderer/store/monitor'
 import { emptyAlerts, EVENTS, ruleView } from './fake-api'
@@ -182,6 +186,59 @@ describe('alert form model', () => {
         `position-${change}`,
       )
     }
+  })
+
+  it('refuses a level the market cannot have with the engine’s own words (one rule: checkAlertCondition)', () => {
+    const grid = { min: 0, max: 1, tick: 0.01 }
+    const events = [{ id: 'e9', title: 'Rain', markets: [{ id: 'v1', title: 'SP', priceGrid: grid }] }]
+    const draft = prefill({ market: 'v1', subject: 'last', op: 'crosses-above', value: '5' })
+    const expected = checkAlertCondition(
+      { kind: 'price', market: 'v1', subject: 'last', op: 'crosses-above', value: 5 },
+      grid,
+    )
+    expect(expected).not.toBeNull()
+    expect(draftToInput(draft, events)).toEqual({ ok: false, field: 'value', message: expected?.message })
+    expect(draftToInput({ ...draft, value: '0.25' }, events).ok).toBe(true)
+    // A market the listing gives no prices for: the form leaves the range to the engine.
+    expect(draftToInput({ ...draft, market: 'm1' }, EVENTS).ok).toBe(true)
+  })
+
+  it("a price alert's words in the trader's unit and with the listing's name; others as the engine wrote them", () => {
+    const quote = {
+      subject: 'mid' as const,
+      op: 'crosses-above' as const,
+      level: 0.1,
+      value: 0.105,
+      bid: 0.1,
+      ask: 0.11,
+      fromTrade: false,
+    }
+    const e = fired(1, {
+      title: 'm1 — mid crossed above 0.10',
+      detail: 'take profit: mid 0.105 (bid 0.10 · ask 0.11) · fired once the book was live again',
+      market: 'm1',
+      quote,
+    })
+    const names = marketNamesOf(EVENTS)
+    expect(alertText(e, names, 'cents')).toEqual({
+      title: 'Fed decision · No change — mid crossed above 10¢',
+      detail: 'take profit: mid 10.5¢ (bid 10¢ · ask 11¢) · fired once the book was live again',
+    })
+    expect(alertText(e, names, 'probability').title).toBe('Fed decision · No change — mid crossed above 0.10')
+    // A market this window's listing lacks keeps the engine's name for it.
+    expect(
+      alertText({ ...e, market: 'zz', title: 'Rain · SP — mid crossed above 0.10' }, names, 'cents').title,
+    ).toBe('Rain · SP — mid crossed above 10¢')
+    const plain = fired(2, { title: 'Disconnected for 30 s', detail: 'since 10:00', market: null })
+    expect(alertText(plain, names, 'cents')).toEqual({ title: plain.title, detail: plain.detail })
+  })
+
+  it('the default level of a quote is the value shown, on the tick, crossing toward it', () => {
+    const grid = { min: 0, max: 1, tick: 0.01 }
+    expect(quoteDraft('v1', 'last', 0.2499999999, grid)).toMatchObject({ value: '0.25', op: 'crosses-above' })
+    expect(quoteDraft('v1', 'bid', 0.2549, grid)).toMatchObject({ value: '0.25', op: 'crosses-below' })
+    expect(quoteDraft('v1', 'mid', 0.245, grid)).toMatchObject({ value: '0.245' })
+    expect(quoteDraft('v1', 'mid', null, grid).value).toBe('')
   })
 
   it('names the field of an obviously bad number: empty, not a number, negative, zero where it must be positive', () => {

@@ -9,6 +9,7 @@ import { DemoHost } from './feed/demo-host'
 import { SecretRedactor } from './feed/redact'
 import { AUTO } from './feed/venue-decoder'
 import { defaultLogger, type CreateMonitorOptions } from './options'
+import { alertHistoryPath, createAlertHistoryFile } from './settings/alert-history-file'
 import { activeProfileOf } from './settings/profiles'
 import { createSettingsStore } from './settings/store'
 import { wireAccount } from './wiring/account'
@@ -47,6 +48,8 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
   const settings = createSettingsStore({ path: options.settingsPath, logger: log })
   const loaded = await settings.load()
   if (loaded.warning) log.warn('monitor: settings', { warning: String(loaded.warning) })
+  const historyFile = createAlertHistoryFile(alertHistoryPath(options.settingsPath), log)
+  const history = await historyFile.load()
 
   const credentials =
     options.credentials ?? (demoMode ? createMemoryStore() : createKeyringStore({ logger: log }))
@@ -70,6 +73,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
     random: options.random ?? Math.random,
     secrets,
     settings,
+    alertHistory: { file: historyFile, entries: history.entries },
     credentials,
     storeFor: (profile: Profile): CredentialStore => (profile.demo ? demoCredentials : credentials),
     demo,
@@ -118,6 +122,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
 
   // ---- start
   if (loaded.warning) p.status.notice(loaded.warning)
+  if (history.warning) p.status.notice(history.warning)
   if (demoMode && !p.connection.profile.demo) {
     const r = await settings.update((s) => ({ ...s, activeProfileId: DEMO_PROFILE_ID }))
     if (!r.ok) log.warn('monitor: could not select the demo profile', { code: r.error.code })

@@ -4,16 +4,22 @@
 import {
   ALERT_OPS,
   DEFAULT_COOLDOWN_SEC,
+  describeCondition,
   PRICE_SUBJECTS,
   type AlertCondition,
+  type AlertEvent,
   type AlertMode,
   type AlertOp,
   type AlertRuleInput,
   type AlertRuleView,
   type PriceSubject,
 } from '../../shared/alerts'
-import type { ApiError, EventSummary } from '../../shared/model'
+import { checkAlertCondition, defaultLevel } from '../../shared/alert-rules-check'
+import { quoteTitle, quoteValues } from '../../shared/alert-text'
+import type { ApiError, EventSummary, PriceGrid } from '../../shared/model'
 import { findMarket } from './events'
+import type { PriceUnit } from './format'
+import { marketLabel, type MarketNames } from './market-names'
 
 /** The values of `alert-subject`: the price subjects (DESIGN §3.4) first, then the other rule kinds. */
 export const OTHER_SUBJECTS = [
@@ -109,6 +115,38 @@ export interface AlertDraft {
   cooldown: string
   sound: boolean
   label: string
+}
+
+/**
+ * A rule's condition in the trader's words: markets by their listing names (the id only where the listing does
+ * not hold the market), prices in `unit` (the form, whose level is typed in 0–1, passes none); the engine's
+ * summary, with ids, is the secondary text.
+ */
+export function conditionText(condition: AlertCondition, names: MarketNames, unit?: PriceUnit): string {
+  return describeCondition(condition, (id) => marketLabel(names, id), unit)
+}
+
+/**
+ * A history entry's title and detail as this window says them: a price alert's numbers in the trader's price
+ * unit and its market by the listing's name (the engine's words where the window does not know the market).
+ * Other entries are shown as the engine wrote them.
+ */
+export function alertText(
+  e: AlertEvent,
+  names: MarketNames,
+  unit: PriceUnit,
+): { title: string; detail: string } {
+  const q = e.quote
+  if (q === undefined) return { title: e.title, detail: e.detail }
+  const held = e.kind === 'held'
+  // The engine's title is its name for the market followed by the same words without one.
+  const tail = quoteTitle('', q, held)
+  const engineName = e.title.endsWith(tail) ? e.title.slice(0, -tail.length) : null
+  const name = (e.market !== null ? names.get(e.market)?.label : undefined) ?? engineName
+  return {
+    title: name === null ? e.title : quoteTitle(name, q, held, unit),
+    detail: e.detail.replace(quoteValues(q), quoteValues(q, unit)),
+  }
 }
 
 /** Which fields a subject needs: the form shows only these. */
@@ -214,9 +252,24 @@ export function ladderDraft(
   })
 }
 
-/** A price subject's current value with the level to the side it was last seen on: crosses toward it. */
-export function quoteDraft(market: string, subject: PriceSubject, value: number | null): AlertDraft {
-  return prefill({ market, subject, value: numberText(value) })
+/**
+ * A price subject's current value as the level, put on the market's grid (the price the trader sees, not a tick
+ * below it by float noise), crossing toward it from where the value is.
+ */
+export function quoteDraft(
+  market: string,
+  subject: PriceSubject,
+  value: number | null,
+  grid: PriceGrid | null,
+): AlertDraft {
+  if (value === null) return prefill({ market, subject })
+  const level = defaultLevel(subject, value, grid)
+  return prefill({ market, subject, op: level.op, value: numberText(level.value) })
+}
+
+/** The prices the listing says a market has, or null (not listed, or the venue does not say). */
+export function gridOfMarket(events: readonly EventSummary[], market: string): PriceGrid | null {
+  return findMarket(events, market)?.market.priceGrid ?? null
 }
 
 export function draftFromRule(rule: AlertRuleView): AlertDraft {
@@ -345,6 +398,13 @@ export function draftToInput(draft: AlertDraft, events: readonly EventSummary[])
         condition = { kind: 'key-expiring', days: value }
         break
     }
+  // The engine refuses the same rule with the same words; saying it here spares the round trip.
+  const problem = checkAlertCondition(
+    condition,
+    condition.kind === 'price' ? gridOfMarket(events, market) : null,
+  )
+  if (problem !== null)
+    return { ok: false, field: inputField(problem.field) ?? 'value', message: problem.message }
   const input: AlertRuleInput = {
     condition,
     mode: draft.mode,
@@ -368,8 +428,11 @@ export function draftToInput(draft: AlertDraft, events: readonly EventSummary[])
 
 /** The form's field for the input field an engine refusal names (ApiError.field, e.g. `condition.value`). */
 export function draftFieldOf(error: ApiError): DraftField | null {
-  const field = error.field
-  if (field === undefined) return null
+  return error.field === undefined ? null : inputField(error.field)
+}
+
+/** The form's field for a rule input's field (`condition.value` → value). */
+function inputField(field: string): DraftField | null {
   if (/^condition\.(value|minSize|seconds|days)$/.test(field)) return 'value'
   if (/^condition\.(market|id)$/.test(field)) return 'market'
   if (field === 'hysteresis') return 'hysteresis'

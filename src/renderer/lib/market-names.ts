@@ -1,6 +1,7 @@
 // A market's name as the trader reads it: its event's title and its own, from the events listing. Every surface
 // that names a market (account, alerts, toasts, history, CSV, inspector) takes its words from here, and shows the
 // id only as secondary text, or alone when the listing does not hold the market.
+import { marketLabelOf } from '../../shared/market-label'
 import type { EventSummary } from '../../shared/model'
 
 export interface MarketName {
@@ -15,20 +16,12 @@ export interface MarketName {
 
 export type MarketNames = ReadonlyMap<string, MarketName>
 
-function labelOf(event: string, market: string): string {
-  const e = event.trim()
-  const m = market.trim()
-  if (e === '' || e === m) return m
-  if (m === '') return e
-  return `${e} · ${m}`
-}
-
 /** Market id -> its name, for every market the listing holds. */
 export function marketNamesOf(events: readonly EventSummary[]): Map<string, MarketName> {
   const map = new Map<string, MarketName>()
   for (const e of events) {
     for (const m of e.markets)
-      map.set(m.id, { event: e.title, market: m.title, label: labelOf(e.title, m.title) })
+      map.set(m.id, { event: e.title, market: m.title, label: marketLabelOf(e.title, m.title) })
   }
   return map
 }

@@ -2,8 +2,9 @@
 // state (rules, history, toasts) lives in the monitor store; this is only the window's own UI state, so a ladder
 // row or an order row can open the form through a stable module function instead of a per-row closure.
 import { create } from 'zustand'
-import { emptyDraft, quoteDraft, type AlertDraft } from '../lib/alerts'
+import { emptyDraft, gridOfMarket, quoteDraft, type AlertDraft } from '../lib/alerts'
 import { quoteOf } from '../lib/quote'
+import { useEvents } from './events'
 import { useMonitor } from './monitor'
 
 export interface AlertUiState {
@@ -28,7 +29,7 @@ export function openAlertForm(draft: AlertDraft): void {
 }
 
 /**
- * A new alert on a market's mid, starting from its current mid rounded to a cent when the window has a quote
+ * A new alert on a market's mid, starting from its current mid on the market's grid when the window has a quote
  * (what a market row, the market header and the manager's `alert-new` open); without a market, an empty form.
  */
 export function openMarketAlert(market: string | null): void {
@@ -38,7 +39,7 @@ export function openMarketAlert(market: string | null): void {
   }
   const s = useMonitor.getState()
   const mid = quoteOf(s.books[market], s.tickers[market], undefined).mid
-  openAlertForm(quoteDraft(market, 'mid', mid === null ? null : Math.round(mid * 100) / 100))
+  openAlertForm(quoteDraft(market, 'mid', mid, gridOfMarket(useEvents.getState().events, market)))
 }
 
 export function closeAlertForm(): void {

@@ -3,7 +3,7 @@
 // that cannot be used are skipped and reported, never thrown; a field of the wrong type is left out.
 // VoxFi (DESIGN §0): the event's `description` is its title, a market's `description` is often empty, and
 // ids are UUIDs, so a market without a title of its own is named after its event or its place in it.
-import type { EventSummary, MarketSummary } from '../model'
+import type { EventSummary, MarketSummary, PriceGrid } from '../model'
 import { firstKey, has, idString, isObj, pick, type Obj } from './values'
 
 export interface EventsListing {
@@ -114,6 +114,20 @@ function fallbackMarketTitle(m: Obj, id: string, index: number, eventTitle: stri
     }
   }
   return opaqueId(id) ? `Market ${index + 1}` : id
+}
+
+/** VoxFi's prices: integer ticks 0–100, read as 0.00–1.00 (DESIGN §0). */
+export const VOXFI_PRICE_GRID: Readonly<PriceGrid> = Object.freeze({ min: 0, max: 1, tick: 0.01 })
+
+/**
+ * A market's prices, where its shape says: a VoxFi market (YES/NO `options` with their `option_type`) trades
+ * in VoxFi's ticks. Other venues' listings do not say, so their markets have none.
+ */
+function priceGridOf(m: Obj): PriceGrid | undefined {
+  const options = m['options']
+  if (!Array.isArray(options)) return undefined
+  const voxfi = options.some((o: unknown) => isObj(o) && (o['option_type'] === 1 || o['option_type'] === 2))
+  return voxfi ? { ...VOXFI_PRICE_GRID } : undefined
 }
 
 /** Text capped at `max`, or undefined for anything that is not non-empty text. */
@@ -231,6 +245,8 @@ function marketsOf(item: Obj, where: string, errors: string[], eventTitle: strin
       id: id.value,
       title: title?.value ?? fallbackMarketTitle(m, id.value, j, single ? eventTitle : null),
     }
+    const grid = priceGridOf(m)
+    if (grid !== undefined) summary.priceGrid = grid
     const extra = extraOf(m, new Set([id.key, title?.key ?? id.key]))
     if (extra !== undefined) summary.extra = extra
     markets.push(summary)

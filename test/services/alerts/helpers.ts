@@ -13,6 +13,7 @@ export function makeRule(
   const made = ruleFromInput({ ...input, condition }, new Map(), {
     now: () => RULE_T0,
     isKnownMarket: () => true,
+    priceGrid: () => null,
   })
   if (!made.ok) throw new Error(made.error.message)
   return { ...made.value, ...patch }

@@ -15,7 +15,7 @@ const mid = (market: string, value = 0.5): AlertCondition => ({
 })
 
 function deps(unknown: string[] = [], now = RULE_T0): InputDeps {
-  return { now: () => now, isKnownMarket: (m) => !unknown.includes(m) }
+  return { now: () => now, isKnownMarket: (m) => !unknown.includes(m), priceGrid: () => null }
 }
 
 function save(input: unknown, rules = new Map<string, RuleRuntime>(), d = deps()) {

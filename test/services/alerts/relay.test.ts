@@ -33,6 +33,8 @@ function setup() {
   const changes = new Emitter<void>()
   const firings = new Emitter<AlertEvent>()
   const saves = new Emitter<SavedAlerts>()
+  const historyChanges = new Emitter<AlertEvent[]>()
+  const savedHistory: number[][] = []
   const deps: AlertRelayDeps = {
     log: { info: () => {}, warn: (m) => void warnings.push(m), error: () => {} },
     now: () => 1_000,
@@ -40,10 +42,12 @@ function setup() {
       onDidChange: changes.event,
       onDidFire: firings.event,
       onDidChangeRules: saves.event,
+      onDidChangeHistory: historyChanges.event,
       summary: () => summary,
     },
     connection: () => connection,
     save: async (state) => void saved.push(state),
+    saveHistory: async (entries) => void savedHistory.push(entries.map((e) => e.id)),
     setTimeout: (fn, ms) => {
       const t = { fn, ms, cleared: false }
       timers.push(t)
@@ -64,6 +68,8 @@ function setup() {
     fire: (e: AlertEvent) => firings.fire(e),
     change: () => changes.fire(),
     persist: (state: SavedAlerts) => saves.fire(state),
+    historyChanged: (entries: AlertEvent[]) => historyChanges.fire(entries),
+    savedHistory,
     views,
     firedToWindows,
     saved,
@@ -142,5 +148,24 @@ describe('AlertRelay', () => {
     s.change()
     s.runTimers()
     expect(s.views).toEqual([])
+  })
+
+  it('saves the newest history once per burst, beside the rules, and what is left on close', async () => {
+    const s = setup()
+    s.historyChanged([event(1)])
+    s.persist({ rules: [], keepRunning: 'auto' })
+    s.historyChanged([event(2), event(1)])
+    expect(s.timers).toHaveLength(1)
+    s.runTimers()
+    await new Promise((r) => setTimeout(r, 0))
+    expect(s.savedHistory).toEqual([[2, 1]])
+    expect(s.saved).toHaveLength(1)
+    s.historyChanged([event(3), event(2), event(1)])
+    await s.relay.close()
+    expect(s.savedHistory).toEqual([
+      [2, 1],
+      [3, 2, 1],
+    ])
+    expect(s.saved).toHaveLength(1)
   })
 })

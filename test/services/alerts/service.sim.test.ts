@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { AlertEvent, AlertRuleInput, AlertsView } from '../../../src/shared/alerts'
 import type { MonitorClient } from '../../../src/main/services/base/types'
 import type { Level } from '../../../src/shared/model'
+import { createSimulator, type Simulator } from '../../../src/sim/index'
 import { waitFor } from '../helpers'
 import { pickTargets, startHarness, type Harness, type Recorder } from '../harness'
 
@@ -290,4 +291,35 @@ describe('alert rules against the simulator', () => {
     await refuse({ condition: price }, /rules.*1000/)
     expect((await view(client)).rules).toHaveLength(1000)
   }, 60_000)
+
+  it("saveAlert refuses a level outside a listed VoxFi market's prices, naming the field", async () => {
+    const sim = await createSimulator({ dialect: 'voxfi', seed: 7, tickMs: 50 })
+    // The harness only points the engine at the simulator's URLs; its listing type is the reference dialect's.
+    const started = await startHarness({ sim: sim as unknown as Simulator })
+    h = { ...started, close: async () => (await started.close(), await sim.close()) }
+    const market = sim.listing()[0]?.markets[0]?.id as string
+    const { client } = h.attach('alerts')
+    expect((await client.setApiKey({ key: h.sim.demoKey })).ok).toBe(true)
+    expect((await client.listEvents()).ok).toBe(true)
+    const impossible = await client.saveAlert({
+      condition: { kind: 'price', market, subject: 'last', op: 'crosses-above', value: 5 },
+    })
+    expect(impossible.ok ? null : impossible.error).toMatchObject({
+      field: 'condition.value',
+      message:
+        "Invalid alert: condition.value: Price 5 is outside this market's prices (0 to 1): the alert could never fire as meant.",
+    })
+    const offTick = await client.saveAlert({
+      condition: { kind: 'price', market, subject: 'bid', op: 'above', value: 0.333 },
+    })
+    expect(offTick.ok ? null : offTick.error.field).toBe('condition.value')
+    expect((await view(client)).rules).toHaveLength(0)
+    expect(
+      (
+        await client.saveAlert({
+          condition: { kind: 'price', market, subject: 'last', op: 'above', value: 0.33 },
+        })
+      ).ok,
+    ).toBe(true)
+  }, 30_000)
 })

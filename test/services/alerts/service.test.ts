@@ -14,6 +14,7 @@ import type {
   ApiError,
   BookState,
   ConnectionState,
+  PriceGrid,
   TickerView,
   TradeView,
   UserTopic,
@@ -44,6 +45,8 @@ interface World {
   known: Map<string, boolean | null>
   events: Map<string, string>
   titles: Map<string, string>
+  /** The price grids the listing gives, by market (none: not known). */
+  grids: Map<string, PriceGrid>
   connection: ConnectionState
   auth: ApiError | null
   keyDate: string | null
@@ -81,6 +84,7 @@ function world(
     known: new Map<string, boolean | null>(),
     events: new Map<string, string>(),
     titles: new Map<string, string>(),
+    grids: new Map<string, PriceGrid>(),
     connection: 'live' as ConnectionState,
     auth: null as ApiError | null,
     keyDate: null as string | null,
@@ -117,6 +121,7 @@ function world(
     eventOf: (market) => w.events.get(market),
     isKnownMarket: (market) => (w.known.has(market) ? (w.known.get(market) ?? null) : true),
     marketTitle: (market) => w.titles.get(market) ?? null,
+    priceGrid: (market) => w.grids.get(market) ?? null,
     connectionState: () => w.connection,
     authError: () => w.auth,
     keyExpiresAt: () => w.keyDate,
@@ -275,6 +280,49 @@ describe('saving rules', () => {
     expect(w.svc.save({ condition: { kind: 'order', market: 'gone', status: 'filled' } }).ok).toBe(true)
   })
 
+  it('refuses a rule that cannot fire on its market: price out of range or off the tick, negative spread or size', () => {
+    const w = validWorld()
+    w.grids.set('m1', { min: 0, max: 1, tick: 0.01 })
+    const refusal = (input: AlertRuleInput) => {
+      const r = w.svc.save(input)
+      return r.ok ? null : { field: r.error.field ?? null, message: r.error.message }
+    }
+    expect(refusal({ condition: mid('m1', 'crosses-above', 5) })).toEqual({
+      field: 'condition.value',
+      message:
+        "Invalid alert: condition.value: Price 5 is outside this market's prices (0 to 1): the alert could never fire as meant.",
+    })
+    expect(refusal({ condition: { ...mid('m1', 'above', 0.255), subject: 'bid' } })).toEqual({
+      field: 'condition.value',
+      message:
+        'Invalid alert: condition.value: Price 0.255 is not a price this market trades at (tick 0.01): use 0.25 or 0.26.',
+    })
+    expect(refusal({ condition: { ...mid('m1', 'above', 1.5), subject: 'spread' } })?.message).toMatch(
+      /^Invalid alert: condition\.value: Spread 1\.5 is wider than/,
+    )
+    expect(refusal({ condition: { ...mid('m1', 'above', -0.01), subject: 'spread' } })?.field).toBe(
+      'condition.value',
+    )
+    expect(refusal({ condition: { kind: 'big-trade', scope: 'market', id: 'm1', minSize: -3 } })?.field).toBe(
+      'condition.minSize',
+    )
+    expect(w.svc.view().rules).toHaveLength(0)
+    // On the grid: accepted, a mid halfway between two ticks too.
+    expect(w.svc.save({ condition: mid('m1', 'crosses-above', 0.255) }).ok).toBe(true)
+    expect(w.svc.save({ condition: { ...mid('m1', 'below', 0.02), subject: 'spread' } }).ok).toBe(true)
+    // A market whose prices the listing does not give: only what holds everywhere is checked.
+    expect(w.svc.save({ condition: mid('other', 'crosses-above', 5) }).ok).toBe(true)
+    expect(refusal({ condition: mid('other', 'crosses-above', -5) })?.field).toBe('condition.value')
+  })
+
+  it('a stored rule the listing shows can never fire says so on its row', () => {
+    const w = world({ rules: [storedRule('a-1', mid('m1', 'crosses-above', 5))], keepRunning: 'auto' })
+    w.svc.start()
+    expect(w.svc.view().rules[0]?.note).toBe('waits for mid below 5.00 first')
+    w.grids.set('m1', { min: 0, max: 1, tick: 0.01 })
+    expect(w.svc.view().rules[0]?.note).toMatch(/^never fires: Price 5 is outside this market's prices/)
+  })
+
   it('refuses the 1001st rule', () => {
     const w = validWorld()
     for (let i = 0; i < MAX_ALERT_RULES; i++) w.save({ condition: mid(`m${i % 100}`, 'above', 0.99) })
@@ -404,7 +452,7 @@ describe('price rules', () => {
     expect(held[0]).toMatchObject({
       ruleId: rule.id,
       kind: 'held',
-      title: 'm1 — mid at or above 0.5, held',
+      title: 'm1 — mid at or above 0.50, held',
       sound: false,
     })
     expect(held[0]?.detail).toBe(
@@ -469,19 +517,19 @@ describe('price rules', () => {
     w.save({ condition: mid('m1', 'above', 0.0) })
     w.save({ condition: { kind: 'price', market: 'm1', subject: 'last', op: 'crosses-below', value: 0.4 } })
     w.book('m1', 0.3, null)
-    expect(w.fired.map((e) => e.detail)).toEqual(['bid 0.3'])
+    expect(w.fired.map((e) => e.detail)).toEqual(['bid 0.30'])
     w.book('m1', 0.3, 0.36)
     expect(w.fired.map((e) => e.detail)).toEqual([
-      'bid 0.3',
-      'spread 0.06 (bid 0.3 · ask 0.36)',
-      'mid 0.33 (bid 0.3 · ask 0.36)',
+      'bid 0.30',
+      'spread 0.06 (bid 0.30 · ask 0.36)',
+      'mid 0.33 (bid 0.30 · ask 0.36)',
     ])
     w.book('m1', 0.31, 0.95)
     expect(w.fired.at(-1)?.detail).toBe('ask 0.95 (bid 0.31)')
     w.trade('m1', 0.45)
     w.trade('m1', 0.39)
     expect(w.fired.at(-1)).toMatchObject({
-      title: 'm1 — last crossed below 0.4',
+      title: 'm1 — last crossed below 0.40',
       detail: 'last trade 0.39',
       value: 0.39,
     })
@@ -500,7 +548,7 @@ describe('price rules', () => {
     expect(w.fired).toHaveLength(0)
     tick(0.6, 0.62, 0.71)
     expect(w.fired.map((e) => e.detail)).toEqual([
-      'mid 0.61 (bid 0.6 · ask 0.62) · fired once the book was live again',
+      'mid 0.61 (bid 0.60 · ask 0.62) · fired once the book was live again',
       'last trade 0.71',
     ])
   })
@@ -628,7 +676,7 @@ describe('big trades', () => {
     w.trade('m2', 0.5, 50)
     w.trade('m1', 0.5, 50)
     expect(w.fired.map((e) => e.market)).toEqual(['m2'])
-    expect(w.fired[0]?.detail).toBe('buy 50 @ 0.5 (at least 10 in event e1)')
+    expect(w.fired[0]?.detail).toBe('buy 50 @ 0.50 (at least 10 in event e1)')
   })
 })
 
@@ -685,7 +733,7 @@ describe('account rules', () => {
     w.user('position', { market: 'm2', size: 5, avgPrice: 0.3 })
     w.user('position', { market: 'm1', size: 0 })
     expect(w.fired.map((e) => `${e.title} | ${e.detail}`)).toEqual([
-      'm2 — position opened | size 5 @ avg 0.3',
+      'm2 — position opened | size 5 @ avg 0.30',
       'm1 — position closed | was 15, now 0',
     ])
   })
@@ -726,7 +774,7 @@ describe('account rules', () => {
     w.save({ condition: mid('m1', 'crosses-above', 0.5) })
     w.book('m1', 0.4, 0.42)
     w.svc.reset()
-    expect(w.svc.view().rules[0]?.note).toBe('waits for mid below 0.5 first')
+    expect(w.svc.view().rules[0]?.note).toBe('waits for mid below 0.50 first')
     w.book('m1', 0.4, 0.42)
     w.book('m1', 0.6, 0.62)
     expect(w.fired).toHaveLength(1)

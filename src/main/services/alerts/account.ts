@@ -14,6 +14,7 @@ import {
   type PositionRow,
 } from '../../../shared/account'
 import type { UserUpdateView } from '../../../shared/model'
+import { formatPrice } from '../../../shared/price-format'
 import { fmtNum, observeCondition, observeEvent, type Firing, type RuleRuntime } from './rules'
 
 export type AccountNews =
@@ -201,7 +202,7 @@ function newsText(news: AccountNews, name: (market: string) => string): Firing {
     const parts: string[] = []
     if (o.side !== null || o.size !== null || o.price !== null) {
       const size = o.size !== null ? fmtNum(o.size) : '?'
-      parts.push(`${o.side ?? ''} ${size}${o.price !== null ? ` @ ${fmtNum(o.price)}` : ''}`.trim())
+      parts.push(`${o.side ?? ''} ${size}${o.price !== null ? ` @ ${formatPrice(o.price)}` : ''}`.trim())
     }
     if (o.filled !== null)
       parts.push(`filled ${fmtNum(o.filled)}${o.size !== null ? `/${fmtNum(o.size)}` : ''}`)
@@ -215,7 +216,7 @@ function newsText(news: AccountNews, name: (market: string) => string): Firing {
     }
   }
   const p = news.position
-  const avg = p.avgPrice !== null ? ` @ avg ${fmtNum(p.avgPrice)}` : ''
+  const avg = p.avgPrice !== null ? ` @ avg ${formatPrice(p.avgPrice)}` : ''
   return {
     title: `${name(p.market)} — position ${news.change}`,
     detail:

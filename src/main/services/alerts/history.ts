@@ -1,12 +1,21 @@
-// What the user has been told: the firings and held entries of this run, newest first, capped so a rule that
-// fires all day cannot grow the engine without bound, and which of them are still unread. Kept apart from the
-// rules: the history outlives edits and deletions of the rules it speaks of, and lives for the engine's run only.
+// What the user has been told: the firings and held entries, newest first, capped so a rule that fires all day
+// cannot grow the engine without bound, and which of them are still unread. Kept apart from the rules: the history
+// outlives edits and deletions of the rules it speaks of, and (saved beside the settings) the engine's run.
 import { ALERT_HISTORY_CAP, type AlertEvent, type AlertRule } from '../../../shared/alerts'
 import type { Firing } from './rules'
 
 export class AlertHistory {
-  private entries: AlertEvent[] = []
-  private nextId = 1
+  private entries: AlertEvent[]
+  private nextId: number
+
+  /** `restored`: a previous run's entries, newest first (already validated and capped by whoever read them). */
+  constructor(restored: readonly AlertEvent[] = []) {
+    this.entries = restored.slice(0, ALERT_HISTORY_CAP)
+    // Ids go on from the last run's, so an entry is never mistaken for an older one of the same id.
+    let last = 0
+    for (const e of this.entries) last = Math.max(last, e.id)
+    this.nextId = last + 1
+  }
 
   /** A copy: the caller's view must not change under it. */
   list(): AlertEvent[] {
@@ -34,6 +43,7 @@ export class AlertHistory {
       sound: kind === 'fired' && rule.sound,
       acknowledged: false,
     }
+    if (text.quote !== undefined) event.quote = text.quote
     this.entries.unshift(event)
     if (this.entries.length > ALERT_HISTORY_CAP) this.entries.length = ALERT_HISTORY_CAP
     return event

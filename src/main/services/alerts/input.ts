@@ -14,8 +14,9 @@ import {
   type AlertRule,
   type AlertRuleInput,
 } from '../../../shared/alerts'
+import { checkAlertCondition } from '../../../shared/alert-rules-check'
 import { fail, ok } from '../../../shared/ipc'
-import type { Result } from '../../../shared/model'
+import type { PriceGrid, Result } from '../../../shared/model'
 import type { RuleRuntime } from './rules'
 import { invalid } from '../base/errors'
 import type { Logger } from '../base/types'
@@ -24,6 +25,8 @@ export interface InputDeps {
   now(): number
   /** true: the venue lists or streams this market; false: it does not; null: cannot tell now (listing not loaded). */
   isKnownMarket(market: string): boolean | null
+  /** The prices the listing says `market` has; null when it does not say (no listing, another venue). */
+  priceGrid(market: string): PriceGrid | null
 }
 
 /**
@@ -80,9 +83,13 @@ export function ruleFromInput(
   if (existing === undefined && rules.size >= MAX_ALERT_RULES) {
     return fail(invalid(`Invalid alert: rules: at most ${MAX_ALERT_RULES} rules`))
   }
-  const unknown = unknownMarket(v.condition as AlertCondition, existing?.rule.condition, d)
+  const condition = v.condition as AlertCondition
+  const unknown = unknownMarket(condition, existing?.rule.condition, d)
   if (unknown !== null)
     return fail(invalid(`Invalid alert: ${unknown.field}: unknown market "${unknown.id}"`, unknown.field))
+  const problem = checkAlertCondition(condition, gridOf(condition, d))
+  if (problem !== null)
+    return fail(invalid(`Invalid alert: ${problem.field}: ${problem.message}`, problem.field))
   const now = Math.floor(d.now())
   const base = existing?.rule
   const label = v.label !== undefined ? v.label : (base?.label ?? null)
@@ -90,7 +97,7 @@ export function ruleFromInput(
     v: 1,
     id: existing?.rule.id ?? newId(now, rules),
     label: label === null || label === '' ? null : label,
-    condition: v.condition as AlertCondition,
+    condition,
     mode: v.mode ?? base?.mode ?? 'once',
     hysteresis: v.hysteresis ?? base?.hysteresis ?? 0,
     cooldownSec: v.cooldownSec ?? base?.cooldownSec ?? DEFAULT_COOLDOWN_SEC,
@@ -132,4 +139,13 @@ function unknownMarket(
   if (id === null) return null
   if (before !== undefined && conditionMarket(before) === id) return null
   return d.isKnownMarket(id) === false ? { field, id } : null
+}
+
+/**
+ * The prices a rule's market has, as far as the listing says. A market it does not describe (not listed yet,
+ * or a venue whose listing gives no prices) gets no grid: only what holds everywhere is checked, so a valid rule
+ * is never refused on a guess; the rule's row says so if the listing later shows it can never fire.
+ */
+export function gridOf(c: AlertCondition, d: Pick<InputDeps, 'priceGrid'>): PriceGrid | null {
+  return c.kind === 'price' ? d.priceGrid(c.market) : null
 }

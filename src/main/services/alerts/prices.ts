@@ -3,8 +3,10 @@
 // apart from the editing of rules and held to the hot-path budget (docs/alerts.md, "Cost on the hot path"): one
 // map lookup for a market without rules, no allocation unless a rule fires or is held, the clock read only when
 // a rule is at its level, and the text of a firing built only then, from the quote that was judged.
-import type { AlertCondition, AlertEvent } from '../../../shared/alerts'
+import { quoteTitle, quoteValues } from '../../../shared/alert-text'
+import type { AlertCondition, AlertEvent, AlertQuote } from '../../../shared/alerts'
 import type { BookState, TradeView } from '../../../shared/model'
+import { formatPrice } from '../../../shared/price-format'
 import { buildIndex, NONE, type BookRules, type RuleIndex } from './rule-index'
 import {
   bookProblem,
@@ -50,13 +52,6 @@ interface QuoteSource {
   readonly state: BookState
   readonly staleReason?: string | null
 }
-
-const OP_TEXT = {
-  'crosses-above': 'crossed above',
-  'crosses-below': 'crossed below',
-  above: 'at or above',
-  below: 'at or below',
-} as const
 
 export class PriceWatch {
   /** The service's index (it rebuilds it when the rules change); only its market-data parts are read here. */
@@ -219,7 +214,7 @@ export class PriceWatch {
       this.out.record(rt, 'fired', now, {
         title: `${where} — trade of ${fmtNum(trade.size)}`,
         detail:
-          `${side}${fmtNum(trade.size)} @ ${fmtNum(trade.price)} (at least ${fmtNum(c.minSize)}` +
+          `${side}${fmtNum(trade.size)} @ ${formatPrice(trade.price)} (at least ${fmtNum(c.minSize)}` +
           `${c.scope === 'event' ? ` in event ${c.id}` : ''})`,
         value: trade.size,
         market: trade.market,
@@ -230,11 +225,13 @@ export class PriceWatch {
   private firePrice(rt: RuleRuntime, value: number, afterUntrusted: boolean, now: number): void {
     const c = rt.rule.condition as PriceCondition
     const back = afterUntrusted ? ' · fired once the book was live again' : ''
+    const quote = this.quoteOf(c, value)
     this.out.record(rt, 'fired', now, {
-      title: `${this.title(c.market)} — ${c.subject} ${OP_TEXT[c.op]} ${fmtNum(c.value)}`,
-      detail: `${this.valuesText(c, value)}${back}`,
+      title: quoteTitle(this.title(c.market), quote, false),
+      detail: `${quoteValues(quote)}${back}`,
       value,
       market: c.market,
+      quote,
     })
   }
 
@@ -246,23 +243,28 @@ export class PriceWatch {
         ? bookProblem(src.state, src.staleReason ?? null, src.bestBid, src.bestAsk)
         : 'the market data is not live'
     rt.heldReason = problem
+    const quote = this.quoteOf(c, value)
     this.out.record(rt, 'held', now, {
-      title: `${this.title(c.market)} — ${c.subject} ${OP_TEXT[c.op]} ${fmtNum(c.value)}, held`,
-      detail: `held: ${problem}; waiting for it to be live again · ${this.valuesText(c, value)}`,
+      title: quoteTitle(this.title(c.market), quote, true),
+      detail: `held: ${problem}; waiting for it to be live again · ${quoteValues(quote)}`,
       value,
       market: c.market,
+      quote,
     })
   }
 
-  /** "mid 0.455 (bid 0.45 · ask 0.46)", from the observation being judged. */
-  private valuesText(c: PriceCondition, value: number): string {
+  /** The numbers of the observation being judged (built only when a rule fires or is held). */
+  private quoteOf(c: PriceCondition, value: number): AlertQuote {
     const src = this.quote.src
-    if (this.quote.fromTrade || c.subject === 'last' || src === null) return `last trade ${fmtNum(value)}`
-    const bid = src.bestBid !== null ? `bid ${fmtNum(src.bestBid)}` : null
-    const ask = src.bestAsk !== null ? `ask ${fmtNum(src.bestAsk)}` : null
-    const others = c.subject === 'bid' ? [ask] : c.subject === 'ask' ? [bid] : [bid, ask]
-    const rest = others.filter((s): s is string => s !== null).join(' · ')
-    return `${c.subject} ${fmtNum(value)}${rest !== '' ? ` (${rest})` : ''}`
+    return {
+      subject: c.subject,
+      op: c.op,
+      level: c.value,
+      value,
+      bid: src?.bestBid ?? null,
+      ask: src?.bestAsk ?? null,
+      fromTrade: this.quote.fromTrade || src === null,
+    }
   }
 
   private title(market: string): string {

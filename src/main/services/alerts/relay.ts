@@ -13,6 +13,7 @@ export interface AlertSource {
   onDidChange: Event<void>
   onDidFire: Event<AlertEvent>
   onDidChangeRules: Event<SavedAlerts>
+  onDidChangeHistory: Event<AlertEvent[]>
   summary(): AlertsSummary
 }
 
@@ -23,6 +24,8 @@ export interface AlertRelayDeps {
   connection(): ConnectionState
   /** Writes rules and the keep-running choice to settings. */
   save(state: { rules: AlertRule[]; keepRunning: KeepRunning }): Promise<void>
+  /** Writes the alert history beside the settings. */
+  saveHistory(entries: AlertEvent[]): Promise<void>
   viewMs?: number
   saveMs?: number
   setTimeout?: (fn: () => void, ms: number) => unknown
@@ -44,6 +47,7 @@ export class AlertRelay {
   private lastViewAt = -Infinity
   private saveTimer: unknown = null
   private toSave: { rules: AlertRule[]; keepRunning: KeepRunning } | null = null
+  private historyToSave: AlertEvent[] | null = null
   private saving: Promise<void> = Promise.resolve()
   private closed = false
   private readonly viewMs: number
@@ -65,7 +69,14 @@ export class AlertRelay {
     this.unsubscribe = [
       d.alerts.onDidFire((event) => this.fired(event)),
       d.alerts.onDidChange(() => this.changed()),
-      d.alerts.onDidChangeRules((state) => this.persist(state)),
+      d.alerts.onDidChangeRules((state) => {
+        this.toSave = state
+        this.persist()
+      }),
+      d.alerts.onDidChangeHistory((entries) => {
+        this.historyToSave = entries
+        this.persist()
+      }),
     ]
   }
 
@@ -121,10 +132,9 @@ export class AlertRelay {
     }
   }
 
-  /** Rules changed: saved once the burst is over (or on close). */
-  private persist(state: SavedAlerts): void {
+  /** Rules or history changed: saved once the burst is over (or on close). */
+  private persist(): void {
     if (this.closed) return
-    this.toSave = state
     if (this.saveTimer !== null) return
     this.saveTimer = this.setTimer(() => {
       this.saveTimer = null
@@ -158,14 +168,21 @@ export class AlertRelay {
 
   private saveNow(): Promise<void> {
     const state = this.toSave
-    if (state === null) return this.saving
+    const history = this.historyToSave
+    if (state === null && history === null) return this.saving
     this.toSave = null
+    this.historyToSave = null
     // Writes stay in order: a later state never lands before an earlier one.
-    this.saving = this.saving.then(() =>
-      this.d.save(state).catch((error: unknown) => {
-        this.d.log.warn('alerts: could not save the rules', { error: String(error) })
-      }),
-    )
+    this.saving = this.saving.then(async () => {
+      if (state !== null)
+        await this.d.save(state).catch((error: unknown) => {
+          this.d.log.warn('alerts: could not save the rules', { error: String(error) })
+        })
+      if (history !== null)
+        await this.d.saveHistory(history).catch((error: unknown) => {
+          this.d.log.warn('alerts: could not save the history', { error: String(error) })
+        })
+    })
     return this.saving
   }
 }

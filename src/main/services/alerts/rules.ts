@@ -2,8 +2,15 @@
 // an event), decide whether the rule fires, is held back, or does nothing, and keep its arm state. Pure: no
 // timers, no I/O; the caller passes the time (for levels, a clock read only when it matters: reading the time
 // costs more than judging a rule) and whether every rule is paused.
-import type { AlertCondition, AlertRule, AlertRuleState, PriceSubject } from '../../../shared/alerts'
+import type {
+  AlertCondition,
+  AlertQuote,
+  AlertRule,
+  AlertRuleState,
+  PriceSubject,
+} from '../../../shared/alerts'
 import type { BookState } from '../../../shared/model'
+import { formatPrice } from '../../../shared/price-format'
 
 type PriceCondition = Extract<AlertCondition, { kind: 'price' }>
 
@@ -45,6 +52,8 @@ export interface Firing {
   /** The value that triggered, when there is one. */
   value: number | null
   market: string | null
+  /** A price rule's numbers (AlertEvent.quote). */
+  quote?: AlertQuote
 }
 
 export function isCrossing(c: PriceCondition): boolean {
@@ -261,7 +270,9 @@ export function ruleNote(rt: RuleRuntime, now: number, paused: boolean): string 
     const up = isUp(c)
     const h = rule.hysteresis
     const bound =
-      h > 0 ? `${up ? '≤' : '≥'} ${fmtNum(up ? c.value - h : c.value + h)}` : `${up ? '<' : '>'} ${c.value}`
+      h > 0
+        ? `${up ? '≤' : '≥'} ${formatPrice(up ? c.value - h : c.value + h)}`
+        : `${up ? '<' : '>'} ${formatPrice(c.value)}`
     return `re-arms when ${c.subject} ${bound}`
   }
   if (rule.mode === 'rearm' && rt.spent !== null && rt.spent.size > 0) return rearmNote(c, rule.hysteresis)
@@ -272,7 +283,7 @@ export function ruleNote(rt: RuleRuntime, now: number, paused: boolean): string 
   if (paused) return 'all alerts are paused'
   if (rt.held && rt.heldReason !== null) return `held: ${rt.heldReason}`
   if (c.kind === 'price' && rt.phase === 'new') {
-    return `waits for ${c.subject} ${isUp(c) ? 'below' : 'above'} ${c.value} first`
+    return `waits for ${c.subject} ${isUp(c) ? 'below' : 'above'} ${formatPrice(c.value)} first`
   }
   return null
 }

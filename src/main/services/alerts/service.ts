@@ -22,7 +22,8 @@ import type { ApiError, ConnectionState, Result, TradeView, UserUpdateView } fro
 import { AccountWatch, judgeBalance, judgeNews } from './account'
 import { HealthWatch } from './health'
 import { AlertHistory } from './history'
-import { loadRules, ruleFromInput, type InputDeps } from './input'
+import { checkAlertCondition } from '../../../shared/alert-rules-check'
+import { gridOf, loadRules, ruleFromInput, type InputDeps } from './input'
 import { buildIndex, indexInterests, type RuleIndex } from './rule-index'
 import { PriceWatch, type PriceDeps } from './prices'
 import {
@@ -66,16 +67,19 @@ export class AlertService {
   private readonly changes = new Emitter<void>()
   private readonly firings = new Emitter<AlertEvent>()
   private readonly saves = new Emitter<SavedAlerts>()
+  private readonly historyChanges = new Emitter<AlertEvent[]>()
   /** Anything in AlertsView changed. May fire often, from the hot path; the listener coalesces. */
   readonly onDidChange = this.changes.event
   /** A rule fired (already appended to the history). */
   readonly onDidFire = this.firings.event
   /** Rules or keep-running changed and must be saved (the listener debounces the settings write). */
   readonly onDidChangeRules = this.saves.event
+  /** The history gained or acknowledged entries and must be saved (the listener debounces the write). */
+  readonly onDidChangeHistory = this.historyChanges.event
   private readonly rules = new Map<string, RuleRuntime>()
   /** Price rules on bid/ask/mid/spread by market; `last` rules by market; big-trade rules by market and event. */
   private idx: RuleIndex = buildIndex([])
-  private readonly history = new AlertHistory()
+  private readonly history: AlertHistory
   /** Mirrored into `prices.paused`, which reads it on the hot path. */
   private paused = false
   private keepRunning: KeepRunning = 'auto'
@@ -90,8 +94,9 @@ export class AlertService {
 
   constructor(
     private readonly d: AlertServiceDeps,
-    initial: { rules: AlertRule[]; keepRunning: KeepRunning },
+    initial: { rules: AlertRule[]; keepRunning: KeepRunning; history?: readonly AlertEvent[] },
   ) {
+    this.history = new AlertHistory(initial?.history)
     this.health = new HealthWatch(d)
     this.prices = new PriceWatch(d, {
       record: (rt, kind, now, text) => this.record(rt, kind, now, text),
@@ -153,8 +158,17 @@ export class AlertService {
       ...rt.rule,
       state: ruleState(rt, now),
       summary: describeCondition(rt.rule.condition),
-      note: ruleNote(rt, now, this.paused),
+      note: this.neverFires(rt.rule) ?? ruleNote(rt, now, this.paused),
     }
+  }
+
+  /**
+   * A stored rule the listing, loaded since it was saved (or after a restart), shows can never fire as meant:
+   * it is kept (the trader decides), but its row says why it stays quiet.
+   */
+  private neverFires(rule: AlertRule): string | null {
+    const problem = checkAlertCondition(rule.condition, gridOf(rule.condition, this.d))
+    return problem === null ? null : `never fires: ${problem.message}`
   }
 
   // ------------------------------------------------------------------ managing rules
@@ -224,7 +238,10 @@ export class AlertService {
   acknowledge(ids: readonly number[] | 'all'): Result<void> {
     if (ids !== 'all' && !Array.isArray(ids))
       return fail(invalid('Invalid alert: ids: a list of ids or "all"'))
-    if (this.history.acknowledge(ids)) this.changes.fire()
+    if (this.history.acknowledge(ids)) {
+      this.historyChanges.fire(this.history.list())
+      this.changes.fire()
+    }
     return ok(undefined)
   }
 
@@ -347,6 +364,7 @@ export class AlertService {
   /** Appends to the history; a firing also stamps the rule (persisted), spends a `once` rule, and notifies. */
   private record(rt: RuleRuntime, kind: AlertEvent['kind'], now: number, text: Firing): void {
     const event = this.history.add(rt.rule, kind, now, text)
+    this.historyChanges.fire(this.history.list())
     if (kind === 'fired') {
       rt.rule = { ...rt.rule, firedAt: Math.floor(now) }
       if (rt.rule.mode === 'once') this.rebuild()

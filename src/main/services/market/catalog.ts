@@ -1,7 +1,7 @@
 // The events listing of the active profile: fetched over REST, cached briefly, shared by concurrent callers, and
 // kept as an index (event -> markets, market -> event) for routing event-channel data and windows' market sets.
 import { fail, ok } from '../../../shared/ipc'
-import type { ApiError, EventSummary, Profile, Result } from '../../../shared/model'
+import type { ApiError, EventSummary, PriceGrid, Profile, Result } from '../../../shared/model'
 import { scrubError } from '../base/errors'
 import type { RestClient } from '../feed/rest'
 
@@ -34,6 +34,8 @@ export class EventsCatalog {
   private readonly eventMarkets = new Map<string, string[]>()
   private readonly marketEvent = new Map<string, string>()
   private readonly marketTitles = new Map<string, string>()
+  private readonly eventTitles = new Map<string, string>()
+  private readonly priceGrids = new Map<string, PriceGrid>()
   private indexed = false
   private cache: { profileId: string; at: number; value: EventSummary[] } | null = null
   private inFlight: { profileId: string; promise: Promise<Result<EventSummary[]>> } | null = null
@@ -61,6 +63,17 @@ export class EventsCatalog {
 
   marketTitle(market: string): string | null {
     return this.marketTitles.get(market) ?? null
+  }
+
+  /** The title of the event `market` belongs to, when the listing holds both. */
+  eventTitleOf(market: string): string | null {
+    const event = this.marketEvent.get(market)
+    return event === undefined ? null : (this.eventTitles.get(event) ?? null)
+  }
+
+  /** The prices the listing says `market` has, or null. */
+  priceGrid(market: string): PriceGrid | null {
+    return this.priceGrids.get(market) ?? null
   }
 
   /** The next list() goes to the exchange (the key changed). */
@@ -95,6 +108,8 @@ export class EventsCatalog {
     this.eventMarkets.clear()
     this.marketEvent.clear()
     this.marketTitles.clear()
+    this.eventTitles.clear()
+    this.priceGrids.clear()
     this.indexed = false
   }
 
@@ -157,7 +172,10 @@ export class EventsCatalog {
     this.eventMarkets.clear()
     this.marketEvent.clear()
     this.marketTitles.clear()
+    this.eventTitles.clear()
+    this.priceGrids.clear()
     for (const ev of events) {
+      if (ev.title) this.eventTitles.set(ev.id, ev.title)
       this.eventMarkets.set(
         ev.id,
         ev.markets.map((m) => m.id),
@@ -165,6 +183,7 @@ export class EventsCatalog {
       for (const m of ev.markets) {
         this.marketEvent.set(m.id, ev.id)
         if (m.title) this.marketTitles.set(m.id, m.title)
+        if (m.priceGrid) this.priceGrids.set(m.id, m.priceGrid)
       }
     }
     this.indexed = true

@@ -43,7 +43,7 @@ const MAX_FILE_BYTES = 4 * 1024 * 1024
 /** The warning is read by a person: past this many, the rest is a count (all are in `dropped` and the log). */
 const MAX_LISTED_DROPS = 10
 
-function errnoCode(err: unknown): string | undefined {
+export function errnoCode(err: unknown): string | undefined {
   return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string'
     ? err.code
     : undefined
@@ -67,7 +67,7 @@ function asideBase(file: string): string {
 }
 
 /** Renames a bad file to `<name>.corrupt-<timestamp>[-n]`, never replacing an earlier one. */
-async function setAside(file: string): Promise<string> {
+export async function setAside(file: string): Promise<string> {
   const base = asideBase(file)
   let target = base
   for (let n = 1; await exists(target); n++) target = `${base}-${n}`

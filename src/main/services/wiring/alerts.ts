@@ -1,5 +1,6 @@
 // Alerts: the service judges the rules, the relay carries its news to the windows (through the fan-out), the
 // shell and the settings file. The relay hears the service, and the fan-out the relay, through typed events.
+import { marketLabelOf } from '../../../shared/market-label'
 import { AlertRelay } from '../alerts/relay'
 import { AlertService } from '../alerts/service'
 import type { Engine, Wiring } from './engine'
@@ -16,14 +17,22 @@ export function wireAlerts(w: Wiring): Pick<Engine, 'alerts' | 'relay'> {
       books: p.books,
       eventOf: (market) => p.catalog.eventOf(market),
       isKnownMarket: (market) => p.data.isKnown(market),
-      marketTitle: (market) => p.catalog.marketTitle(market),
+      marketTitle: (market) => {
+        const title = p.catalog.marketTitle(market)
+        return title === null ? null : marketLabelOf(p.catalog.eventTitleOf(market) ?? '', title)
+      },
+      priceGrid: (market) => p.catalog.priceGrid(market),
       connectionState: () => p.connection.state(),
       authError: () => p.registry.authError(),
       keyExpiresAt: () => p.connection.profile.keyExpiresAt,
       wantedBooks: () => p.interests.wantedBooks(),
       setInterests: (list) => p.registry.setInterests(ALERTS_CLIENT, list),
     },
-    { rules: settings.get().alertRules, keepRunning: settings.get().keepRunning },
+    {
+      rules: settings.get().alertRules,
+      keepRunning: settings.get().keepRunning,
+      history: w.alertHistory.entries,
+    },
   )
   const relay = new AlertRelay({
     log,
@@ -34,6 +43,7 @@ export function wireAlerts(w: Wiring): Pick<Engine, 'alerts' | 'relay'> {
       const r = await settings.update((s) => ({ ...s, alertRules: rules, keepRunning }))
       if (!r.ok) log.warn('monitor: could not save alert rules', { code: r.error.code })
     },
+    saveHistory: (entries) => w.alertHistory.file.save(entries),
   })
   relay.onDidChangeView(() => p.fanout.alertsChanged())
   relay.onDidFire((event) => p.fanout.alertFired(event))

@@ -5,6 +5,7 @@ import type { AccountReader } from '../account/rest-reader'
 import type { UserFeed } from '../account/user-feed'
 import type { AlertRelay } from '../alerts/relay'
 import type { AlertService } from '../alerts/service'
+import type { AlertEvent } from '../../../shared/alerts'
 import type { Logger } from '../base/types'
 import type { ClientHub } from '../clients'
 import type { KeyManager } from '../credentials/keys'
@@ -31,6 +32,7 @@ import type { ResyncTracker } from '../market/resync'
 import type { TapeStore } from '../market/tapes'
 import type { CreateMonitorOptions } from '../options'
 import type { RecordReplay } from '../recording/record-replay'
+import type { AlertHistoryFile } from '../settings/alert-history-file'
 import type { FeedRecorder } from '../recording/recorder'
 import type { ProfileService } from '../settings/profiles'
 import type { SettingsStore } from '../settings/store'
@@ -86,6 +88,8 @@ export interface Wiring {
   random(): number
   secrets: SecretRedactor
   settings: SettingsStore
+  /** The alert history file beside the settings, and what it held at start. */
+  alertHistory: { file: AlertHistoryFile; entries: AlertEvent[] }
   credentials: CredentialStore
   storeFor(profile: Profile): CredentialStore
   demo: DemoHost

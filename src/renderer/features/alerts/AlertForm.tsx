@@ -2,10 +2,11 @@
 // field saves, Escape closes. Obvious mistakes are named before saving; the engine checks again and its refusal
 // is shown here, with the form kept open.
 import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
-import { ALERT_OPS, describeCondition, type PriceSubject } from '../../../shared/alerts'
+import { ALERT_OPS, type PriceSubject } from '../../../shared/alerts'
 import { askNotificationPermissionOnce } from '../../api/alert-delivery'
 import { useApi } from '../../hooks/context'
 import {
+  conditionText,
   draftToInput,
   draftFieldOf,
   fieldsOf,
@@ -18,8 +19,9 @@ import {
   type DraftField,
 } from '../../lib/alerts'
 import { findMarket } from '../../lib/events'
+import { marketLabel } from '../../lib/market-names'
 import { formatSubject, quoteOf } from '../../lib/quote'
-import { useEvents } from '../../store/events'
+import { useEvents, useMarketNames } from '../../store/events'
 import { NO_TRADES, useMonitor } from '../../store/monitor'
 import { Dialog } from '../../ui/Dialog'
 import { NumberField } from '../../ui/NumberField'
@@ -54,6 +56,7 @@ function CurrentValue({ market, subject }: { market: string; subject: PriceSubje
 export function AlertForm({ initial, onClose }: { initial: AlertDraft; onClose(): void }) {
   const api = useApi()
   const events = useEvents((s) => s.events)
+  const names = useMarketNames()
   const [draft, setDraft] = useState(initial)
   const [error, setError] = useState<{ field: DraftField | null; message: string } | null>(null)
   const [busy, setBusy] = useState(false)
@@ -181,7 +184,12 @@ export function AlertForm({ initial, onClose }: { initial: AlertDraft; onClose()
           <label>
             <span>
               Market{f.market === 'optional' ? ' (empty: any)' : ''}
-              {found ? <span className="muted"> · {found.market.title}</span> : null}
+              {found ? (
+                <b className="alert-market-name" data-testid="alert-market-name" title={found.market.id}>
+                  {' '}
+                  {marketLabel(names, found.market.id)}
+                </b>
+              ) : null}
             </span>
             <input
               ref={marketRef}
@@ -201,7 +209,7 @@ export function AlertForm({ initial, onClose }: { initial: AlertDraft; onClose()
               {events.flatMap((ev) =>
                 ev.markets.map((m) => (
                   <option key={m.id} value={m.id}>
-                    {`${m.title} · ${ev.title}`}
+                    {marketLabel(names, m.id)}
                   </option>
                 )),
               )}
@@ -330,7 +338,7 @@ export function AlertForm({ initial, onClose }: { initial: AlertDraft; onClose()
         </div>
         <div className="alert-preview muted" data-testid="alert-preview">
           {built.ok
-            ? `Alert when ${describeCondition(built.input.condition)}`
+            ? `Alert when ${conditionText(built.input.condition, names)}`
             : 'What the alert watches for shows here once its condition is complete.'}
         </div>
         {error ? (

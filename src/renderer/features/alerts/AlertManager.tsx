@@ -3,21 +3,17 @@
 // status bar's badge or Alt+A in any window. Opening it marks nothing read: a row is read when the trader
 // clicks it (or presses Enter on it), or with "Mark all read".
 import { memo, useState } from 'react'
-import {
-  conditionMarket,
-  type AlertEvent,
-  type AlertRuleView,
-  type KeepRunning,
-} from '../../../shared/alerts'
+import type { AlertEvent, AlertRuleView, KeepRunning } from '../../../shared/alerts'
 import type { MonitorApi } from '../../../shared/ipc'
 import type { Result } from '../../../shared/model'
 import { notificationState, openAlertMarket, requestNotificationPermission } from '../../api/alert-delivery'
 import { useApi } from '../../hooks/context'
-import { draftFromRule, minutesUntilTomorrowMorning } from '../../lib/alerts'
-import { formatClock, formatPrice } from '../../lib/format'
+import { alertText, conditionText, draftFromRule, minutesUntilTomorrowMorning } from '../../lib/alerts'
+import { formatClock, formatPrice, formatSize } from '../../lib/format'
 import { openAlertForm, openMarketAlert, useAlertUi } from '../../store/alerts-ui'
 import { useMarketNames } from '../../store/events'
 import { useMonitor } from '../../store/monitor'
+import { usePriceUnit } from '../../store/prefs'
 import { Dialog } from '../../ui/Dialog'
 import { MenuSelect } from '../../ui/MenuSelect'
 import { Options } from '../../ui/Options'
@@ -48,21 +44,18 @@ function dayTime(ts: number): string {
 
 const RuleRow = memo(function RuleRow({
   rule,
-  title,
+  summary,
   api,
   report,
 }: {
   rule: AlertRuleView
-  /** The rule's market's title from the listing, when known. */
-  title: string | undefined
+  /** The rule's condition with its market named as the listing names it (conditionText). */
+  summary: string
   api: MonitorApi
   report: Report
 }) {
   const [confirm, setConfirm] = useState(false)
   const snoozed = rule.state === 'snoozed'
-  const market = conditionMarket(rule.condition)
-  // The engine names markets by id; the listing's title is what the trader reads.
-  const summary = market !== null && title ? rule.summary.replace(market, title) : rule.summary
   return (
     <li
       className={`rule-row state-${rule.state}`}
@@ -75,7 +68,7 @@ const RuleRow = memo(function RuleRow({
         role="switch"
         className="switch"
         aria-checked={rule.enabled}
-        aria-label={`${rule.enabled ? 'Disable' : 'Enable'} ${rule.label ?? rule.summary}`}
+        aria-label={`${rule.enabled ? 'Disable' : 'Enable'} ${rule.label ?? summary}`}
         data-testid="alert-enabled"
         onClick={() => report(api.setAlertEnabled(rule.id, !rule.enabled))}
       >
@@ -170,7 +163,7 @@ const RuleRow = memo(function RuleRow({
             type="button"
             className="btn small-btn ghost danger-text"
             data-testid="alert-delete"
-            aria-label={`Delete ${rule.label ?? rule.summary}`}
+            aria-label={`Delete ${rule.label ?? summary}`}
             onClick={() => setConfirm(true)}
           >
             Delete
@@ -190,6 +183,8 @@ const HistoryRow = memo(function HistoryRow({
   api: MonitorApi
   report: Report
 }) {
+  const unit = usePriceUnit()
+  const text = alertText(e, useMarketNames(), unit)
   const ack = () => {
     if (!e.acknowledged) report(api.acknowledgeAlerts([e.id]))
   }
@@ -204,7 +199,7 @@ const HistoryRow = memo(function HistoryRow({
       data-at={e.at}
       data-market={e.market ?? undefined}
       tabIndex={0}
-      aria-label={`${e.kind === 'held' ? 'Held' : 'Fired'} ${formatClock(e.at)}: ${e.title}${unread ? ' (unread; Enter marks read)' : ''}`}
+      aria-label={`${e.kind === 'held' ? 'Held' : 'Fired'} ${formatClock(e.at)}: ${text.title}${unread ? ' (unread; Enter marks read)' : ''}`}
       onClick={ack}
       onKeyDown={(ev) => {
         if (ev.target === ev.currentTarget && (ev.key === 'Enter' || ev.key === ' ')) {
@@ -217,14 +212,16 @@ const HistoryRow = memo(function HistoryRow({
       <span className="c-time num">{formatClock(e.at)}</span>
       <span className={`tag tag-history-${e.kind}`}>{e.kind}</span>
       <div className="history-text">
-        <div className="ellipsis" title={e.title}>
-          {e.title}
+        <div className="ellipsis" title={e.market ? `${text.title} (${e.market})` : text.title}>
+          {text.title}
         </div>
-        <div className="muted small ellipsis" title={e.detail}>
-          {e.detail}
+        <div className="muted small ellipsis" title={text.detail}>
+          {text.detail}
         </div>
       </div>
-      <span className="num history-value">{e.value === null ? '' : formatPrice(e.value)}</span>
+      <span className="num history-value">
+        {e.value === null ? '' : e.quote ? formatPrice(e.value, unit) : formatSize(e.value)}
+      </span>
       {e.market ? (
         <button
           type="button"
@@ -275,6 +272,7 @@ function NotificationNote() {
 export function AlertManager({ onClose }: { onClose(): void }) {
   const api = useApi()
   const names = useMarketNames()
+  const unit = usePriceUnit()
   const alerts = useMonitor((s) => s.alerts)
   const loadError = useMonitor((s) => s.alertsError)
   const selected = useAlertUi((s) => s.selectedMarket)
@@ -373,7 +371,7 @@ export function AlertManager({ onClose }: { onClose(): void }) {
             <RuleRow
               key={r.id}
               rule={r}
-              title={names.get(conditionMarket(r.condition) ?? '')?.label}
+              summary={conditionText(r.condition, names, unit)}
               api={api}
               report={report}
             />

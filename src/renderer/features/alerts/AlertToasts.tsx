@@ -4,13 +4,17 @@ import { memo, useEffect, useState } from 'react'
 import type { AlertEvent } from '../../../shared/alerts'
 import { openAlertMarket } from '../../api/alert-delivery'
 import { useApi } from '../../hooks/context'
+import { alertText } from '../../lib/alerts'
 import { formatClock } from '../../lib/format'
+import { useMarketNames } from '../../store/events'
 import { useMonitor } from '../../store/monitor'
+import { usePriceUnit } from '../../store/prefs'
 
 export const TOAST_MS = 8_000
 
 const Toast = memo(function Toast({ e }: { e: AlertEvent }) {
   const api = useApi()
+  const text = alertText(e, useMarketNames(), usePriceUnit())
   const [hovered, setHovered] = useState(false)
   const [focused, setFocused] = useState(false)
   const held = hovered || focused
@@ -46,13 +50,13 @@ const Toast = memo(function Toast({ e }: { e: AlertEvent }) {
     >
       <div className="toast-head">
         <span className="toast-mark" aria-hidden="true" />
-        <b>{e.title}</b>
+        <b title={e.market ?? undefined}>{text.title}</b>
         <span className="muted num small">{formatClock(e.at)}</span>
         <button type="button" className="icon-btn" aria-label="Dismiss (marks read)" onClick={dismiss}>
           ×
         </button>
       </div>
-      {e.detail ? <div className="toast-detail small">{e.detail}</div> : null}
+      {text.detail ? <div className="toast-detail small">{text.detail}</div> : null}
       {e.market ? (
         <div className="toast-actions">
           <button

@@ -3,7 +3,7 @@
 // click away), then the order book. The depth chart, chart and tape are panes of their own (features/workspace/panes.tsx).
 import { useState, type HTMLAttributes, type KeyboardEvent, type MouseEvent } from 'react'
 import { useApi } from '../../hooks/context'
-import { quoteDraft } from '../../lib/alerts'
+import { gridOfMarket, quoteDraft } from '../../lib/alerts'
 import { findMarket } from '../../lib/events'
 import { formatChance, formatCompact, formatPrice } from '../../lib/format'
 import { ladderSides } from './ladder'
@@ -55,6 +55,7 @@ function Quote({ market }: { market: string }) {
     return t[t.length - 1]
   })
   const unit = usePriceUnit()
+  const grid = useEvents((s) => gridOfMarket(s.events, market))
   const values = quoteOf(book, ticker, lastTrade?.price)
   const { bid, ask, last } = values
   // The quote is the YES book's own (what alerts watch); a better level implied from the NO book is named.
@@ -72,7 +73,7 @@ function Quote({ market }: { market: string }) {
       items: (['last', 'bid', 'ask', 'mid', 'spread'] as const).map((subject) => ({
         label: `Alert on ${subject === 'last' ? 'the last price' : subject}${values[subject] === null ? '' : ` (${formatSubject(subject, values[subject], unit)})`}…`,
         testId: `menu-alert-${subject}`,
-        onSelect: () => openAlertForm(quoteDraft(market, subject, values[subject])),
+        onSelect: () => openAlertForm(quoteDraft(market, subject, values[subject], grid)),
       })),
     })
   return (
@@ -88,7 +89,7 @@ function Quote({ market }: { market: string }) {
         className="quote-cell quote-btn"
         data-testid="quote-last"
         title="Set an alert on the last price (right-click or Shift+F10 for bid, ask, mid, spread)"
-        onClick={() => openAlertForm(quoteDraft(market, 'last', last))}
+        onClick={() => openAlertForm(quoteDraft(market, 'last', last, grid))}
         onContextMenu={(e: MouseEvent) => {
           e.preventDefault()
           openMenu({ x: e.clientX, y: e.clientY })
