@@ -148,7 +148,12 @@ describe('the stream against loopback failures', () => {
     expect(error.message).toMatch(/does not resolve \(DNS\): host not found/)
   }, 30_000)
 
-  it.skipIf(!hasOpenssl())(
+  // The certificate is made with the openssl CLI (.ci/run installs it): missing outside CI, the test is skipped
+  // with a printed reason; under CI=true it runs, and fails.
+  const skipTls = !hasOpenssl() && process.env.CI !== 'true'
+  if (skipTls)
+    console.log('SKIP the TLS failure test: the openssl command is not installed (apt-get install openssl)')
+  it.skipIf(skipTls)(
     'a self-signed certificate: TLS failed',
     async () => {
       const dir = mkdtempSync(join(tmpdir(), 'tm-tls-'))
