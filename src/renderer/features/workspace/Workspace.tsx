@@ -21,8 +21,8 @@ import {
 } from '../../../shared/workspace'
 import { useApi } from '../../hooks/context'
 import { useMonitor } from '../../store/monitor'
-import { builtIn, newPaneId, type BuiltIn } from './layouts'
-import { PANE_COMPONENTS, PANES, paneParams } from './panes'
+import { builtIn, newPaneId, withPaneMinimums, type BuiltIn } from './layouts'
+import { PANE_COMPONENTS, PANES, paneConstraints, paneParams, paneStartWidth } from './panes'
 import { setWorkspaceNotice, useWindowWorkspace, type DockRequest } from './window-state'
 
 /** Layout changes come in bursts (a drag resizes many times); one save after the burst. */
@@ -101,7 +101,7 @@ function restore(dock: DockviewApi, saved: SavedWorkspace): string | null {
   const parsed = layoutSchema.safeParse(saved.layout)
   if (!parsed.success) return parsed.error.issues[0]?.message ?? 'invalid layout'
   try {
-    dock.fromJSON(parsed.data as never)
+    dock.fromJSON(withPaneMinimums(parsed.data) as never)
   } catch (e) {
     return e instanceof Error ? e.message : String(e)
   }
@@ -214,15 +214,32 @@ class Controller {
       focusPane(existing.group.element)
       return
     }
-    const active = dock.activePanel
-    const panel = dock.addPanel({
+    const base = {
       id: newPaneId(kind),
       component: kind,
       title: PANES[kind].title,
       params: {},
-      ...(active ? { position: { referencePanel: active.id, direction: 'right' as const } } : {}),
-    })
-    focusPane(panel.group.element)
+      ...paneConstraints(kind),
+    }
+    const active = dock.activePanel
+    if (!active) {
+      focusPane(dock.addPanel(base).group.element)
+      return
+    }
+    // Beside the active pane when the window has room for both, else below it, else as a tab of its group: a new
+    // pane never squeezes the others below their minimums or pushes them out of the window when it can help it.
+    let panel: ReturnType<DockviewApi['addPanel']> | null = null
+    for (const direction of ['right', 'below', 'within'] as const) {
+      if (panel) dock.removePanel(panel)
+      panel = dock.addPanel({
+        ...base,
+        position: { referencePanel: active.id, direction },
+        // More than half the active pane's width where the minimum alone reads poorly (the event matrix).
+        ...(direction === 'right' ? { initialWidth: paneStartWidth(kind) } : {}),
+      })
+      if (dock.minimumWidth <= dock.width && dock.minimumHeight <= dock.height) break
+    }
+    if (panel) focusPane(panel.group.element)
   }
 
   request(req: DockRequest): void {
