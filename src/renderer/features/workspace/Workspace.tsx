@@ -24,6 +24,7 @@ import { useMonitor } from '../../store/monitor'
 import { builtIn, newPaneId, withPaneMinimums, type BuiltIn } from './layouts'
 import { PANE_COMPONENTS, PANES, paneConstraints, paneParams, paneStartWidth } from './panes'
 import { setWorkspaceNotice, useWindowWorkspace, type DockRequest } from './window-state'
+import { LinkIcon, PinIcon } from '../../ui/icons'
 
 /** Layout changes come in bursts (a drag resizes many times); one save after the burst. */
 const SAVE_DEBOUNCE_MS = 600
@@ -62,6 +63,7 @@ function HeaderActions({ activePanel }: IDockviewHeaderActionsProps) {
         data-testid="pane-link"
         data-pinned={pinned}
         aria-pressed={pinned}
+        aria-label={pinned ? `Pinned to ${params.market}` : "Follows the window's market"}
         disabled={!pinned && selected === null}
         title={
           pinned
@@ -70,7 +72,7 @@ function HeaderActions({ activePanel }: IDockviewHeaderActionsProps) {
         }
         onClick={() => togglePin(activePanel.api, params, selected)}
       >
-        {pinned ? '📌' : '🔗'}
+        {pinned ? <PinIcon /> : <LinkIcon />}
       </button>
     </div>
   )

@@ -60,7 +60,7 @@ export const PANES: Record<PaneKind, PaneInfo> = {
 const PANE_SIZES: Record<PaneKind, { width: number; height: number; start?: number }> = {
   events: { width: 240, height: 160 },
   watchlist: { width: 220, height: 120 },
-  ladder: { width: 250, height: 220 },
+  ladder: { width: 270, height: 220 },
   depth: { width: 220, height: 120 },
   tape: { width: 280, height: 140 },
   chart: { width: 240, height: 160 },
