@@ -2,7 +2,7 @@
 // ladder, the tape, the event matrix and the account tables never run into each other (a figure that does not
 // fit is cut and carries its full text as a tooltip), icon buttons draw SVG rather than font glyphs, and the
 // "Stop recording" button reads clearly.
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { expect, test, type Locator, type Page } from '@playwright/test'
@@ -170,6 +170,7 @@ test('the event matrix from "+ Pane" keeps its name column and headers readable'
   }
   await page.screenshot({ path: test.info().outputPath('matrix.png') })
 
+  expect(await widthOf(page, 'matrix')).toBeGreaterThanOrEqual(420)
   const nameWidth = await matrix
     .locator('thead th')
     .first()
@@ -221,6 +222,70 @@ test('the account tables truncate with tooltips, and no icon button draws a font
   }
   await expect(page.locator('.menu-icon svg')).toHaveCount(1)
   await expect(page.getByTestId('workspace-actions')).toHaveAccessibleName('Workspace actions')
+})
+
+interface GridNode {
+  type: 'branch' | 'leaf'
+  size: number
+  data: GridNode[] | { views: string[] }
+}
+
+function holds(node: GridNode, view: string): boolean {
+  return node.type === 'leaf'
+    ? (node.data as { views: string[] }).views.includes(view)
+    : (node.data as GridNode[]).some((child) => holds(child, view))
+}
+
+test('a saved layout with a squeezed pane is restored at the pane minimum', async ({ page }) => {
+  const settings = path.join(dir, 'squeezed.json')
+  await page.setViewportSize({ width: 1400, height: 900 })
+  const first = await startHost({ args: ['--demo', '--settings', settings] })
+  try {
+    await openLive(page, first.url)
+    await expect(pane(page, 'ladder')).toBeVisible()
+    // Any change saves the workspace: a small splitter drag.
+    const box = await pane(page, 'ladder').boundingBox()
+    if (!box) throw new Error('no ladder')
+    await dragSash(page, box.x, -20)
+    await expect
+      .poll(
+        async () => JSON.parse(await readFile(settings, 'utf8').catch(() => '{}')).workspaces?.length ?? 0,
+      )
+      .toBeGreaterThan(0)
+  } finally {
+    await first.close()
+  }
+  // As a layout saved before minimums existed: the ladder 120 px wide, no minimums recorded.
+  const doc = JSON.parse(await readFile(settings, 'utf8')) as {
+    workspaces: {
+      layout: {
+        grid: { root: GridNode; orientation: string }
+        panels: Record<string, Record<string, unknown>>
+      }
+    }[]
+  }
+  const layout = (doc.workspaces[0] as (typeof doc.workspaces)[number]).layout
+  // The root splits the window into columns: the ladder's column is the root's child that holds it.
+  expect(layout.grid.orientation).toBe('HORIZONTAL')
+  const columns = layout.grid.root.data as GridNode[]
+  const column = columns.find((c) => holds(c, 'ladder-1'))
+  const other = columns.find((c) => !holds(c, 'ladder-1'))
+  if (!column || !other) throw new Error('no ladder column in the saved layout')
+  other.size += column.size - 120
+  column.size = 120
+  for (const panel of Object.values(layout.panels)) {
+    delete panel.minimumWidth
+    delete panel.minimumHeight
+  }
+  await writeFile(settings, JSON.stringify(doc))
+  const second = await startHost({ args: ['--demo', '--settings', settings] })
+  try {
+    await openLive(page, second.url)
+    await expect(pane(page, 'ladder')).toBeVisible()
+    await expect.poll(() => widthOf(page, 'ladder')).toBeGreaterThanOrEqual(270)
+  } finally {
+    await second.close()
+  }
 })
 
 /** WCAG contrast of two CSS rgb() colours. */

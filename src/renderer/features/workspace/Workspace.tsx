@@ -98,6 +98,14 @@ export function togglePin(
 
 const components: Record<string, FunctionComponent<IDockviewPanelProps>> = PANE_COMPONENTS
 
+/**
+ * Lays the dock out again at its own size. The library applies a minimum that changed (a new pane, another tab
+ * in front, a restored layout saved with smaller panes) only at its next layout, which may be a while away.
+ */
+function holdMinimums(dock: DockviewApi): void {
+  dock.layout(dock.width, dock.height, true)
+}
+
 /** Why a saved layout cannot be used, or null when it loaded. */
 function restore(dock: DockviewApi, saved: SavedWorkspace): string | null {
   const parsed = layoutSchema.safeParse(saved.layout)
@@ -116,7 +124,7 @@ class Controller {
   private loading = false
   private saveTimer: ReturnType<typeof setTimeout> | null = null
   private disposed = false
-  private listener: { dispose(): void } | null = null
+  private listeners: { dispose(): void }[] = []
 
   constructor(
     private readonly api: MonitorApi,
@@ -125,7 +133,11 @@ class Controller {
 
   async start(dock: DockviewApi): Promise<void> {
     this.dock = dock
-    this.listener = dock.onDidLayoutChange(() => this.changed())
+    this.listeners = [
+      dock.onDidLayoutChange(() => this.changed()),
+      // A group is held to its front pane's minimum: another tab in front can need more room.
+      dock.onDidActivePanelChange(() => holdMinimums(dock)),
+    ]
     const r = await this.api.getWorkspaces()
     if (this.disposed) return
     if (r.ok) useMonitor.setState({ workspace: r.value })
@@ -137,7 +149,7 @@ class Controller {
   dispose(): void {
     this.flush()
     this.disposed = true
-    this.listener?.dispose()
+    for (const l of this.listeners) l.dispose()
   }
 
   /** Shows workspace `id`: saved, built-in, or the fallback with a notice. */
@@ -168,6 +180,7 @@ class Controller {
         this.current = { id: fb.id, name: fb.name }
         if (!b) notice = `The workspace this window showed no longer exists; the ${fb.name} layout is shown.`
       }
+      holdMinimums(dock)
       setWorkspaceNotice(notice)
       useWindowWorkspace.setState({ workspaceId: this.current?.id ?? null })
     } finally {
@@ -199,6 +212,7 @@ class Controller {
     try {
       dock.clear()
       b.build(dock)
+      holdMinimums(dock)
     } finally {
       this.loading = false
     }
@@ -241,6 +255,7 @@ class Controller {
       })
       if (dock.minimumWidth <= dock.width && dock.minimumHeight <= dock.height) break
     }
+    holdMinimums(dock)
     if (panel) focusPane(panel.group.element)
   }
 
