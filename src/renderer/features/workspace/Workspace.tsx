@@ -356,16 +356,34 @@ export function Workspace(props: WorkspaceProps) {
 
   const onReady = (event: DockviewReadyEvent) => setDock(event.api)
 
+  // A window smaller than the panes' minimums together scrolls the dock, rather than cutting off the panes
+  // past its edge: the dock is laid out at least that large.
+  const [least, setLeast] = useState({ width: 0, height: 0 })
+  useEffect(() => {
+    if (!dock) return
+    const update = () =>
+      setLeast((l) =>
+        l.width === dock.minimumWidth && l.height === dock.minimumHeight
+          ? l
+          : { width: dock.minimumWidth, height: dock.minimumHeight },
+      )
+    update()
+    const sub = dock.onDidLayoutChange(update)
+    return () => sub.dispose()
+  }, [dock])
+
   return (
     <div className="dock-host" data-testid="workspace">
-      <DockviewReact
-        components={components}
-        onReady={onReady}
-        theme={themeDark}
-        rightHeaderActionsComponent={HeaderActions}
-        watermarkComponent={Watermark}
-        disableFloatingGroups
-      />
+      <div className="dock-frame" style={{ minWidth: least.width, minHeight: least.height }}>
+        <DockviewReact
+          components={components}
+          onReady={onReady}
+          theme={themeDark}
+          rightHeaderActionsComponent={HeaderActions}
+          watermarkComponent={Watermark}
+          disableFloatingGroups
+        />
+      </div>
     </div>
   )
 }
