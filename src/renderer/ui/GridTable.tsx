@@ -1,16 +1,21 @@
 // The app's tables of rows (`grid-table`): fixed column widths, a header row, a row that says why the table is
 // empty, and an optional footer. Used by the account's positions, orders and fills, the event matrix and the
 // incident log.
-import type { ReactNode, TableHTMLAttributes } from 'react'
+import type { PointerEvent, ReactNode, TableHTMLAttributes } from 'react'
 
 export interface GridColumn {
   /** The header's content; null: an empty header. */
   head: ReactNode
   /** Fixed width in px; none: the column takes the room the others leave. */
   width?: number
+  /**
+   * For a column without a width: the least it keeps (px). The table then scrolls sideways in a narrow pane
+   * rather than collapsing the column to nothing.
+   */
+  min?: number
   /** Figures, right-aligned. */
   num?: boolean
-  /** The header's tooltip. */
+  /** The header's tooltip; a text header is its own tooltip without one (it may be truncated). */
   title?: string
 }
 
@@ -27,10 +32,46 @@ export type GridTableProps<T> = Omit<TableHTMLAttributes<HTMLTableElement>, 'chi
   foot?: ReactNode
 }
 
-export function GridTable<T>({ columns, rows, row, empty, foot, className, ...table }: GridTableProps<T>) {
+/**
+ * A truncated cell shows its full text as a tooltip. Set on hover, not on render: streaming rows re-render many
+ * times a second, and only a cell the pointer reaches needs it. A cell with a title of its own keeps it.
+ */
+function titleIfTruncated(e: PointerEvent<HTMLTableElement>): void {
+  const cell = e.target instanceof Element ? e.target.closest('td, th') : null
+  if (!(cell instanceof HTMLElement)) return
+  const auto = cell.dataset.autoTitle !== undefined
+  if (cell.hasAttribute('title') && !auto) return
+  const text = cell.textContent?.trim() ?? ''
+  if (cell.scrollWidth > cell.clientWidth && text !== '') {
+    cell.title = text
+    cell.dataset.autoTitle = ''
+  } else if (auto) {
+    cell.removeAttribute('title')
+    delete cell.dataset.autoTitle
+  }
+}
+
+export function GridTable<T>({
+  columns,
+  rows,
+  row,
+  empty,
+  foot,
+  className,
+  style,
+  ...table
+}: GridTableProps<T>) {
   const shown = columns.filter((c): c is GridColumn => c !== false)
+  const least = shown.some((c) => c.min !== undefined)
+    ? shown.reduce((sum, c) => sum + (c.width ?? c.min ?? 0), 0)
+    : undefined
   return (
-    <table className={className ? `grid-table ${className}` : 'grid-table'} {...table}>
+    <table
+      className={className ? `grid-table ${className}` : 'grid-table'}
+      style={least === undefined ? style : { ...style, minWidth: least }}
+      onPointerOver={titleIfTruncated}
+      {...table}
+    >
       <colgroup>
         {shown.map((c, i) => (
           <col key={i} style={c.width === undefined ? undefined : { width: c.width }} />
@@ -39,7 +80,11 @@ export function GridTable<T>({ columns, rows, row, empty, foot, className, ...ta
       <thead>
         <tr>
           {shown.map((c, i) => (
-            <th key={i} className={c.num ? 'num' : undefined} title={c.title}>
+            <th
+              key={i}
+              className={c.num ? 'num' : undefined}
+              title={c.title ?? (typeof c.head === 'string' ? c.head : undefined)}
+            >
               {c.head}
             </th>
           ))}

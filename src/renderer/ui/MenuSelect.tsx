@@ -10,6 +10,7 @@ export function MenuSelect({
   testId,
   className,
   disabled,
+  icon,
 }: {
   /** The select's accessible name. */
   label: string
@@ -21,8 +22,10 @@ export function MenuSelect({
   testId?: string
   className?: string
   disabled?: boolean
+  /** Shown in place of the placeholder's text, which stays the closed menu's text for assistive technology. */
+  icon?: ReactNode
 }) {
-  return (
+  const select = (
     <select
       className={className}
       aria-label={label}
@@ -36,5 +39,12 @@ export function MenuSelect({
       <option value="">{placeholder}</option>
       {children}
     </select>
+  )
+  if (icon === undefined) return select
+  return (
+    <span className="menu-icon">
+      {icon}
+      {select}
+    </span>
   )
 }

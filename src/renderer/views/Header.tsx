@@ -1,13 +1,17 @@
 // The window's title bar: app name, active profile, and the global actions.
 import type { ReactNode } from 'react'
 import { activeProfile, useProfiles } from '../store/profiles'
+import { DiamondIcon } from '../ui/icons'
 
 export function Header({ title, children }: { title: ReactNode; children?: ReactNode }) {
   const profile = useProfiles(activeProfile)
   return (
     <header className="app-head">
       <span className="brand">
-        <span className="brand-mark">◆</span> Trading Monitor
+        <span className="brand-mark">
+          <DiamondIcon filled />
+        </span>{' '}
+        Trading Monitor
       </span>
       <span className="head-title ellipsis">{title}</span>
       <span className="spacer" />

@@ -113,7 +113,7 @@ export function FillsTable({
         columns={[
           // The market keeps room for a name: the extra VoxFi columns are narrow.
           { head: 'Time', width: 66 },
-          { head: 'Market' },
+          { head: 'Market', min: 72 },
           { head: 'Side', width: 36 },
           showOutcome && { head: 'Out.', width: 34, title: 'The contract filled: YES or NO' },
           { head: 'Price', width: 42, num: true },

@@ -58,7 +58,7 @@ const OrderLine = memo(function OrderLine({
 })
 
 const COLUMNS: GridColumn[] = [
-  { head: 'Market' },
+  { head: 'Market', min: 72 },
   { head: 'Side', width: 36 },
   { head: 'Price', width: 44, num: true },
   { head: 'Filled', width: 70, num: true },

@@ -149,8 +149,8 @@ function PositionsTotal({ positions }: { positions: readonly PositionRow[] }) {
 }
 
 const COLUMNS: GridColumn[] = [
-  { head: 'Market' },
-  { head: 'Size', width: 36, num: true },
+  { head: 'Market', min: 72 },
+  { head: 'Size', width: 44, num: true },
   { head: 'Avg', width: 40, num: true, title: 'Average price, as the venue sends it' },
   { head: 'Mark', width: 64, num: true, title: 'The live mid, else the last trade price' },
   { head: 'Unreal.', width: 52, num: true, title: 'Unrealised P&L: (mark − avg) × size' },

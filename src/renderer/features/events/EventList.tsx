@@ -27,6 +27,7 @@ import { toggleWatch } from '../workspace/watchlists'
 import { ContextMenu, isMenuKey, menuPointFor, type MenuAt } from '../../ui/ContextMenu'
 import { Options } from '../../ui/Options'
 import { EventMeta } from './EventMeta'
+import { ChevronIcon, ExternalIcon } from '../../ui/icons'
 
 type Row =
   | { kind: 'event'; key: string; event: EventSummary; expanded: boolean; shown: number }
@@ -350,7 +351,9 @@ export function EventList({
                   onDoubleClick={() => onOpenEvent(row.event.id)}
                   title={row.event.title}
                 >
-                  <span className="chevron">{row.expanded ? '▾' : '▸'}</span>
+                  <span className="chevron">
+                    <ChevronIcon open={row.expanded} size={10} />
+                  </span>
                   <span className="c-title event-title">
                     <span className="ellipsis">{row.event.title}</span>
                     <EventMeta event={row.event} />
@@ -367,8 +370,9 @@ export function EventList({
                       onOpenEvent(row.event.id)
                     }}
                     tabIndex={-1}
+                    aria-label="Open the event matrix in a new window"
                   >
-                    ↗
+                    <ExternalIcon />
                   </button>
                 </div>
               )
@@ -401,7 +405,8 @@ export function EventList({
       </div>
       <div className="list-foot muted">
         <kbd>/</kbd> jump · <kbd>j</kbd>
-        <kbd>k</kbd> move · <kbd>↵</kbd> open · <kbd>⇧↵</kbd> window · <kbd>a</kbd> alert · <kbd>s</kbd> watch
+        <kbd>k</kbd> move · <kbd>Enter</kbd> open · <kbd>Shift Enter</kbd> window · <kbd>a</kbd> alert ·{' '}
+        <kbd>s</kbd> watch
       </div>
       {menu ? <ContextMenu menu={menu} label="Market" onClose={() => setMenu(null)} /> : null}
     </div>

@@ -16,6 +16,7 @@ import { useDim } from '../../hooks/freshness'
 import { viewFreshness } from '../../lib/freshness'
 import { RulesDialog } from './RulesDialog'
 import { useShallow } from 'zustand/react/shallow'
+import { ExternalIcon } from '../../ui/icons'
 
 const MatrixRow = memo(function MatrixRow({
   market,
@@ -64,7 +65,7 @@ const MatrixRow = memo(function MatrixRow({
           Alert
         </button>
         <button className="link-btn" onClick={() => onOpen(market.id)}>
-          Open ↗
+          Open <ExternalIcon />
         </button>
       </td>
     </tr>
@@ -107,15 +108,16 @@ function Overround({ event }: { event: EventSummary }) {
   )
 }
 
+// Short heads with the long name as the tooltip: five price columns fit a pane that also shows the names.
 const COLUMNS: GridColumn[] = [
-  { head: 'Market' },
-  { head: 'Best bid', width: 80, num: true },
-  { head: 'Best ask', width: 80, num: true },
-  { head: 'Last', width: 80, num: true },
-  { head: 'Spread', width: 80, num: true },
-  { head: 'Mid', width: 80, num: true },
-  { head: 'Data', width: 130 },
-  { head: null, width: 120 },
+  { head: 'Market', min: 160 },
+  { head: 'Bid', width: 64, num: true, title: 'Best bid' },
+  { head: 'Ask', width: 64, num: true, title: 'Best ask' },
+  { head: 'Last', width: 64, num: true, title: 'Last trade price' },
+  { head: 'Spread', width: 68, num: true },
+  { head: 'Mid', width: 64, num: true },
+  { head: 'Data', width: 116, title: 'How fresh the market data is' },
+  { head: null, width: 128 },
 ]
 
 export function EventMatrix({ event }: { event: EventSummary }) {

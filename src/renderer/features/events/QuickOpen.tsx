@@ -145,7 +145,7 @@ export function QuickOpen({
           </>
         ) : (
           <>
-            <kbd>Enter</kbd> open here · <kbd>⇧ Enter</kbd> new window · <kbd>Esc</kbd> close
+            <kbd>Enter</kbd> open here · <kbd>Shift Enter</kbd> new window · <kbd>Esc</kbd> close
           </>
         )}
       </div>

@@ -20,6 +20,7 @@ import { OrderBook } from './OrderBook'
 import { RulesDialog } from '../events/RulesDialog'
 import { useMarketFeed } from './market-feed'
 import { WatchToggle } from '../workspace/WatchToggle'
+import { ExternalIcon } from '../../ui/icons'
 
 /** The venue's own figures, where it sends them: the ticker's field, its label, and what it counts. */
 const VENUE_FIGURES = [
@@ -201,7 +202,7 @@ export function MarketPane({
                 })
               }}
             >
-              Window ↗
+              Window <ExternalIcon />
             </button>
           ) : null}
           {found && !inWindow ? (
@@ -210,7 +211,7 @@ export function MarketPane({
               title="Open the event's markets as a matrix"
               onClick={() => void api.openWindow({ kind: 'event', event: found.event.id })}
             >
-              Event ↗
+              Event <ExternalIcon />
             </button>
           ) : null}
           {openError ? <span className="error-text">{openError}</span> : null}

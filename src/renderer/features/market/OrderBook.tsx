@@ -34,6 +34,7 @@ import { viewFreshness } from '../../lib/freshness'
 import { useMonitor } from '../../store/monitor'
 import { usePriceUnit } from '../../store/prefs'
 import { ContextMenu, isMenuKey, menuPointFor, type MenuAt } from '../../ui/ContextMenu'
+import { DiamondIcon } from '../../ui/icons'
 
 export const LADDER_LEVELS = 15
 /** How long a changed size stays highlighted. */
@@ -113,7 +114,14 @@ const LadderRow = memo(function LadderRow({
     const id = setTimeout(() => setFlash(null), FLASH_MS)
     return () => clearTimeout(id)
   }, [flash])
+  // Each cell carries its full text: a narrow pane truncates a figure rather than letting it run into the next.
   const priceText = formatPrice(price, unit)
+  const sizeText = formatSize(size)
+  const totalText = formatSize(cumulative)
+  const impliedText =
+    implied && noPrice !== undefined
+      ? `Implied from the NO book: a NO ${side === 'ask' ? 'bid' : 'ask'} at ${formatPrice(noPrice, unit)} is a YES ${side} at ${priceText}`
+      : undefined
   return (
     <div
       id={rowId(idPrefix, { side, price, implied })}
@@ -128,16 +136,18 @@ const LadderRow = memo(function LadderRow({
       data-outcome={outcome === 'no' ? 'NO' : undefined}
       data-implied={implied ? 'true' : undefined}
       data-no-price={implied ? noPrice : undefined}
-      title={
-        implied && noPrice !== undefined
-          ? `Implied from the NO book: a NO ${side === 'ask' ? 'bid' : 'ask'} at ${formatPrice(noPrice, unit)} is a YES ${side} at ${priceText}`
-          : undefined
-      }
+      title={impliedText}
     >
       <DepthBar cumulative={cumulative} />
-      <span className="c-price">{priceText}</span>
-      <span className={`c-size ${flash ? `flash-${flash.dir}` : ''}`}>{formatSize(size)}</span>
-      <span className="c-total">{formatSize(cumulative)}</span>
+      <span className="c-price" title={impliedText ?? priceText}>
+        {priceText}
+      </span>
+      <span className={`c-size ${flash ? `flash-${flash.dir}` : ''}`} title={sizeText}>
+        {sizeText}
+      </span>
+      <span className="c-total" title={totalText}>
+        {totalText}
+      </span>
     </div>
   )
 })
@@ -168,7 +178,7 @@ function OutcomeBar({ view, onToggle }: { view: LadderView; onToggle(): void }) 
           title="Rows marked ◇ are implied from the NO book: a NO bid at q is a YES ask at 1 − q, a NO ask at q a YES bid at 1 − q, for the same size. They sit beside the YES book's own levels (own first at an equal price)."
         >
           <span className="implied-mark" aria-hidden="true">
-            ◇
+            <DiamondIcon size={9} />
           </span>{' '}
           implied from the NO book
         </span>

@@ -39,6 +39,7 @@ import {
 import { NO_TRADES, TAPE_CAP, useMonitor } from '../../store/monitor'
 import { usePriceUnit } from '../../store/prefs'
 import { NumberField, type NumberFieldProps } from '../../ui/NumberField'
+import { StarIcon } from '../../ui/icons'
 
 export type { BigTradeRule, TapeFilters } from './tape'
 
@@ -98,6 +99,9 @@ const TradeRow = memo(function TradeRow({
     const id = setTimeout(() => setFresh(false), left)
     return () => clearTimeout(id)
   }, [left])
+  // Full texts as tooltips: a narrow pane truncates a cell rather than letting it run into the next.
+  const priceText = formatPrice(trade.price, unit)
+  const sizeText = formatSize(trade.size)
   return (
     <div
       className={`tape-row side-${side}${fresh ? ' fresh' : ''}${big ? ' big' : ''}`}
@@ -111,7 +115,7 @@ const TradeRow = memo(function TradeRow({
       data-outcome={trade.outcome === undefined ? undefined : trade.outcome === 'no' ? 'NO' : 'YES'}
     >
       <span className="c-time">{formatClock(trade.ts)}</span>
-      <span className="c-price" elementtiming={`trade:${trade.key}`}>
+      <span className="c-price" elementtiming={`trade:${trade.key}`} title={priceText}>
         {trade.outcome !== undefined ? (
           <span
             className={`outcome-mark outcome-${trade.outcome}`}
@@ -125,9 +129,11 @@ const TradeRow = memo(function TradeRow({
             {trade.outcome === 'no' ? 'NO' : 'YES'}
           </span>
         ) : null}
-        {formatPrice(trade.price, unit)}
+        {priceText}
       </span>
-      <span className="c-size">{formatSize(trade.size)}</span>
+      <span className="c-size" title={sizeText}>
+        {sizeText}
+      </span>
       <span className="c-side">{trade.side === 'buy' ? 'Buy' : trade.side === 'sell' ? 'Sell' : '—'}</span>
     </div>
   )
@@ -246,7 +252,7 @@ function BigTradeControl({
         title="Highlight big trades"
         onClick={() => setOpen((o) => !o)}
       >
-        ★ {rule ? describeRule(rule, formatSize) : 'big'}
+        <StarIcon filled /> {rule ? describeRule(rule, formatSize) : 'big'}
       </button>
       {open ? (
         <div className="tape-big-pop" role="dialog" aria-label="Big trades" data-testid="tape-big-popover">

@@ -2,6 +2,7 @@
 import { Dialog } from '../../ui/Dialog'
 import { RecordingControls } from './RecordingControls'
 import { useMonitor } from '../../store/monitor'
+import { RecordIcon } from '../../ui/icons'
 
 export function RecordButton({ onClick }: { onClick(): void }) {
   const recording = useMonitor((s) => s.status?.recording !== undefined)
@@ -12,7 +13,13 @@ export function RecordButton({ onClick }: { onClick(): void }) {
       data-testid="recordings-button"
       title="Record the feed, or replay a recording"
     >
-      {recording ? '● Rec' : 'Record / replay'}
+      {recording ? (
+        <>
+          <RecordIcon /> Rec
+        </>
+      ) : (
+        'Record / replay'
+      )}
     </button>
   )
 }

@@ -7,6 +7,7 @@ import { refreshStatus, useApi } from '../../hooks/context'
 import { formatDateTime, formatDuration } from '../../lib/format'
 import { useMonitor } from '../../store/monitor'
 import { SpeedOptions } from './ReplayBar'
+import { RecordIcon, StopIcon } from '../../ui/icons'
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`
@@ -75,7 +76,15 @@ export function RecordingControls({ className, onReplayStarted }: RecordingContr
           title={replaying ? 'Stop the replay to record the live feed' : undefined}
           onClick={() => void toggle()}
         >
-          {recording ? `■ Stop recording (${formatBytes(recording.bytes)})` : '● Record feed'}
+          {recording ? (
+            <>
+              <StopIcon /> Stop recording ({formatBytes(recording.bytes)})
+            </>
+          ) : (
+            <>
+              <RecordIcon /> Record feed
+            </>
+          )}
         </button>
         {recording ? (
           <span className="muted small" data-testid="recording-file">

@@ -4,6 +4,7 @@ import { useApi } from '../../hooks/context'
 import { useMonitor } from '../../store/monitor'
 import { toggleWatch } from './watchlists'
 import { useWindowWorkspace } from './window-state'
+import { StarIcon } from '../../ui/icons'
 
 export function WatchToggle({ market }: { market: string }) {
   const api = useApi()
@@ -30,7 +31,7 @@ export function WatchToggle({ market }: { market: string }) {
       title={error ?? (watched ? 'On your watchlist (Alt+W removes)' : 'Add to watchlist (Alt+W)')}
       onClick={onClick}
     >
-      {watched ? '★' : '☆'}
+      <StarIcon filled={watched} />
     </button>
   )
 }

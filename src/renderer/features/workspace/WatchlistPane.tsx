@@ -25,6 +25,7 @@ import { usePriceUnit } from '../../store/prefs'
 import { NameInput } from '../../ui/NameInput'
 import { editWatchlist } from './watchlists'
 import { useWindowWorkspace } from './window-state'
+import { CloseIcon, StarIcon } from '../../ui/icons'
 
 export const WATCH_ROW_H = 22
 /** How long the visible range must hold still before the subscriptions follow it. */
@@ -134,7 +135,7 @@ const Row = memo(function Row({
           onRemove(market)
         }}
       >
-        ★
+        <StarIcon filled />
       </button>
       <span className="c-title ellipsis">{title ?? <span className="mono">{market}</span>}</span>
       <span className={`c-num bid-text ${dim}`} data-testid="watch-bid">
@@ -260,7 +261,7 @@ function ListTools({ lists, list }: { lists: Watchlist[]; list: Watchlist | null
             aria-label="Delete this watchlist"
             onClick={() => setConfirm(true)}
           >
-            ✕
+            <CloseIcon />
           </button>
         )
       ) : null}
@@ -380,7 +381,8 @@ export function WatchlistPane({
       >
         {markets.length === 0 ? (
           <div className="empty-note" data-testid="watchlist-empty">
-            No markets yet. Star ☆ a market in Events or on the ladder, or press <kbd>s</kbd> on a market row.
+            No markets yet. Star <StarIcon /> a market in Events or on the ladder, or press <kbd>s</kbd> on a
+            market row.
           </div>
         ) : (
           <div className="watch-rows" style={{ height: virtualizer.getTotalSize() }}>

@@ -24,9 +24,10 @@ import { useApi } from '../../hooks/context'
 import { marketHint, marketLabel, marketNamesOf } from '../../lib/market-names'
 import { useEvents, useMarketNames } from '../../store/events'
 import { useMonitor } from '../../store/monitor'
-import { builtIn, newPaneId, type BuiltIn } from './layouts'
-import { PANE_COMPONENTS, PANES, paneParams } from './panes'
+import { builtIn, newPaneId, withPaneMinimums, type BuiltIn } from './layouts'
+import { PANE_COMPONENTS, PANES, paneConstraints, paneParams, paneStartWidth } from './panes'
 import { selectMarket, setWorkspaceNotice, useWindowWorkspace, type DockRequest } from './window-state'
+import { LinkIcon, PinIcon } from '../../ui/icons'
 
 /** Layout changes come in bursts (a drag resizes many times); one save after the burst. */
 const SAVE_DEBOUNCE_MS = 600
@@ -72,6 +73,9 @@ function HeaderActions({ activePanel }: IDockviewHeaderActionsProps) {
         data-testid="pane-link"
         data-pinned={pinned}
         aria-pressed={pinned}
+        aria-label={
+          pin !== undefined ? `Pinned to ${marketLabel(names, pin)}` : "Follows the window's market"
+        }
         disabled={!pinned && selected === null}
         title={
           pin !== undefined
@@ -80,7 +84,7 @@ function HeaderActions({ activePanel }: IDockviewHeaderActionsProps) {
         }
         onClick={() => togglePin(activePanel.api, params, selected)}
       >
-        {pinned ? '📌' : '🔗'}
+        {pinned ? <PinIcon /> : <LinkIcon />}
       </button>
     </div>
   )
@@ -108,12 +112,20 @@ export function togglePin(
 
 const components: Record<string, FunctionComponent<IDockviewPanelProps>> = PANE_COMPONENTS
 
+/**
+ * Lays the dock out again at its own size. The library applies a minimum that changed (a new pane, another tab
+ * in front, a restored layout saved with smaller panes) only at its next layout, which may be a while away.
+ */
+function holdMinimums(dock: DockviewApi): void {
+  dock.layout(dock.width, dock.height, true)
+}
+
 /** Why a saved layout cannot be used, or null when it loaded. */
 function restore(dock: DockviewApi, saved: SavedWorkspace): string | null {
   const parsed = layoutSchema.safeParse(saved.layout)
   if (!parsed.success) return parsed.error.issues[0]?.message ?? 'invalid layout'
   try {
-    dock.fromJSON(parsed.data as never)
+    dock.fromJSON(withPaneMinimums(parsed.data) as never)
   } catch (e) {
     return e instanceof Error ? e.message : String(e)
   }
@@ -126,7 +138,7 @@ class Controller {
   private loading = false
   private saveTimer: ReturnType<typeof setTimeout> | null = null
   private disposed = false
-  private listener: { dispose(): void } | null = null
+  private listeners: { dispose(): void }[] = []
   private stopMarket: (() => void) | null = null
   /** A reload unmounts nothing: the pending layout (a pin just set) is written as the page goes. */
   private readonly onPageHide = () => this.flush()
@@ -138,7 +150,11 @@ class Controller {
 
   async start(dock: DockviewApi): Promise<void> {
     this.dock = dock
-    this.listener = dock.onDidLayoutChange(() => this.changed())
+    this.listeners = [
+      dock.onDidLayoutChange(() => this.changed()),
+      // A group is held to its front pane's minimum: another tab in front can need more room.
+      dock.onDidActivePanelChange(() => holdMinimums(dock)),
+    ]
     const r = await this.api.getWorkspaces()
     if (this.disposed) return
     if (r.ok) useMonitor.setState({ workspace: r.value })
@@ -152,7 +168,7 @@ class Controller {
   dispose(): void {
     this.flush()
     this.disposed = true
-    this.listener?.dispose()
+    for (const l of this.listeners) l.dispose()
     this.stopMarket?.()
     window.removeEventListener('pagehide', this.onPageHide)
   }
@@ -200,6 +216,7 @@ class Controller {
         this.current = { id: fb.id, name: fb.name }
         if (!b) notice = `The workspace this window showed no longer exists; the ${fb.name} layout is shown.`
       }
+      holdMinimums(dock)
       setWorkspaceNotice(notice)
       useWindowWorkspace.setState({ workspaceId: this.current?.id ?? null })
     } finally {
@@ -231,6 +248,7 @@ class Controller {
     try {
       dock.clear()
       b.build(dock)
+      holdMinimums(dock)
     } finally {
       this.loading = false
     }
@@ -248,15 +266,33 @@ class Controller {
       focusPane(existing.group.element)
       return
     }
-    const active = dock.activePanel
-    const panel = dock.addPanel({
+    const base = {
       id: newPaneId(kind),
       component: kind,
       title: PANES[kind].title,
       params: {},
-      ...(active ? { position: { referencePanel: active.id, direction: 'right' as const } } : {}),
-    })
-    focusPane(panel.group.element)
+      ...paneConstraints(kind),
+    }
+    const active = dock.activePanel
+    if (!active) {
+      focusPane(dock.addPanel(base).group.element)
+      return
+    }
+    // Beside the active pane when the window has room for both, else below it, else as a tab of its group: a new
+    // pane never squeezes the others below their minimums or pushes them out of the window when it can help it.
+    let panel: ReturnType<DockviewApi['addPanel']> | null = null
+    for (const direction of ['right', 'below', 'within'] as const) {
+      if (panel) dock.removePanel(panel)
+      panel = dock.addPanel({
+        ...base,
+        position: { referencePanel: active.id, direction },
+        // More than half the active pane's width where the minimum alone reads poorly (the event matrix).
+        ...(direction === 'right' ? { initialWidth: paneStartWidth(kind) } : {}),
+      })
+      if (dock.minimumWidth <= dock.width && dock.minimumHeight <= dock.height) break
+    }
+    holdMinimums(dock)
+    if (panel) focusPane(panel.group.element)
   }
 
   request(req: DockRequest): void {
@@ -356,16 +392,34 @@ export function Workspace(props: WorkspaceProps) {
 
   const onReady = (event: DockviewReadyEvent) => setDock(event.api)
 
+  // A window smaller than the panes' minimums together scrolls the dock, rather than cutting off the panes
+  // past its edge: the dock is laid out at least that large.
+  const [least, setLeast] = useState({ width: 0, height: 0 })
+  useEffect(() => {
+    if (!dock) return
+    const update = () =>
+      setLeast((l) =>
+        l.width === dock.minimumWidth && l.height === dock.minimumHeight
+          ? l
+          : { width: dock.minimumWidth, height: dock.minimumHeight },
+      )
+    update()
+    const sub = dock.onDidLayoutChange(update)
+    return () => sub.dispose()
+  }, [dock])
+
   return (
     <div className="dock-host" data-testid="workspace">
-      <DockviewReact
-        components={components}
-        onReady={onReady}
-        theme={themeDark}
-        rightHeaderActionsComponent={HeaderActions}
-        watermarkComponent={Watermark}
-        disableFloatingGroups
-      />
+      <div className="dock-frame" style={{ minWidth: least.width, minHeight: least.height }}>
+        <DockviewReact
+          components={components}
+          onReady={onReady}
+          theme={themeDark}
+          rightHeaderActionsComponent={HeaderActions}
+          watermarkComponent={Watermark}
+          disableFloatingGroups
+        />
+      </div>
     </div>
   )
 }

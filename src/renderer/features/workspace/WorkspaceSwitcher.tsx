@@ -10,6 +10,7 @@ import { BUILT_INS } from './layouts'
 import { PANES } from './panes'
 import { workspaceController } from './Workspace'
 import { requestDock, useWindowWorkspace } from './window-state'
+import { MoreIcon } from '../../ui/icons'
 
 /** Built-in ones first (under the user's name for them once saved), then saved ones by name. */
 export function useWorkspaceChoices(): { id: string; name: string; saved: boolean }[] {
@@ -90,7 +91,8 @@ export function WorkspaceSwitcher() {
       <MenuSelect
         label="Workspace actions"
         testId="workspace-actions"
-        placeholder="⋯"
+        placeholder="Workspace actions"
+        icon={<MoreIcon size={14} />}
         onPick={(v) => {
           if (v === 'save-as') {
             setName('')

@@ -1,8 +1,13 @@
 // The built-in workspaces, built with the docking library's own calls (so they stay valid whatever its
 // serialisation becomes), and how a new pane gets an id and a place.
 import type { DockviewApi } from 'dockview-react'
-import { DEFAULT_WORKSPACE_ID, MARKET_WORKSPACE_ID, type PaneKind } from '../../../shared/workspace'
-import { PANES } from './panes'
+import {
+  DEFAULT_WORKSPACE_ID,
+  MARKET_WORKSPACE_ID,
+  type Layout,
+  type PaneKind,
+} from '../../../shared/workspace'
+import { PANES, paneConstraints } from './panes'
 
 export interface BuiltIn {
   id: string
@@ -27,6 +32,7 @@ function add(
     component: kind,
     title: PANES[kind].title,
     params: {},
+    ...paneConstraints(kind),
     ...(position ? { position: { referencePanel: position.ref, direction: position.direction } } : {}),
     ...(size?.width !== undefined ? { initialWidth: size.width } : {}),
     ...(size?.height !== undefined ? { initialHeight: size.height } : {}),
@@ -76,6 +82,17 @@ const marketDefault: BuiltIn = {
 
 function sizeGroup(api: DockviewApi, panel: string, size: { width?: number; height?: number }): void {
   api.getPanel(panel)?.group.api.setSize(size)
+}
+
+/**
+ * A saved layout with every pane's minimum size set from its kind: a layout saved before minimums existed, or
+ * edited by hand, gets today's, and a saved number is never trusted over the app's own.
+ */
+export function withPaneMinimums(layout: Layout): Layout {
+  const panels: Layout['panels'] = {}
+  for (const [id, panel] of Object.entries(layout.panels))
+    panels[id] = { ...panel, ...paneConstraints(panel.contentComponent) }
+  return { ...layout, panels }
 }
 
 export const BUILT_INS: readonly BuiltIn[] = [mainDefault, marketDefault]

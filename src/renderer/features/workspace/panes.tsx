@@ -54,6 +54,37 @@ export const PANES: Record<PaneKind, PaneInfo> = {
   matrix: { title: 'Event matrix', market: true, hint: "every market of the selected market's event" },
 }
 
+/**
+ * The smallest size (px) at which a pane's content is still readable, its columns fit without running together;
+ * and, where that minimum would read poorly, the width a new one starts at.
+ */
+const PANE_SIZES: Record<PaneKind, { width: number; height: number; start?: number }> = {
+  events: { width: 240, height: 160 },
+  watchlist: { width: 220, height: 120 },
+  ladder: { width: 270, height: 220 },
+  depth: { width: 220, height: 120 },
+  tape: { width: 280, height: 140 },
+  chart: { width: 240, height: 160 },
+  account: { width: 340, height: 200 },
+  alerts: { width: 240, height: 140 },
+  inspector: { width: 300, height: 160 },
+  matrix: { width: 420, height: 160, start: 620 },
+}
+
+/**
+ * A pane's size limits in the docking library's terms. The library keeps a group no smaller than its active pane's
+ * minimum, so a splitter drag or a window resize stops there instead of squeezing the content into overlap.
+ */
+export function paneConstraints(kind: PaneKind): { minimumWidth: number; minimumHeight: number } {
+  const { width, height } = PANE_SIZES[kind]
+  return { minimumWidth: width, minimumHeight: height }
+}
+
+/** The width a new pane of this kind starts at: its minimum, or more where that reads poorly. */
+export function paneStartWidth(kind: PaneKind): number {
+  return PANE_SIZES[kind].start ?? PANE_SIZES[kind].width
+}
+
 /** What panes ask of the window around them. */
 export interface WindowActions {
   openWindow(target: WindowTarget): void
