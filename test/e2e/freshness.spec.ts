@@ -160,6 +160,10 @@ test('after switching to a profile whose venue cannot be reached, no view says l
     await settings.getByTestId('profile-ws-url').fill(`ws://127.0.0.1:${port}/ws`)
     await watchForNotLive(page)
     await settings.getByTestId('save-profile').click()
+    // Creating a profile asks whether to switch to it.
+    const ask = page.getByTestId('switch-profile')
+    await ask.getByTestId('switch-profile-now').click()
+    await expect(ask).toHaveCount(0)
     await expect(settings.getByTestId('profile-select')).toContainText('Nobody home')
     await settings.getByTestId('close-key-settings').click()
     await expect(page.getByTestId('connection-status')).not.toHaveAttribute('data-state', 'live')
