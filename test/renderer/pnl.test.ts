@@ -80,6 +80,13 @@ describe('mark', () => {
     }
   })
 
+  it('is not live when the feed cannot vouch for a live book (the engine lost), and says so', () => {
+    const m = markOf(inputs(), 'Engine lost')
+    expect(m).toMatchObject({ price: 0.52, source: 'last', live: false })
+    expect(m.reason).toContain('book not live (engine lost)')
+    expect(markOf(inputs(), null).live).toBe(true)
+  })
+
   it('uses the last trade for a one-sided live book', () => {
     const m = markOf(inputs({ ask: null }))
     expect(m).toMatchObject({ price: 0.52, source: 'last', live: true })

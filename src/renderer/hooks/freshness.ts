@@ -65,3 +65,12 @@ export function useFreshnessNoAge(view: ViewFreshness): Freshness {
 export function useDim(view: TickerView | undefined): 'stale' | 'quiet' | null {
   return dimOf(useFreshnessNoAge(viewFreshness(view)).state)
 }
+
+/**
+ * What the badge rule says instead of "Live" for data the engine calls live, or null when the feed can vouch
+ * for it: for values derived from a live book (a position's mark) that show no badge of their own.
+ */
+export function useFeedNotLive(): string | null {
+  const f = freshness({ state: 'live', updatedAt: null }, useFeed(), -Infinity)
+  return f.state === 'live' ? null : f.label
+}

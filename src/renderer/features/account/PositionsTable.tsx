@@ -4,6 +4,7 @@ import { memo, useId } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import type { PositionRow } from '../../../shared/account'
 import { useInterests } from '../../hooks/context'
+import { useFeedNotLive } from '../../hooks/freshness'
 import { nameOf, type MarketName, type MarketNames } from '../../lib/market-names'
 import { formatAmount, formatMid, formatPrice, formatSize } from '../../lib/format'
 import { useMonitor } from '../../store/monitor'
@@ -57,7 +58,7 @@ const PositionLine = memo(function PositionLine({
   const id = useId()
   useInterests(`position${id}${p.market}`, [{ channel: 'market', id: p.market, filter: 'all' }])
   const inputs = useMonitor(useShallow((s) => priceInputsIn(s, p.market)))
-  const row = positionPnl(p, markOf(inputs))
+  const row = positionPnl(p, markOf(inputs, useFeedNotLive()))
   const { mark } = row
   const venuePnl = p.pnl === null ? '' : `; the venue reports P&L ${formatAmount(p.pnl)}`
   return (
@@ -104,9 +105,12 @@ function totalTitle(what: string, known: number, unknown: number): string {
 
 /** Sums of the known values only, and "partial" when some are unknown; never fills a gap with a guess. */
 function PositionsTotal({ positions }: { positions: readonly PositionRow[] }) {
+  const feedNotLive = useFeedNotLive()
   const t = useMonitor(
     useShallow((s) => {
-      const sums = totalPnl(positions.map((p) => positionPnl(p, markOf(priceInputsIn(s, p.market)))))
+      const sums = totalPnl(
+        positions.map((p) => positionPnl(p, markOf(priceInputsIn(s, p.market), feedNotLive))),
+      )
       return {
         mv: sums.marketValue.value,
         mvKnown: sums.marketValue.known,

@@ -120,14 +120,22 @@ function notLive(state: BookState | null, staleReason: string | null): string {
   }
 }
 
-/** The live mid when the book is live and two-sided, else the last trade price, else nothing (with why). */
-export function markOf(p: PriceInputs): Mark {
-  const live = p.state === 'live'
+/**
+ * The live mid when the book is live and two-sided, else the last trade price, else nothing (with why).
+ * `feedNotLive` is what the badge rule (lib/freshness.ts) says instead of live when the window's feed cannot vouch
+ * for a book the engine calls live (the engine lost, the connection down, a replay): the mark is then not live
+ * either.
+ */
+export function markOf(p: PriceInputs, feedNotLive: string | null = null): Mark {
+  const live = p.state === 'live' && feedNotLive === null
   if (live && p.bid !== null && p.ask !== null) {
     return { price: (p.bid + p.ask) / 2, source: 'mid', live, reason: null }
   }
   if (p.state === null && p.last === null) return { price: null, source: null, live, reason: NO_PRICE }
-  const why = notLive(p.state, p.staleReason)
+  const why =
+    p.state === 'live' && feedNotLive !== null
+      ? `book not live (${feedNotLive.toLowerCase()})`
+      : notLive(p.state, p.staleReason)
   if (p.last !== null)
     return { price: p.last, source: 'last', live, reason: `${why}: marked at the last trade` }
   return { price: null, source: null, live, reason: `${why}, and no trade seen: no price to mark at` }
