@@ -15,12 +15,16 @@ export interface EventsState {
   load(api: MonitorApi, refresh?: boolean): Promise<void>
 }
 
+/** Bumped by forgetEvents(): a reply to a load made before it is another venue's listing, and is dropped. */
+let generation = 0
+
 export const useEvents = create<EventsState>()((set, get) => ({
   phase: 'idle',
   events: [],
   error: null,
   loadedAt: null,
   load: async (api, refresh = false) => {
+    const asked = generation
     // Keep showing the last good listing while a refresh is in flight.
     if (get().phase !== 'ready') set({ phase: 'loading' })
     const r = await api
@@ -29,6 +33,7 @@ export const useEvents = create<EventsState>()((set, get) => ({
         ok: false,
         error: { code: 'internal', message: String(e) },
       }))
+    if (asked !== generation) return
     if (r.ok) set({ phase: 'ready', events: r.value, error: null, loadedAt: Date.now() })
     else set({ phase: get().events.length > 0 ? 'ready' : 'error', error: r.error })
   },
@@ -40,13 +45,20 @@ export function useMarketNames(): MarketNames {
   return useMemo(() => marketNamesOf(events), [events])
 }
 
-/** Load the listing on mount, whenever the engine reports a change, and when the key changes. */
+/** Drops the listing (another profile, another venue): the next load starts from nothing. */
+export function forgetEvents(): void {
+  generation++
+  useEvents.setState({ phase: 'idle', events: [], error: null, loadedAt: null })
+}
+
+/** Load the listing on mount, whenever the engine reports a change, and when the key or the profile changes. */
 export function useEventsListing(): EventsState {
   const api = useApi()
   const version = useMonitor((s) => s.eventsVersion)
   const hasKey = useMonitor((s) => s.status?.hasKey ?? null)
+  const profile = useMonitor((s) => s.status?.profileId ?? null)
   useEffect(() => {
     void useEvents.getState().load(api)
-  }, [api, version, hasKey])
+  }, [api, version, hasKey, profile])
   return useEvents()
 }
