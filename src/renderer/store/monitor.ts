@@ -90,13 +90,16 @@ function appendCapped<T>(list: readonly T[], more: readonly T[], cap: number): T
 export function appendTrades(tape: TradeView[], more: readonly TradeView[], cap: number): TradeView[] {
   let since = Number.POSITIVE_INFINITY
   for (const t of more) if (t.receivedAt < since) since = t.receivedAt
+  // The usual batch: newer than the tape's newest trade, so nothing to compare and no set to build.
+  const newestOnTape = tape[tape.length - 1]
+  if (newestOnTape === undefined || newestOnTape.receivedAt < since) return appendCapped(tape, more, cap)
   const seen = new Set<string>()
   for (let i = tape.length - 1; i >= 0; i--) {
     const t = tape[i] as TradeView
     if (t.receivedAt < since) break
     seen.add(t.key)
   }
-  const fresh = seen.size === 0 ? more : more.filter((t) => !seen.has(t.key))
+  const fresh = more.filter((t) => !seen.has(t.key))
   return fresh.length === 0 ? tape : appendCapped(tape, fresh, cap)
 }
 
