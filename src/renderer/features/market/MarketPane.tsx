@@ -56,7 +56,8 @@ function Quote({ market }: { market: string }) {
     return t[t.length - 1]
   })
   const unit = usePriceUnit()
-  const grid = useEvents((s) => gridOfMarket(s.events, market))
+  // Read when an alert is asked for, not on every quote update: only the form needs the market's price grid.
+  const grid = () => gridOfMarket(useEvents.getState().events, market)
   const values = quoteOf(book, ticker, lastTrade?.price)
   const { bid, ask, last } = values
   // The quote is the YES book's own (what alerts watch); a better level implied from the NO book is named.
@@ -74,7 +75,7 @@ function Quote({ market }: { market: string }) {
       items: (['last', 'bid', 'ask', 'mid', 'spread'] as const).map((subject) => ({
         label: `Alert on ${subject === 'last' ? 'the last price' : subject}${values[subject] === null ? '' : ` (${formatSubject(subject, values[subject], unit)})`}…`,
         testId: `menu-alert-${subject}`,
-        onSelect: () => openAlertForm(quoteDraft(market, subject, values[subject], grid)),
+        onSelect: () => openAlertForm(quoteDraft(market, subject, values[subject], grid())),
       })),
     })
   return (
@@ -90,7 +91,7 @@ function Quote({ market }: { market: string }) {
         className="quote-cell quote-btn"
         data-testid="quote-last"
         title="Set an alert on the last price (right-click or Shift+F10 for bid, ask, mid, spread)"
-        onClick={() => openAlertForm(quoteDraft(market, 'last', last, grid))}
+        onClick={() => openAlertForm(quoteDraft(market, 'last', last, grid()))}
         onContextMenu={(e: MouseEvent) => {
           e.preventDefault()
           openMenu({ x: e.clientX, y: e.clientY })
