@@ -332,6 +332,32 @@ describe('adaptive data-silence watchdog', () => {
     expect(s.conn.state().usualGapMs).toBeLessThan(200)
   })
 
+  it('says a socket that replaced a silent one is unheard until its first frame, and only then', async () => {
+    // The first socket streams until told to stop; later sockets stay silent until `speak` is set.
+    const feeds: Array<{ stop(): void }> = []
+    let speak = false
+    const srv = await wsServer((ws) => {
+      if (srv.sockets.length === 1) feeds.push(ticker(ws, 50))
+      else if (speak) ws.send('{"hello":1}')
+    })
+    const s = observe(srv.url)
+    await waitFor(() => s.frames.length >= 30, 'a second of traffic')
+    expect(s.conn.state().unheardSinceSilence).toBe(false)
+    for (const f of feeds) f.stop()
+    await waitFor(() => s.closes.length >= 1 && s.opens.length >= 2, 'silence, then a new socket', 8000)
+    expect(s.closes[0]?.cause).toBe('silence')
+    expect(s.conn.state().phase).toBe('open')
+    expect(s.conn.state().unheardSinceSilence).toBe(true)
+    // The silent successor is itself rebuilt for silence: still unheard.
+    speak = true
+    const framesBefore = s.frames.length
+    await waitFor(() => s.frames.length > framesBefore, 'a frame on a later socket', 20_000)
+    expect(s.conn.state().unheardSinceSilence).toBe(false)
+    // The frame was announced as a state change, so the status need not wait for its tick.
+    expect(s.states[s.states.length - 1]?.unheardSinceSilence).toBe(false)
+    expect(s.states.some((st) => st.phase === 'open' && st.unheardSinceSilence)).toBe(true)
+  })
+
   it('does not flag a slow feed whose gaps exceed the lower bound, and still flags it when it stops', async () => {
     const feeds: Array<{ stop(): void }> = []
     const srv = await wsServer((ws) => feeds.push(ticker(ws, 600)))

@@ -21,6 +21,7 @@ const OPEN: StreamState = {
   connectedSince: 1,
   usualGapMs: 100,
   silenceLimitMs: 3_000,
+  unheardSinceSilence: false,
 }
 
 /** Two markets updating every 100 ms until `until`. */
@@ -98,6 +99,20 @@ describe('StatusTracker: data paused', () => {
     r.live.check(12_000, () => {})
     expect(r.status.status().dataPaused).toBe(true)
     r.live.observe('m1', 12_100)
+    expect(r.status.status().dataPaused).toBeUndefined()
+  })
+
+  it('is said on a socket that replaced one rebuilt for silence until it sends a frame, whatever REST vouched', () => {
+    const r = rig()
+    streamed(r.live, 10_000)
+    // A REST book vouched for every market: the markets are not silent, yet nothing streams behind them.
+    r.live.vouched('m1', 12_000)
+    r.live.vouched('m2', 12_000)
+    r.world.stream = { ...OPEN, unheardSinceSilence: true }
+    expect(r.status.status().dataPaused).toBe(true)
+    r.world.stream = { ...OPEN, phase: 'waiting', unheardSinceSilence: true }
+    expect(r.status.status().dataPaused).toBeUndefined()
+    r.world.stream = { ...OPEN, unheardSinceSilence: false }
     expect(r.status.status().dataPaused).toBeUndefined()
   })
 

@@ -156,6 +156,8 @@ export function createStreamConnection(options: StreamOptions): StreamConnection
   let connectedSince: number | null = null
   /** Whether the current socket delivered at least one frame: only then was the connection a success. */
   let delivered = false
+  /** A socket ended for silence, and no socket has delivered a frame since: see StreamState. */
+  let unheardSinceSilence = false
   let closed = false
 
   let retryTimer: NodeJS.Timeout | null = null
@@ -176,6 +178,7 @@ export function createStreamConnection(options: StreamOptions): StreamConnection
       connectedSince,
       usualGapMs: gap === null ? null : Math.round(gap),
       silenceLimitMs: Math.round(currentSilenceLimit()),
+      unheardSinceSilence,
     }
   }
 
@@ -224,6 +227,7 @@ export function createStreamConnection(options: StreamOptions): StreamConnection
     clearSocketTimers()
     drop(ws)
     connectedSince = null
+    if (info.cause === 'silence') unheardSinceSilence = true
     const full: StreamCloseInfo = { ...info, wasOpen, openForMs }
     const fields = { url: where, code: info.code, cause: info.cause, error: info.error, wasOpen }
     if (info.cause === 'closed' || info.cause === 'reconnect') log.info('stream: closed', fields)
@@ -349,6 +353,10 @@ export function createStreamConnection(options: StreamOptions): StreamConnection
       if (ws !== socket) return
       const receivedAt = now()
       delivered = true
+      if (unheardSinceSilence) {
+        unheardSinceSilence = false
+        emitState()
+      }
       gaps.observe(receivedAt)
       const text = isBinary || !Buffer.isBuffer(data) ? rawToText(data) : data.toString('utf8')
       try {

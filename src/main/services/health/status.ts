@@ -181,11 +181,14 @@ export class StatusTracker {
   }
 
   /**
-   * The socket is open, so its pings answer (one unanswered ends it), yet every watched market has gone quiet:
-   * the venue is connected and sends nothing for them.
+   * The socket is open, so its pings answer (one unanswered ends it), yet every watched market has gone quiet,
+   * or the last socket was rebuilt for silence and this one has sent nothing yet: the venue is connected and
+   * sends nothing. A REST book fetched meanwhile is true as of its fetch, but nothing streams behind it.
    */
   private dataPaused(): boolean {
-    return this.sources.stream()?.phase === 'open' && this.sources.marketsPaused?.() === true
+    const stream = this.sources.stream()
+    if (stream?.phase !== 'open') return false
+    return stream.unheardSinceSilence || this.sources.marketsPaused?.() === true
   }
 
   private recordAndReplay(): Pick<StreamStatus, 'recording' | 'replay'> {
