@@ -257,7 +257,8 @@ export function StatusBar({ onOpenInspector }: { onOpenInspector?: () => void })
               : status?.lastError?.message
         }
       >
-        <span className={`dot dot-${state}`} />
+        {/* Paused is connected but not live: amber, never the live green. */}
+        <span className={`dot dot-${paused ? 'paused' : state}`} />
         <b>{replaying ? 'Replay · live feed paused' : paused ? 'Data paused' : STATE_LABEL[state]}</b>
         {state === 'reconnecting' && status?.nextRetryAt ? (
           <span className="muted">
