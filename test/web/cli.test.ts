@@ -125,6 +125,9 @@ describe('web CLI', () => {
         expect(third.url.port).not.toBe(first.url.port)
         expect(third.url.searchParams.get('token')).toBe(first.url.searchParams.get('token'))
         expect(parseIdentity(readFileSync(file, 'utf8'))?.port).toBe(Number(third.url.port))
+        // The engine was built once, and only the listening moved: a second build would have found the settings
+        // the first had already read (and set aside, had they been bad) and lost its notices.
+        expect(third.cli.stderr().split('embedded simulator started')).toHaveLength(2)
         await stop(third.cli)
       } finally {
         await new Promise<void>((done) => squatter.close(() => done()))

@@ -21,25 +21,22 @@ async function startKeepingIdentity(options: CliOptions, logger: Logger): Promis
   const loaded = file === null ? { identity: null } : await loadIdentity(file)
   if (loaded.problem !== undefined) logger.warn('web: host identity not reused', { problem: loaded.problem })
   const kept = loaded.identity
-  const start = (port: number): Promise<WebHost> =>
-    startWebHost({
-      port,
-      demo: options.demo,
-      settingsPath: options.settingsPath,
-      logger,
-      testHooks: process.env['TM_WEB_TEST_HOOKS'] === '1',
-      ...(file !== null ? { token: kept?.token ?? createToken() } : {}),
-    })
   const wanted = options.port !== 0 ? options.port : (kept?.port ?? 0)
-  let host: WebHost
-  try {
-    host = await start(wanted)
-  } catch (error) {
-    if ((error as { code?: unknown }).code !== 'EADDRINUSE' || options.port !== 0 || wanted === 0) throw error
-    logger.warn('web: the kept port is taken, using a new one', { port: wanted })
-    host = await start(0)
-  }
-  if (file !== null) await saveIdentity(file, { port: host.port, token: host.token })
+  const host = await startWebHost({
+    port: wanted,
+    // Only a kept port gives way; a port the user asked for with --port must be that port.
+    portFallback: options.port === 0,
+    demo: options.demo,
+    settingsPath: options.settingsPath,
+    logger,
+    testHooks: process.env['TM_WEB_TEST_HOOKS'] === '1',
+    ...(file !== null ? { token: kept?.token ?? createToken() } : {}),
+  })
+  // The identity only saves a reconnect after a restart: a host that cannot write it still serves.
+  if (file !== null)
+    await saveIdentity(file, { port: host.port, token: host.token }).catch((error: unknown) =>
+      logger.warn('web: host identity not saved', { file, error: errorMessage(error) }),
+    )
   return host
 }
 

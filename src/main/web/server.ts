@@ -22,6 +22,11 @@ export const HOST = '127.0.0.1'
 export interface WebHostOptions {
   /** 0 (default) = an ephemeral port. */
   port?: number
+  /**
+   * When `port` is taken by another program, listen on an ephemeral one instead of failing (a port kept from an
+   * earlier run is a wish, not a requirement). The engine is built once either way.
+   */
+  portFallback?: boolean
   /** Run the engine on its embedded simulator. Ignored when `monitor` is given. */
   demo?: boolean | { seed?: number }
   /** An engine to serve instead of creating one; the host then leaves closing it to the caller. */
@@ -123,7 +128,12 @@ export async function startWebHost(options: WebHostOptions = {}): Promise<WebHos
   })
 
   try {
-    port = await listen(server, requestedPort)
+    port = await listen(server, requestedPort).catch((error: unknown) => {
+      const taken = (error as { code?: unknown }).code === 'EADDRINUSE'
+      if (!taken || options.portFallback !== true || requestedPort === 0) throw error
+      logger.warn('web: the kept port is taken, using a new one', { port: requestedPort })
+      return listen(server, 0)
+    })
   } catch (error) {
     if (ownsEngine) await engine.close()
     throw error
