@@ -1,7 +1,7 @@
 // Workspaces and watchlists through the real engine and a real settings file: saved from one window, seen by
 // the others, kept across a restart, refused when malformed (IPC validation), and a corrupt saved layout is set
 // aside by name while every other workspace survives.
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
@@ -10,7 +10,7 @@ import { createMonitor } from '../../../src/main/services/monitor'
 import type { MonitorEngine } from '../../../src/main/services/base/types'
 import type { ViewBatch } from '../../../src/shared/ipc'
 import { validateArgs } from '../../../src/shared/ipc-validate'
-import type { WorkspaceView } from '../../../src/shared/workspace'
+import { DEFAULT_WORKSPACE_ID, MARKET_WORKSPACE_ID, type WorkspaceView } from '../../../src/shared/workspace'
 import { layoutOf } from '../../fixtures/layouts'
 import { captureLogger } from '../helpers'
 
@@ -140,6 +140,37 @@ it("each window's selected market is kept apart, survives a restart, and null fo
   expect(after.ok && after.value.markets.map((m) => m.window)).toEqual(['market:m-9', 'event:e-1'])
   const doc = JSON.parse(await readFile(file, 'utf8')) as { windowMarkets: unknown[] }
   expect(doc.windowMarkets).toHaveLength(2)
+})
+
+it('a burst of selections, sent without waiting, keeps the last one of each window, and a repeat writes nothing', async () => {
+  const e = await start()
+  const c = e.attachClient({ sink: () => {} })
+  expect((await c.setWindowMarket('main', 'm-0')).ok).toBe(true)
+  // Away and straight back while the first write is still going on; another window meanwhile.
+  const burst = await Promise.all([
+    c.setWindowMarket('main', 'm-1'),
+    c.setWindowMarket('market:m-9', 'm-2'),
+    c.setWindowMarket('main', 'm-0'),
+    c.setWindowWorkspace('main', DEFAULT_WORKSPACE_ID),
+    c.setWindowWorkspace('main', MARKET_WORKSPACE_ID),
+    c.setWindowWorkspace('main', DEFAULT_WORKSPACE_ID),
+  ])
+  expect(burst.every((r) => r.ok)).toBe(true)
+  const doc = JSON.parse(await readFile(file, 'utf8')) as {
+    windowMarkets: unknown[]
+    windowWorkspaces: unknown[]
+  }
+  // Most recent last: main's last change came after the other window's.
+  expect(doc.windowMarkets).toEqual([
+    { window: 'market:m-9', market: 'm-2' },
+    { window: 'main', market: 'm-0' },
+  ])
+  expect(doc.windowWorkspaces).toEqual([{ window: 'main', workspace: DEFAULT_WORKSPACE_ID }])
+  const written = (await stat(file)).mtimeMs
+  await new Promise((r) => setTimeout(r, 20))
+  expect((await c.setWindowMarket('main', 'm-0')).ok).toBe(true)
+  expect((await stat(file)).mtimeMs).toBe(written)
+  await e.close()
 })
 
 it('IPC validation refuses malformed layouts and watchlists before the engine sees them', () => {

@@ -30,12 +30,19 @@ export interface SettingsLoad {
   dropped: string[]
 }
 
+/** What a settings mutator returns when there is nothing to change (SettingsStore.update). */
+export const UNCHANGED: unique symbol = Symbol('settings unchanged')
+
 export interface SettingsStore {
   load(): Promise<SettingsLoad>
   /** The current settings (defaults until load() ran). Callers get a copy and cannot change the store's state. */
   get(): Settings
-  /** Applies mutator to a copy of the current settings, validates, persists, then publishes the result. */
-  update(mutator: (settings: Settings) => Settings): Promise<Result<Settings>>
+  /**
+   * Applies mutator to a copy of the current settings, validates, persists, then publishes the result. A mutator
+   * that finds nothing to change, judged against the settings as they are when its turn comes, returns
+   * UNCHANGED: nothing is written. (Returning its argument still saves, which rewrites a hand-edited file.)
+   */
+  update(mutator: (settings: Settings) => Settings | typeof UNCHANGED): Promise<Result<Settings>>
 }
 
 /** A settings file is a few kilobytes; anything this large is not ours. */
@@ -278,6 +285,7 @@ export function createSettingsStore(options: SettingsStoreOptions): SettingsStor
         } catch (err) {
           return fail({ code: 'internal', message: `Settings change failed: ${errorMessage(err)}` })
         }
+        if (next === UNCHANGED) return ok(structuredClone(current))
         const parsed = parseSettings(next)
         if (!parsed.ok) return parsed
         if (file !== null) {

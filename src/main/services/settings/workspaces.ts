@@ -19,7 +19,7 @@ import {
   type WorkspaceView,
 } from '../../../shared/workspace'
 import { invalid } from '../base/errors'
-import type { Settings, SettingsStore } from './store'
+import { UNCHANGED, type Settings, type SettingsStore } from './store'
 
 export interface WorkspaceServiceDeps {
   settings: Pick<SettingsStore, 'get' | 'update'>
@@ -78,27 +78,26 @@ export class WorkspaceService {
     }))
   }
 
+  // The window's entry is compared and replaced inside the update, against the settings as they are when the
+  // write runs: a burst of selections must not decide from a copy an earlier write is about to change.
   async setWindowWorkspace(window: string, workspace: string): Promise<Result<void>> {
-    const s = this.d.settings.get()
-    if (!isBuiltIn(workspace) && !s.workspaces.some((w) => w.id === workspace))
+    if (!isBuiltIn(workspace) && !this.d.settings.get().workspaces.some((w) => w.id === workspace))
       return noSuch('workspace', workspace)
-    if (s.windowWorkspaces.some((w) => w.window === window && w.workspace === workspace)) return ok(undefined)
-    return this.write((x) => ({
-      ...x,
-      windowWorkspaces: [...recentOthers(s.windowWorkspaces, window), { window, workspace }],
-    }))
+    return this.write((x) =>
+      x.windowWorkspaces.some((w) => w.window === window && w.workspace === workspace)
+        ? UNCHANGED
+        : { ...x, windowWorkspaces: [...recentOthers(x.windowWorkspaces, window), { window, workspace }] },
+    )
   }
 
   /** Any id is accepted: the listing comes and goes, and a window shows a market it no longer lists by id. */
   async setWindowMarket(window: string, market: string | null): Promise<Result<void>> {
-    const s = this.d.settings.get()
-    const current = s.windowMarkets.find((w) => w.window === window)?.market ?? null
-    if (current === market) return ok(undefined)
-    const others = recentOthers(s.windowMarkets, window)
-    return this.write((x) => ({
-      ...x,
-      windowMarkets: market === null ? others : [...others, { window, market }],
-    }))
+    return this.write((x) => {
+      const current = x.windowMarkets.find((w) => w.window === window)?.market ?? null
+      if (current === market) return UNCHANGED
+      const others = recentOthers(x.windowMarkets, window)
+      return { ...x, windowMarkets: market === null ? others : [...others, { window, market }] }
+    })
   }
 
   async saveWatchlist(input: WatchlistInput): Promise<Result<Watchlist>> {
@@ -134,9 +133,14 @@ export class WorkspaceService {
     return r.ok ? ok(saved) : r
   }
 
-  private async write(mutate: (s: Settings) => Settings): Promise<Result<void>> {
-    const r = await this.d.settings.update(mutate)
-    if (!r.ok) return r
+  private async write(mutate: (s: Settings) => Settings | typeof UNCHANGED): Promise<Result<void>> {
+    let changed = false
+    const r = await this.d.settings.update((s) => {
+      const next = mutate(s)
+      changed = next !== UNCHANGED
+      return next
+    })
+    if (!r.ok || !changed) return r.ok ? ok(undefined) : r
     this.cached = null
     this.d.changed()
     return ok(undefined)
