@@ -3,11 +3,12 @@
 // well under 50 ms and the next good frame is read; a risky pattern RE2 cannot run is refused naming its field;
 // every shipped adapter loads through the same path; and a frame over the decode budget is not read, while an
 // adapter that overruns it again and again is suspended with a notice and the feed goes on without it.
-import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
+  AUTO,
   FrameDecoder,
   builtinAdapters,
   type CompiledAdapter,
@@ -171,13 +172,16 @@ describe('the decode budget', () => {
   const logger = { info: () => {}, warn: () => {}, error: () => {} }
 
   /** A venue decoder whose clock moves `step` ms at every reading: a step over the budget makes a slow adapter. */
-  function slowDecoder(selection: string): {
+  function slowDecoder(
+    selection: string,
+    withHostile = true,
+  ): {
     vd: VenueDecoder
     notices: string[]
     setStep(ms: number): void
   } {
     const d = folder()
-    writeFileSync(join(d, 'hostile.json'), adapterFile({}))
+    if (withHostile) writeFileSync(join(d, 'hostile.json'), adapterFile({}))
     let t = 0
     let step = 0
     const notices: string[] = []
@@ -224,6 +228,27 @@ describe('the decode budget', () => {
     expect(vd.view().selected).toBe('hostile')
     const hostile = vd.decodeText(frame('x', 0.3))
     expect(hostile.ok && hostile.adapter).not.toBe('hostile')
+  })
+
+  it("a shipped adapter is never charged: its slow frames (the machine's doing) are read, and it is never suspended", () => {
+    // No user adapter in the folder: with this clock every adapter tried looks slow, and one would be blamed.
+    const { vd, notices, setStep } = slowDecoder(AUTO, false)
+    // VoxFi's own documented book frame (docs.voxfi.com.br/playground/ws/market), read by the shipped voxfi adapter.
+    const fixture = JSON.parse(
+      readFileSync(join(__dirname, '../../fixtures/voxfi/ws-market-update-orderbook.json'), 'utf8'),
+    ) as { example: unknown }
+    const book = JSON.stringify(fixture.example)
+    const first = vd.decodeText(book)
+    expect(first.ok && first.adapter).toBe('voxfi')
+    setStep(DECODE_BUDGET_MS + 10)
+    for (let i = 0; i < 6; i++) {
+      const d = vd.decodeText(book)
+      expect(d.ok && d.unknown).toBe(false)
+      expect(d.ok && d.adapter).toBe('voxfi')
+      expect(d.ok && d.updates.map((u) => u.kind)).toContain('book')
+    }
+    expect(notices).toEqual([])
+    expect(vd.view().picked).toBe('voxfi')
   })
 
   it('overruns spread over more than a minute do not suspend', () => {
