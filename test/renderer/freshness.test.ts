@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   AGE_AFTER_MS,
+  ageShownFrom,
   dimOf,
   freshness,
   LIVE_FEED,
@@ -42,6 +43,26 @@ describe('the badge rule', () => {
     const noGap = view('live', { usualGapMs: undefined, updatedAt: NOW - AGE_AFTER_MS + 1 })
     expect(freshness(noGap, LIVE_FEED, NOW).label).toBe('Live')
     expect(freshness(noGap, LIVE_FEED, NOW + 1).label).toBe('Live · 15s')
+  })
+
+  it('an age ticks (ageShownFrom) for exactly the labels that can show one, so no badge re-renders for nothing', () => {
+    const feeds: FeedContext[] = [
+      LIVE_FEED,
+      feed({ link: 'lost' }),
+      feed({ replay: { speed: 10, paused: false, ended: false } }),
+      feed({ replay: { speed: 1, paused: true, ended: false } }),
+      feed({ replay: { speed: 1, paused: false, ended: true } }),
+      feed({ connection: 'offline' }),
+      feed({ dataPaused: true }),
+    ]
+    for (const f of feeds)
+      for (const s of STATES) {
+        const v = view(s)
+        const from = ageShownFrom(v, f)
+        // Long after any threshold: an age shows now if it ever does.
+        const label = freshness(v, f, NOW + 3_600_000).label
+        expect(from !== null, `${JSON.stringify(f)} ${String(s)}: "${label}"`).toBe(label.includes(' · '))
+      }
   })
 
   it('a lost engine link makes every view "Engine lost", covered, whatever its state', () => {

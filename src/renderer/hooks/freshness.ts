@@ -49,7 +49,7 @@ export function useFeed(): FeedContext {
  */
 export function useFreshness(view: ViewFreshness): Freshness {
   const feed = useFeed()
-  const now = useAgeNow(view.updatedAt, ageShownFrom(view))
+  const now = useAgeNow(view.updatedAt, ageShownFrom(view, feed))
   return freshness(view, feed, now)
 }
 

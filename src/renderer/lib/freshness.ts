@@ -72,10 +72,14 @@ export function viewFreshness(view: BookView | TickerView | undefined | null): V
 
 export const LIVE_FEED: FeedContext = { link: 'up', connection: 'live', replay: null, dataPaused: false }
 
-/** When the age starts being shown (ms since epoch), or null if it never is in this state. */
-export function ageShownFrom(view: ViewFreshness): number | null {
+/**
+ * When the age starts being shown (ms since epoch), or null if it never is in this state: then nothing need tick
+ * for it. A lost engine and a replay (over a live or quiet view) say so with no age.
+ */
+export function ageShownFrom(view: ViewFreshness, feed: FeedContext): number | null {
   const { state, updatedAt, usualGapMs } = view
-  if (updatedAt === null) return null
+  if (updatedAt === null || feed.link === 'lost') return null
+  if (feed.replay !== null && (state === 'live' || state === 'quiet')) return null
   if (state === 'live') {
     const after =
       usualGapMs !== undefined && usualGapMs > 0 ? Math.max(usualGapMs, MIN_AGE_AFTER_MS) : AGE_AFTER_MS
@@ -99,7 +103,7 @@ const CONNECTION_WORD: Partial<Record<ConnectionState, string>> = {
 /** The freshness a view shows at `now` (the age, once shown, counts from its last update). */
 export function freshness(view: ViewFreshness, feed: FeedContext, now: number): Freshness {
   const { state, updatedAt } = view
-  const from = ageShownFrom(view)
+  const from = ageShownFrom(view, feed)
   const age = from !== null && updatedAt !== null && now >= from ? formatAge(now - updatedAt) : null
   const aged = (label: string): string => (age !== null ? `${label} · ${age}` : label)
   if (feed.link === 'lost') {
