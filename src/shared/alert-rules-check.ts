@@ -3,6 +3,7 @@
 // the same words before the round trip, so both call this one function. Pure: the market's price grid is given.
 import type { AlertCondition, PriceSubject } from './alerts'
 import type { PriceGrid } from './model'
+import { plainNumber } from './price-format'
 
 export interface RuleProblem {
   /** The input field at fault, as saveAlert's refusals name it (`condition.value`). */
@@ -12,11 +13,6 @@ export interface RuleProblem {
 
 /** Float noise below this fraction of a tick is not an off-tick price (0.29 / 0.01 = 28.999999999999996). */
 const TICK_SLACK = 1e-6
-
-/** A number as the trader typed it: float noise (0.30000000000000004) rounded away. */
-function text(n: number): string {
-  return String(Number(n.toPrecision(10)))
-}
 
 /** `n` rounded to the nearest multiple of `step` from `min`, without float noise. */
 function snap(n: number, step: number, min: number): number {
@@ -61,7 +57,7 @@ function checkPrice(value: number, subject: PriceSubject, grid: PriceGrid | null
   if (value < grid.min || value > grid.max) {
     return {
       field,
-      message: `Price ${text(value)} is outside this market's prices (${text(grid.min)} to ${text(grid.max)}): the alert could never fire as meant.`,
+      message: `Price ${plainNumber(value)} is outside this market's prices (${plainNumber(grid.min)} to ${plainNumber(grid.max)}): the alert could never fire as meant.`,
     }
   }
   const step = stepOf(subject, grid)
@@ -70,7 +66,7 @@ function checkPrice(value: number, subject: PriceSubject, grid: PriceGrid | null
   const above = Math.min(grid.max, snap(value + step / 2, step, grid.min))
   return {
     field,
-    message: `Price ${text(value)} is not a price this market trades at (tick ${text(step)}): use ${text(below)} or ${text(above)}.`,
+    message: `Price ${plainNumber(value)} is not a price this market trades at (tick ${plainNumber(step)}): use ${plainNumber(below)} or ${plainNumber(above)}.`,
   }
 }
 
@@ -83,13 +79,13 @@ function checkSpread(value: number, grid: PriceGrid | null): RuleProblem | null 
   if (value > widest) {
     return {
       field,
-      message: `Spread ${text(value)} is wider than this market's prices allow (at most ${text(widest)}): the alert could never fire as meant.`,
+      message: `Spread ${plainNumber(value)} is wider than this market's prices allow (at most ${plainNumber(widest)}): the alert could never fire as meant.`,
     }
   }
   if (onStep(value, grid.tick, 0)) return null
   return {
     field,
-    message: `Spread ${text(value)} is not a whole number of ticks (tick ${text(grid.tick)}): use ${text(snap(value - grid.tick / 2, grid.tick, 0))} or ${text(snap(value + grid.tick / 2, grid.tick, 0))}.`,
+    message: `Spread ${plainNumber(value)} is not a whole number of ticks (tick ${plainNumber(grid.tick)}): use ${plainNumber(snap(value - grid.tick / 2, grid.tick, 0))} or ${plainNumber(snap(value + grid.tick / 2, grid.tick, 0))}.`,
   }
 }
 

@@ -10,6 +10,11 @@ export type PriceUnit = 'cents' | 'probability'
 
 export const DASH = '—'
 
+/** A number as a trader types and reads it: float noise (0.30000000000000004) rounded away, no exponent. */
+export function plainNumber(n: number): string {
+  return String(Number(n.toPrecision(10)))
+}
+
 /** A number of cents without trailing zeros: 40 → "40", 53.5 → "53.5"; a finer tick keeps up to 2 decimals. */
 export function centsText(cents: number): string {
   const text = (Math.round(cents * 100) / 100).toFixed(2).replace(/\.?0+$/, '')

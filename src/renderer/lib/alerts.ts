@@ -18,7 +18,7 @@ import { checkAlertCondition, defaultLevel } from '../../shared/alert-rules-chec
 import { quoteTitle, quoteValues } from '../../shared/alert-text'
 import type { ApiError, EventSummary, PriceGrid } from '../../shared/model'
 import { findMarket } from './events'
-import type { PriceUnit } from './format'
+import { plainNumber, type PriceUnit } from './format'
 import { marketLabel, type MarketNames } from './market-names'
 
 /** The values of `alert-subject`: the price subjects (DESIGN §3.4) first, then the other rule kinds. */
@@ -206,7 +206,7 @@ export function fieldsOf(subject: FormSubject): SubjectFields {
 /** Numbers as a person would type them: no float noise (0.1 + 0.2), no exponent for ordinary prices. */
 export function numberText(n: number | null | undefined): string {
   if (n === null || n === undefined || !Number.isFinite(n)) return ''
-  return String(Number(n.toPrecision(12)))
+  return plainNumber(n)
 }
 
 export function emptyDraft(market: string | null = null): AlertDraft {

@@ -1,8 +1,8 @@
 // Number and time formatting shared by every pane, so a price or a size reads the same everywhere.
 
-import { centsText, DASH, formatPrice, type PriceUnit } from '../../shared/price-format'
+import { centsText, DASH, formatPrice, plainNumber, type PriceUnit } from '../../shared/price-format'
 
-export { formatPrice, type PriceUnit }
+export { formatPrice, plainNumber, type PriceUnit }
 
 const sizeFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 })
 

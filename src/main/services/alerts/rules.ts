@@ -10,7 +10,7 @@ import type {
   PriceSubject,
 } from '../../../shared/alerts'
 import type { BookState } from '../../../shared/model'
-import { formatPrice } from '../../../shared/price-format'
+import { formatPrice, plainNumber } from '../../../shared/price-format'
 
 type PriceCondition = Extract<AlertCondition, { kind: 'price' }>
 
@@ -305,10 +305,8 @@ function rearmNote(c: AlertCondition, hysteresis: number): string {
   }
 }
 
-/** A number as a trader reads it: float noise (0.30000000000000004) rounded away. */
-export function fmtNum(n: number): string {
-  return String(Number(n.toPrecision(10)))
-}
+/** A number as a trader reads it (shared/price-format.ts), under the name the alert texts use. */
+export const fmtNum = plainNumber
 
 /** Local wall-clock time, HH:MM:SS. */
 export function clock(ms: number): string {
