@@ -247,29 +247,3 @@ function trim(value: unknown, l: JsonLimits): LimitedJson {
   }
   return { value: root, trimmed: [...reasons] }
 }
-
-/**
- * The deepest nesting of brackets in JSON text, counted without parsing (strings skipped), stopping once past
- * `max`. JSON.parse itself copes with any depth, so this is for a caller that wants to refuse a file before
- * parsing it, or to say how deep it was.
- */
-export function jsonTextDepth(text: string, max = Infinity): number {
-  let depth = 0
-  let deepest = 0
-  let inString = false
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (inString) {
-      if (c === 0x5c)
-        i++ // backslash: skip the escaped character
-      else if (c === 0x22) inString = false
-    } else if (c === 0x22) inString = true
-    else if (c === 0x5b || c === 0x7b) {
-      if (++depth > deepest) {
-        deepest = depth
-        if (deepest > max) return deepest
-      }
-    } else if (c === 0x5d || c === 0x7d) depth--
-  }
-  return deepest
-}

@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest'
 import {
   JSON_LIMITS,
   jsonLimitProblem,
-  jsonTextDepth,
   limitJson,
   TRIMMED_DEEP,
   TRIMMED_KEY,
@@ -151,16 +150,5 @@ describe('limitJson', () => {
   it('takes tighter limits from the caller', () => {
     expect(jsonLimitProblem([[[1]]], { maxDepth: 2 })?.message).toBe('nested deeper than 2 levels at 0.0')
     expect(limitJson([[[1]]], { maxDepth: 2 }).value).toEqual([[TRIMMED_DEEP]])
-  })
-})
-
-describe('jsonTextDepth', () => {
-  it('counts brackets outside strings and stops once past the bound', () => {
-    expect(jsonTextDepth('{"a":"[[[{{","b":[1,{"c":"\\"]"}]}')).toBe(3)
-    expect(jsonTextDepth('42')).toBe(0)
-    const { result, ms } = timed(() => jsonTextDepth(nestedArrays(1_000_000), 32))
-    expect(result).toBe(33)
-    expect(ms).toBeLessThan(100)
-    expect(jsonTextDepth(nestedObjects(20_000))).toBe(20_000)
   })
 })

@@ -88,7 +88,7 @@ describe('SecretRedactor', () => {
     r.remove('sk_live_0123456789abcdef')
     expect(r.knows('sk_live_0123456789abcdef')).toBe(false)
     expect(r.active).toBe(false)
-    expect(r.scrub('echo sk_live_0123456789abcdef')).toBe('echo sk_live_0123456789abcdef')
+    expect(r.redact('echo sk_live_0123456789abcdef')).toBe('echo sk_live_0123456789abcdef')
   })
 
   it('scrubValue: a scrubbed copy of a decoded value, however deep, with the original untouched', () => {

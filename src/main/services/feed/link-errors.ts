@@ -24,7 +24,7 @@ export const NETWORK_REASONS: Readonly<Record<string, string>> = {
 export const CONNECT_TIMEOUT = 'ETIMEDOUT'
 
 /** The kind of a system error code (Node's net, dns, tls; undici's); null when it is none of these. */
-export function linkFailureOf(code: string | undefined): LinkFailure | null {
+export function linkFailureOf(code: string | undefined): Exclude<LinkFailure, 'unauthorized'> | null {
   if (code === undefined) return null
   if (code === 'ECONNREFUSED') return 'refused'
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') return 'dns'
@@ -66,6 +66,6 @@ export function streamError(info: StreamCloseInfo, said: string): ApiError {
   if (info.cause === 'remote' && venueCloseOf(info.code) === 'unauthorized')
     return { code: 'network', message: said, link: 'unauthorized' }
   const kind = info.cause === 'error' ? linkFailureOf(info.errorCode) : null
-  if (kind === null || kind === 'unauthorized') return { code: 'network', message: said }
+  if (kind === null) return { code: 'network', message: said }
   return { code: 'network', message: sentence(kind, info), link: kind }
 }

@@ -108,11 +108,6 @@ export class SecretRedactor {
     return out
   }
 
-  /** `text` scrubbed, or `text` itself when it holds no known key (the cheap path when no key is known). */
-  scrub(text: string): string {
-    return this.active && this.contains(text) ? this.redact(text) : text
-  }
-
   /**
    * A copy of a decoded value (plain JSON: objects, arrays, strings, numbers…) with every string scrubbed, for a
    * frame that carried a key. Iterative, so a deeply nested value cannot overflow the stack.
@@ -166,7 +161,7 @@ export class SecretRedactor {
     const line =
       (write: (message: string, fields?: LogFields) => void) =>
       (message: string, fields?: LogFields): void => {
-        const m = this.scrub(message)
+        const m = this.redact(message)
         const f = clean(fields)
         if (f === undefined) write(m)
         else write(m, f)

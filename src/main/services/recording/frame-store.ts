@@ -36,8 +36,6 @@ export class FrameStore implements ReplayFrames {
   private openFirst = 0
   private cachedIndex = -1
   private cached: Buffer | null = null
-  /** Bytes of the frames' texts (UTF-8, before the blocks are deflated). */
-  textBytes = 0
 
   static from(frames: readonly RecordedFrame[]): FrameStore {
     const store = new FrameStore()
@@ -69,7 +67,6 @@ export class FrameStore implements ReplayFrames {
     this.times[this.count] = t
     this.ends[this.count] = this.openUsed
     this.count += 1
-    this.textBytes += size
   }
 
   /** Seals the last block and trims the arrays: the store is then read-only. */

@@ -41,12 +41,12 @@ export function wireFeed(w: Wiring): Pick<Engine, FeedParts> {
   })
   const closes = new VenueCloses({
     // The close's reason is the venue's text, shown in windows: scrubbed like any other.
-    setAuthError: (error) => registry.setAuthError({ ...error, message: secrets.scrub(error.message) }),
+    setAuthError: (error) => registry.setAuthError({ ...error, message: secrets.redact(error.message) }),
     refuse: (channel, ids) => registry.refuse(channel, ids),
     incident: (kind, detail) => p.incidents.record(kind, detail),
     refused: (frame) => p.fanout.inspector(frame),
     recordRefused: (sent, at, detail) => p.inspector.recordRefused(sent, at, detail),
-    scrub: (text) => secrets.scrub(text),
+    scrub: (text) => secrets.redact(text),
     now,
   })
   const connection = new ConnectionManager(
