@@ -364,7 +364,10 @@ export interface RecordingInfo {
   bytes: number
   /** ms since epoch, from the header; null for a bad file. */
   startedAt: number | null
-  /** The last frame's time; null when not known (a bad file, or too large to read for a listing). */
+  /**
+   * The last frame's time, and the frame count: a listing reads only each file's header (a file may be a
+   * bomb), so they are null there; stopRecording() fills them for the file it wrote.
+   */
   durationMs: number | null
   frames: number | null
   profileName: string | null
