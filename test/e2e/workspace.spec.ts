@@ -50,6 +50,10 @@ test('the default workspace shows every market pane for the selected market', as
     await expect(
       page.locator('.dv-groupview', { has: dockPane(page, 'tape') }).getByTestId('pane-link'),
     ).toHaveAttribute('aria-pressed', 'true')
+    // The pinned market's title, as the market pane's header shows it before the selection moves on.
+    const pinnedTitle =
+      (await dockPane(page, 'ladder').locator('.market-title h2').getAttribute('title')) ?? ''
+    expect(pinnedTitle).not.toBe('')
     const other = page.getByTestId('market-row').nth(1)
     const second = (await other.getAttribute('data-market')) as string
     expect(second).not.toBe(market)
@@ -61,6 +65,7 @@ test('the default workspace shows every market pane for the selected market', as
     const pinnedTab = page.locator('.dv-tab', { hasText: /^Trades · / })
     await expect(pinnedTab).toBeVisible()
     await expect(pinnedTab).not.toContainText(market)
+    await expect(pinnedTab).toContainText(pinnedTitle)
   })
 })
 

@@ -161,6 +161,7 @@ describe('API keys', () => {
     // A key the exchange refused never joins the scrub (issue 28 §2): its refusal is scrubbed where it is answered,
     // and it is never sent on the stream, so no frame can quote it.
     const wrong = await client.setApiKey({ key: KEY_WRONG })
+    expect(wrong.ok).toBe(false)
     expect(!wrong.ok && wrong.error.message.includes(KEY_WRONG)).toBe(false)
     await client.setInterests([{ channel: 'user' }])
     await waitFor(() => rec.userData(0), 'user data')
