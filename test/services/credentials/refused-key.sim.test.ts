@@ -51,7 +51,22 @@ describe('a refused key (engine + simulator)', () => {
     if (!started.ok) throw new Error(started.error.message)
     // The venue echoes the accepted key: scrubbed from every copy that leaves the engine.
     h.sim.faults.sendRaw(JSON.stringify({ type: 'notice', message: `your key ${KEY} is fine` }))
-    await new Promise((r) => setTimeout(r, 2_000))
+    // Until the feed has gone on well past the refusal (and the echo was read), however slow the machine.
+    await waitFor(
+      async () => {
+        const c = await counters()
+        const seen = rec.batches.slice(mark).flatMap((b) => b.inspector ?? [])
+        return (
+          c.frames - before.frames > 10 &&
+          c.updates - before.updates > 10 &&
+          seen.filter((f) => f.raw.includes(REFUSED)).length > 5 &&
+          seen.some((f) => f.raw.includes(`your key ${REDACTED}`))
+        )
+      },
+      'the feed read on after the refusal',
+      20_000,
+      100,
+    )
     const stopped = await client.stopRecording()
     if (!stopped.ok) throw new Error(stopped.error.message)
     const after = await counters()

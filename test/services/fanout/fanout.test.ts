@@ -5,7 +5,7 @@ import { Fanout, type FanoutOptions } from '../../../src/main/services/fanout/fa
 import { TapeStore } from '../../../src/main/services/market/tapes'
 import { UserFeed } from '../../../src/main/services/account/user-feed'
 import type { Logger } from '../../../src/main/services/base/types'
-import type { ViewBatch } from '../../../src/shared/ipc'
+import { isHeartbeat, type ViewBatch } from '../../../src/shared/ipc'
 import { frame, status } from '../../shared/batch-fixtures'
 
 /**
@@ -1119,8 +1119,6 @@ describe('Fanout under random operations', () => {
 })
 
 describe('Fanout heartbeats (the engine link, docs/liveness.md)', () => {
-  const isHeartbeat = (b: ViewBatch): boolean => Object.keys(b).sort().join() === 'at,seq'
-
   it('an idle client, hidden or not, gets a heartbeat at least every 1.5 × heartbeatMs, none while batches flow, none after close', () => {
     const r = rig({ heartbeatMs: 500 })
     const shown = collector()
