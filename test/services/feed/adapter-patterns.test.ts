@@ -44,10 +44,17 @@ function load(extra: Record<string, unknown>): CompiledAdapter {
   return a as CompiledAdapter
 }
 
+/**
+ * The fastest of three decodes of `text`: a backtracking pattern is slow every time, while a GC pause or a busy
+ * core on a shared machine hits one run, not all three.
+ */
 function timed(decoder: FrameDecoder, text: string): { ms: number; decoded: TextDecoded } {
-  const t0 = performance.now()
-  const decoded = decoder.decodeText(text)
-  return { ms: performance.now() - t0, decoded }
+  const runs = [0, 1, 2].map(() => {
+    const t0 = performance.now()
+    const decoded = decoder.decodeText(text)
+    return { ms: performance.now() - t0, decoded }
+  })
+  return { ms: Math.min(...runs.map((r) => r.ms)), decoded: runs[2]!.decoded }
 }
 
 function tickers(d: TextDecoded): Update[] {
