@@ -63,3 +63,14 @@ it('falls back to the id, said to be unlisted, and a dash for no market', async 
   expect(none.textContent).toBe('—')
   expect(none.title).toBe('')
 })
+
+it('builds one map per listing, shared by every row that asks, and a new one for a new listing', () => {
+  const listing = [{ id: 'e-1', title: 'Event', markets: [{ id: 'm-1', title: 'One' }] }]
+  const first = marketNamesOf(listing)
+  expect(marketNamesOf(listing)).toBe(first)
+  const next = [{ id: 'e-1', title: 'Event renamed', markets: [{ id: 'm-1', title: 'One' }] }]
+  const second = marketNamesOf(next)
+  expect(second).not.toBe(first)
+  expect(second.get('m-1')?.label).toBe('Event renamed · One')
+  expect(first.get('m-1')?.label).toBe('Event · One')
+})

@@ -17,14 +17,25 @@ export interface MarketName {
 export type MarketNames = ReadonlyMap<string, MarketName>
 
 /** Market id -> its name, for every market the listing holds. */
-export function marketNamesOf(events: readonly EventSummary[]): Map<string, MarketName> {
-  const map = new Map<string, MarketName>()
-  for (const e of events) {
-    for (const m of e.markets)
-      map.set(m.id, { event: e.title, market: m.title, label: marketLabelOf(e.title, m.title) })
+export function marketNamesOf(events: readonly EventSummary[]): MarketNames {
+  let names = built.get(events)
+  if (names === undefined) {
+    const map = new Map<string, MarketName>()
+    for (const e of events) {
+      for (const m of e.markets)
+        map.set(m.id, { event: e.title, market: m.title, label: marketLabelOf(e.title, m.title) })
+    }
+    names = map
+    built.set(events, names)
   }
-  return map
+  return names
 }
+
+/**
+ * One map per listing, shared by every caller: a listing is replaced, never changed in place, so its map holds
+ * until the next one (and goes with it). Rows that each ask for names (history, toasts) build nothing.
+ */
+const built = new WeakMap<readonly EventSummary[], MarketNames>()
 
 /** The name of a row's market, which may be none or one the listing does not hold. */
 export function nameOf(names: MarketNames, market: string | null): MarketName | undefined {

@@ -1,5 +1,5 @@
 // The events listing, loaded once per window and re-read when the engine says it changed.
-import { useEffect, useMemo } from 'react'
+import { useEffect } from 'react'
 import { create } from 'zustand'
 import type { MonitorApi } from '../../shared/ipc'
 import type { ApiError, EventSummary } from '../../shared/model'
@@ -41,8 +41,7 @@ export const useEvents = create<EventsState>()((set, get) => ({
 
 /** Market id -> its event and market titles, for panes that only know ids (account, alerts, inspector). */
 export function useMarketNames(): MarketNames {
-  const events = useEvents((s) => s.events)
-  return useMemo(() => marketNamesOf(events), [events])
+  return marketNamesOf(useEvents((s) => s.events))
 }
 
 /** Drops the listing (another profile, another venue): the next load starts from nothing. */
