@@ -79,6 +79,17 @@ describe('monitor store', () => {
       '3@3',
       '1@99',
     ])
+    // A re-send that puts older frames after newer ones, then one that overlaps both: each frame once.
+    apply(4, [f(0, 0)])
+    apply(5, [f(2), f(3), f(1, 99), f(4, 100)])
+    expect(useMonitor.getState().inspector.map((x) => `${x.seq}@${x.receivedAt}`)).toEqual([
+      '1@1',
+      '2@2',
+      '3@3',
+      '1@99',
+      '0@0',
+      '4@100',
+    ])
   })
 
   it('keeps other markets’ objects identical so their components do not re-render', () => {

@@ -220,10 +220,16 @@ export function reduceBatch(s: MonitorState, batch: ViewBatch): Partial<MonitorS
 
 /**
  * The frames not listed yet: turning the inspector on again sends the engine's recent frames, some of which the
- * window may still hold. A frame is its engine's `seq` at its time (a restarted engine counts from 1 again).
+ * window may still hold. A frame is its engine's `seq` at its time (a restarted engine counts from 1 again). The
+ * usual batch is newer than every listed frame and builds no set. (The list is not in time order once a re-send
+ * put older frames after newer ones, so the newest is looked for, not taken from the end.)
  */
 function newFrames(listed: readonly InspectorFrame[], incoming: InspectorFrame[]): InspectorFrame[] {
-  if (listed.length === 0) return incoming
+  let since = Number.POSITIVE_INFINITY
+  for (const f of incoming) if (f.receivedAt < since) since = f.receivedAt
+  let newestListed = Number.NEGATIVE_INFINITY
+  for (const f of listed) if (f.receivedAt > newestListed) newestListed = f.receivedAt
+  if (newestListed < since) return incoming
   const seen = new Set(listed.map((f) => `${f.seq}@${f.receivedAt}`))
   return incoming.filter((f) => !seen.has(`${f.seq}@${f.receivedAt}`))
 }
