@@ -11,7 +11,7 @@ export type {
   ShellState,
 } from './base/types'
 export { errorMessage } from './base/errors'
-export { writeAtomically } from './settings/store'
+export { writeAtomically } from './settings/files'
 export { createKeyringStore, createMemoryStore, type CredentialStore } from './credentials/store'
 export { batchJson } from './fanout/batch-json'
 export { AdapterFiles, type AdapterSet } from './feed/adapter-files'

@@ -2,12 +2,11 @@
 // Read once at start and checked like the settings file: bounded in size, every entry validated, at most
 // ALERT_HISTORY_CAP kept. A file that is not wholly usable is renamed aside (never deleted) with a notice, and
 // whatever entries were valid are kept; nothing in it can stop the engine from starting.
-import { promises as fs } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { ALERT_HISTORY_CAP, alertEventSchema, type AlertEvent } from '../../../shared/alerts'
 import { errorMessage } from '../base/errors'
 import type { Logger } from '../base/types'
-import { errnoCode, setAside, writeAtomically } from './store'
+import { readJsonFile, setAside, writeAtomically } from './files'
 
 export const ALERT_HISTORY_FILE = 'alert-history.json'
 const FORMAT = 'trading-monitor-alert-history'
@@ -68,25 +67,10 @@ function readEntries(json: unknown): Read {
 }
 
 async function read(file: string): Promise<Read | 'missing'> {
-  let text: string
-  try {
-    const stat = await fs.stat(file)
-    if (!stat.isFile()) return { entries: [], problem: 'it is not a regular file' }
-    if (stat.size > MAX_FILE_BYTES)
-      return { entries: [], problem: `it is larger than ${MAX_FILE_BYTES} bytes` }
-    text = await fs.readFile(file, 'utf8')
-  } catch (err) {
-    const code = errnoCode(err)
-    if (code === 'ENOENT' || code === 'ENOTDIR') return 'missing'
-    return { entries: [], problem: errorMessage(err) }
-  }
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch (err) {
-    return { entries: [], problem: `it is not valid JSON (${errorMessage(err)})` }
-  }
-  return readEntries(json)
+  const r = await readJsonFile(file, MAX_FILE_BYTES)
+  if (r.kind === 'missing') return 'missing'
+  if (r.kind !== 'json') return { entries: [], problem: r.reason }
+  return readEntries(r.value)
 }
 
 export function createAlertHistoryFile(file: string | null, log: Logger): AlertHistoryFile {

@@ -2,14 +2,12 @@
 // updates serialised. A file with some bad entries loads without them: the original is copied aside first
 // (never deleted, never overwritten) and the repaired file written. A file that cannot be interpreted at all
 // is renamed aside and defaults load.
-import { randomBytes } from 'node:crypto'
-import { promises as fs } from 'node:fs'
-import path from 'node:path'
 import { fail, ok } from '../../../shared/ipc'
 import type { Result } from '../../../shared/model'
 import { defaultSettings, parseSettings, repairSettings, type Settings } from './schema'
 import type { Logger } from '../base/types'
 import { errorMessage } from '../base/errors'
+import { backUp, readJsonFile, setAside, writeAtomically } from './files'
 
 export { defaultSettings, demoProfile, isBuiltInProfile, voxfiProfiles, type Settings } from './schema'
 
@@ -50,101 +48,8 @@ const MAX_FILE_BYTES = 4 * 1024 * 1024
 /** The warning is read by a person: past this many, the rest is a count (all are in `dropped` and the log). */
 const MAX_LISTED_DROPS = 10
 
-export function errnoCode(err: unknown): string | undefined {
-  return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string'
-    ? err.code
-    : undefined
-}
-
-function stamp(now: Date): string {
-  return now.toISOString().replace(/[:.]/g, '-')
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await fs.lstat(file)
-    return true
-  } catch {
-    return false
-  }
-}
-
-function asideBase(file: string): string {
-  return `${file}.corrupt-${stamp(new Date())}`
-}
-
-/** Renames a bad file to `<name>.corrupt-<timestamp>[-n]`, never replacing an earlier one. */
-export async function setAside(file: string): Promise<string> {
-  const base = asideBase(file)
-  let target = base
-  for (let n = 1; await exists(target); n++) target = `${base}-${n}`
-  await fs.rename(file, target)
-  return target
-}
-
-/**
- * Writes the bytes that were read to `<name>.corrupt-<timestamp>[-n]`, never replacing an earlier one, and
- * syncs them before the caller replaces the file: the original must be safe before the repaired copy lands.
- */
-async function backUp(file: string, original: Buffer): Promise<string> {
-  const base = asideBase(file)
-  for (let n = 0; ; n++) {
-    const target = n === 0 ? base : `${base}-${n}`
-    let handle: fs.FileHandle
-    try {
-      handle = await fs.open(target, 'wx', 0o600)
-    } catch (err) {
-      if (errnoCode(err) === 'EEXIST' && n < 1000) continue
-      throw err
-    }
-    try {
-      try {
-        await handle.writeFile(original)
-        await handle.sync()
-      } finally {
-        await handle.close()
-      }
-    } catch (err) {
-      await fs.rm(target, { force: true })
-      throw err
-    }
-    return target
-  }
-}
-
 function serialise(settings: Settings): string {
   return `${JSON.stringify(settings, null, 2)}\n`
-}
-
-/** Write to a temp file beside the target, fsync, rename over it: a crash leaves the old or the new file. */
-export async function writeAtomically(file: string, text: string): Promise<void> {
-  const dir = path.dirname(file)
-  await fs.mkdir(dir, { recursive: true, mode: 0o700 })
-  const temp = path.join(dir, `.${path.basename(file)}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`)
-  const handle = await fs.open(temp, 'wx', 0o600)
-  try {
-    try {
-      await handle.writeFile(text, 'utf8')
-      await handle.sync()
-    } finally {
-      await handle.close()
-    }
-    await fs.rename(temp, file)
-  } catch (err) {
-    await fs.rm(temp, { force: true })
-    throw err
-  }
-  // Persist the rename itself; not every filesystem supports fsync on a directory, and the data is safe anyway.
-  try {
-    const dirHandle = await fs.open(dir, 'r')
-    try {
-      await dirHandle.sync()
-    } finally {
-      await dirHandle.close()
-    }
-  } catch {
-    // best effort
-  }
 }
 
 type ReadOutcome =
@@ -155,25 +60,9 @@ type ReadOutcome =
   | { kind: 'unreadable'; reason: string }
 
 async function readSettingsFile(file: string): Promise<ReadOutcome> {
-  let original: Buffer
-  try {
-    const stat = await fs.stat(file)
-    if (!stat.isFile()) return { kind: 'unreadable', reason: 'it is not a regular file' }
-    if (stat.size > MAX_FILE_BYTES)
-      return { kind: 'bad', reason: `it is larger than ${MAX_FILE_BYTES} bytes` }
-    original = await fs.readFile(file)
-  } catch (err) {
-    // ENOTDIR: a parent is a plain file, so there is no settings file to lose (the write will say why).
-    const code = errnoCode(err)
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' }
-    return { kind: 'unreadable', reason: errorMessage(err) }
-  }
-  let json: unknown
-  try {
-    json = JSON.parse(original.toString('utf8'))
-  } catch (err) {
-    return { kind: 'bad', reason: `it is not valid JSON (${errorMessage(err)})` }
-  }
+  const read = await readJsonFile(file, MAX_FILE_BYTES)
+  if (read.kind !== 'json') return read
+  const { value: json, bytes: original } = read
   if (typeof json === 'object' && json !== null && 'version' in json && typeof json.version === 'number') {
     if (json.version > 1)
       return { kind: 'bad', reason: `it was written by a newer version (format ${json.version})` }
