@@ -186,11 +186,14 @@ describe('the decode budget', () => {
     vd: VenueDecoder
     notices: string[]
     setStep(ms: number): void
+    /** How often the clock was read. */
+    reads(): number
   } {
     const d = folder()
     if (withHostile) writeFileSync(join(d, 'hostile.json'), adapterFile({}))
     let t = 0
     let step = 0
+    let reads = 0
     const notices: string[] = []
     const vd = new VenueDecoder({
       files: new AdapterFiles(d),
@@ -198,10 +201,13 @@ describe('the decode budget', () => {
       selection: () => selection,
       notice: (text) => notices.push(text),
       changed: () => {},
-      now: () => (t += step),
+      now: () => {
+        reads += 1
+        return (t += step)
+      },
     })
     vd.connected()
-    return { vd, notices, setStep: (ms) => (step = ms) }
+    return { vd, notices, setStep: (ms) => (step = ms), reads: () => reads }
   }
 
   it('a frame over the budget is not read, with the reason; three in a minute suspend the adapter, and the feed goes on', () => {
@@ -239,7 +245,7 @@ describe('the decode budget', () => {
 
   it("a shipped adapter is never charged: its slow frames (the machine's doing) are read, and it is never suspended", () => {
     // No user adapter in the folder: with this clock every adapter tried looks slow, and one would be blamed.
-    const { vd, notices, setStep } = slowDecoder(AUTO, false)
+    const { vd, notices, setStep, reads } = slowDecoder(AUTO, false)
     // VoxFi's own documented book frame (docs.voxfi.com.br/playground/ws/market), read by the shipped voxfi adapter.
     const fixture = JSON.parse(
       readFileSync(join(__dirname, '../../fixtures/voxfi/ws-market-update-orderbook.json'), 'utf8'),
@@ -256,6 +262,19 @@ describe('the decode budget', () => {
     }
     expect(notices).toEqual([])
     expect(vd.view().picked).toBe('voxfi')
+    // With no user adapter there is nothing to charge: the hot path reads no clock.
+    expect(reads()).toBe(0)
+
+    // With one in the folder frames are timed, and a profile on voxfi still has its slow frames read.
+    const timed = slowDecoder('voxfi')
+    timed.setStep(DECODE_BUDGET_MS + 10)
+    for (let i = 0; i < 6; i++) {
+      const d = timed.vd.decodeText(book)
+      expect(d.ok && d.unknown).toBe(false)
+      expect(d.ok && d.updates.map((u) => u.kind)).toContain('book')
+    }
+    expect(timed.reads()).toBeGreaterThan(0)
+    expect(timed.notices).toEqual([])
   })
 
   it('overruns spread over more than a minute do not suspend', () => {

@@ -42,6 +42,8 @@ export class VenueDecoder {
   private selected = AUTO
   private readonly told = new Set<string>()
   private readonly now: () => number
+  /** Whether a user adapter is among those read with: only then is a frame's decoding timed. */
+  private timed = false
   /** When each adapter last overran the budget, within the window. */
   private readonly overruns = new Map<CompiledAdapter, number[]>()
   /**
@@ -55,7 +57,7 @@ export class VenueDecoder {
     // The profile is not known, and the user's files are not read, until the first connection: the engine is
     // still being composed here.
     this.adapters = builtinAdapters()
-    this.decoder = new FrameDecoder({ adapters: this.adapters, selection: AUTO, clock: this.now })
+    this.decoder = new FrameDecoder({ adapters: this.adapters, selection: AUTO })
   }
 
   /** A connection opened: a fresh decoder, with the adapter files read again. */
@@ -66,6 +68,8 @@ export class VenueDecoder {
   }
 
   decodeText(text: string): TextDecoded {
+    // Without a user adapter nothing can be charged, so the usual frame reads no clock at all.
+    if (!this.timed) return this.decoder.decodeText(text)
     const t0 = this.now()
     const decoded = this.decoder.decodeText(text)
     const ms = this.now() - t0
@@ -127,6 +131,7 @@ export class VenueDecoder {
       for (const e of set.errors) this.tell(e)
     }
     const adapters = this.adapters.filter((a) => !this.suspended.has(a))
+    this.timed = adapters.some((a) => !SHIPPED.has(a))
     // A profile whose adapter is suspended reads with the others (`auto`).
     const suspended =
       !adapters.some((a) => a.name === this.selected) && this.adapters.some((a) => a.name === this.selected)
@@ -134,7 +139,7 @@ export class VenueDecoder {
     const decoder = new FrameDecoder({
       adapters,
       selection,
-      clock: this.now,
+      ...(this.timed ? { clock: this.now } : {}),
       onPick: (a) => {
         this.d.log.info('venue adapter detected', { adapter: a.name })
         this.d.changed()
