@@ -310,10 +310,17 @@ export interface StreamStatus {
   /** Set while a recording is replayed: the data is not live and nothing is sent to any venue. */
   replay?: ReplayStatus
   /**
-   * Present (true) while the connection is open and its pings answer, but every watched market has gone quiet:
-   * the venue sends nothing for them (docs/liveness.md, "Data paused").
+   * Present (true) while the connection is open and its pings answer, but the venue sends no data: every watched
+   * market has gone quiet, or the socket was rebuilt for silence and no data came since (docs/liveness.md,
+   * "Venue silent"). No book is live meanwhile, however fresh its REST copy.
    */
   dataPaused?: true
+  /**
+   * Present from the first socket rebuilt because the venue's data stopped until data arrives again, whatever the
+   * socket does meanwhile: when the data was last heard and how many sockets were rebuilt since. Windows show
+   * one steady line for it.
+   */
+  venueSilent?: { since: number; rebuilds: number }
 }
 
 // ---------------------------------------------------------------- record and replay (docs/recording.md)

@@ -21,6 +21,7 @@ import type { ResyncTracker } from './market/resync'
 import type { StatusTracker } from './health/status'
 import type { TapeStore } from './market/tapes'
 import type { UserFeed } from './account/user-feed'
+import type { VenueSilence } from './health/venue-silence'
 
 export interface FrameRouterDeps {
   /** The profile's venue adapter (venue-decoder.ts). */
@@ -35,6 +36,8 @@ export interface FrameRouterDeps {
   liveness: MarketLiveness
   resync: ResyncTracker
   status: StatusTracker
+  /** The live feed's silence episode, which any data ends (a replay has none). */
+  silence?: VenueSilence
   incidents: IncidentLog
   fanout: Fanout
   alerts: Pick<AlertService, 'onBook' | 'onTicker' | 'onTrade' | 'onUser'>
@@ -57,8 +60,24 @@ function hasMarket<U extends { market: string | null }>(update: U): update is U 
   return update.market !== null
 }
 
+/**
+ * Whether the venue said something new of its markets or the account. An ack or a heartbeat is not news, and
+ * neither is a snapshot answering our own request (a resubscribe's): a frozen venue answers those as a REST
+ * read does, without anything moving.
+ */
+function carriesNews(updates: readonly Update[], awaited: (market: string) => boolean): boolean {
+  for (const u of updates) {
+    if (u.kind === 'trade' || u.kind === 'ticker' || u.kind === 'user') return true
+    if (u.kind === 'book' && !(u.snapshot && u.market !== null && awaited(u.market))) return true
+  }
+  return false
+}
+
 export class FrameRouter {
   constructor(private readonly d: FrameRouterDeps) {}
+
+  /** A market whose snapshot the engine asked for and has not had yet. */
+  private readonly awaited = (market: string): boolean => this.d.resync.attempt(market) !== null
 
   readonly onFrame = (raw: string, receivedAt: number): void => {
     const d = this.d
@@ -76,6 +95,10 @@ export class FrameRouter {
       if (frame) d.fanout.inspector(frame)
       d.incidents.badFrame(`malformed frame: ${error.slice(0, 120)}`)
       return
+    }
+    if (d.silence?.active === true && carriesNews(decoded.updates, this.awaited)) {
+      d.silence.heard()
+      d.status.silenceChanged()
     }
     let unknown = decoded.unknown
     let unplaced = false

@@ -55,6 +55,7 @@ function setup(initial: Profile) {
       frames += 1
     },
     expectsData: () => false,
+    silenceScale: () => 1,
     afterConnect: async () => void events.push('afterConnect'),
   }
   const demo = new DemoHost({}, false, log.logger)

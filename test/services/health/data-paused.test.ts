@@ -21,7 +21,6 @@ const OPEN: StreamState = {
   connectedSince: 1,
   usualGapMs: 100,
   silenceLimitMs: 3_000,
-  unheardSinceSilence: false,
 }
 
 /** Two markets updating every 100 ms until `until`. */
@@ -34,7 +33,10 @@ function streamed(live: MarketLiveness, until: number): void {
 
 function rig() {
   const live = new MarketLiveness({ config: LIVENESS_DEFAULTS })
-  const world = { stream: OPEN as StreamState | undefined }
+  const world = {
+    stream: OPEN as StreamState | undefined,
+    silence: null as { since: number; rebuilds: number } | null,
+  }
   let changes = 0
   const status = new StatusTracker(
     {
@@ -46,6 +48,7 @@ function rig() {
       counters: () => ({ frames: 0, updates: 0, malformed: 0, unknown: 0, oversized: 0 }),
       unavailable: () => null,
       marketsPaused: () => live.paused(),
+      silence: () => world.silence,
     },
     new IncidentLog(
       () => 0,
@@ -102,18 +105,40 @@ describe('StatusTracker: data paused', () => {
     expect(r.status.status().dataPaused).toBeUndefined()
   })
 
-  it('is said on a socket that replaced one rebuilt for silence until it sends a frame, whatever REST vouched', () => {
+  it('is said through a silence episode until data comes, whatever REST vouched, with the episode named', () => {
     const r = rig()
     streamed(r.live, 10_000)
     // A REST book vouched for every market: the markets are not silent, yet nothing streams behind them.
     r.live.vouched('m1', 12_000)
     r.live.vouched('m2', 12_000)
-    r.world.stream = { ...OPEN, unheardSinceSilence: true }
+    r.world.silence = { since: 10_000, rebuilds: 2 }
     expect(r.status.status().dataPaused).toBe(true)
-    r.world.stream = { ...OPEN, phase: 'waiting', unheardSinceSilence: true }
+    expect(r.status.status().venueSilent).toEqual({ since: 10_000, rebuilds: 2 })
+    // Reconnecting inside the episode: not paused (the connection says what it does), but the episode goes on.
+    r.world.stream = { ...OPEN, phase: 'waiting' }
     expect(r.status.status().dataPaused).toBeUndefined()
-    r.world.stream = { ...OPEN, unheardSinceSilence: false }
+    expect(r.status.status().venueSilent).toEqual({ since: 10_000, rebuilds: 2 })
+    r.world.stream = OPEN
+    r.world.silence = null
     expect(r.status.status().dataPaused).toBeUndefined()
+    expect(r.status.status().venueSilent).toBeUndefined()
+  })
+
+  it('tells windows at once when a verdict or an episode changes the pause, not at the next tick', () => {
+    const r = rig()
+    streamed(r.live, 10_000)
+    const before = r.changes()
+    r.status.pauseMaybeChanged()
+    expect(r.changes()).toBe(before)
+    r.live.check(12_000, () => {})
+    r.status.pauseMaybeChanged()
+    expect(r.changes()).toBe(before + 1)
+    // Said once: the tick that follows has nothing new to say.
+    r.status.pauseMaybeChanged()
+    expect(r.changes()).toBe(before + 1)
+    r.world.silence = { since: 10_000, rebuilds: 1 }
+    r.status.silenceChanged()
+    expect(r.changes()).toBe(before + 2)
   })
 
   it('is not said without an open socket (then the connection is what is wrong)', () => {

@@ -54,7 +54,6 @@ describe('StatusTracker', () => {
       connectedSince: 1_234,
       usualGapMs: null,
       silenceLimitMs: 3_000,
-      unheardSinceSilence: false,
     }
     s.world.authError = { code: 'unauthorized', message: 'refused' }
     s.status.opened(true)

@@ -89,10 +89,4 @@ export interface StreamState {
   usualGapMs: number | null
   /** How long a silence may last while data is expected before the socket is rebuilt (ms). */
   silenceLimitMs: number
-  /**
-   * The last socket was rebuilt because its data stopped, and no frame has arrived since. A venue that keeps its
-   * pings alive while data stops would otherwise look healthy for every reconnect, and a REST book fetched
-   * meanwhile would be called live though nothing streams behind it.
-   */
-  unheardSinceSilence: boolean
 }

@@ -21,7 +21,15 @@ import { streamError } from './link-errors'
 export type StreamTuning = Partial<
   Omit<
     StreamOptions,
-    'url' | 'logger' | 'onFrame' | 'onOpen' | 'onClose' | 'onStateChange' | 'expectsData' | 'now'
+    | 'url'
+    | 'logger'
+    | 'onFrame'
+    | 'onOpen'
+    | 'onClose'
+    | 'onStateChange'
+    | 'expectsData'
+    | 'silenceScale'
+    | 'now'
   >
 >
 
@@ -45,6 +53,8 @@ export interface ConnectionHooks {
   frame(text: string, receivedAt: number): void
   /** Whether any subscription exists, so silence on the socket means something. */
   expectsData(): boolean
+  /** How many times its learnt silence limit the stream waits now (health/venue-silence.ts). */
+  silenceScale(): number
   /** After a profile switch: learn whether it has a key (and its keychain works), tell the windows. */
   afterConnect(): Promise<void>
 }
@@ -172,6 +182,7 @@ export class ConnectionManager {
         logger: o.log,
         now: o.now,
         expectsData: o.hooks.expectsData,
+        silenceScale: o.hooks.silenceScale,
         // A frame the old socket had delivered already is the old profile's: never applied to the new one.
         onFrame: (text, receivedAt) => {
           if (next === this.conn) o.hooks.frame(text, receivedAt)

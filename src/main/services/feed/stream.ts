@@ -68,6 +68,11 @@ export interface StreamOptions {
   silenceMs?: number
   /** The adaptive silence limit's parameters; silenceMs, if given, overrides maxMs. */
   silence?: Partial<SilenceLimits>
+  /**
+   * How many times its learnt silence limit (never past maxMs) the watchdog waits now: the engine's silence episode
+   * (health/venue-silence.ts) backs off rebuilds while the venue stays silent. Default 1.
+   */
+  silenceScale?: () => number
   maxFrameBytes?: number
   /** Connection attempt timeout (TCP + HTTP upgrade). */
   connectTimeoutMs?: number
@@ -156,8 +161,6 @@ export function createStreamConnection(options: StreamOptions): StreamConnection
   let connectedSince: number | null = null
   /** Whether the current socket delivered at least one frame: only then was the connection a success. */
   let delivered = false
-  /** A socket ended for silence, and no socket has delivered a frame since: see StreamState. */
-  let unheardSinceSilence = false
   let closed = false
 
   let retryTimer: NodeJS.Timeout | null = null
@@ -166,7 +169,9 @@ export function createStreamConnection(options: StreamOptions): StreamConnection
   let stableTimer: NodeJS.Timeout | null = null
 
   function currentSilenceLimit(): number {
-    return silenceLimit(gaps.usualGap(), gaps.samples(), limits)
+    const learnt = silenceLimit(gaps.usualGap(), gaps.samples(), limits)
+    const scale = options.silenceScale?.() ?? 1
+    return scale > 1 ? Math.max(learnt, Math.min(limits.maxMs, learnt * scale)) : learnt
   }
 
   function snapshot(): StreamState {
@@ -178,7 +183,6 @@ export function createStreamConnection(options: StreamOptions): StreamConnection
       connectedSince,
       usualGapMs: gap === null ? null : Math.round(gap),
       silenceLimitMs: Math.round(currentSilenceLimit()),
-      unheardSinceSilence,
     }
   }
 
@@ -227,7 +231,6 @@ export function createStreamConnection(options: StreamOptions): StreamConnection
     clearSocketTimers()
     drop(ws)
     connectedSince = null
-    if (info.cause === 'silence') unheardSinceSilence = true
     const full: StreamCloseInfo = { ...info, wasOpen, openForMs }
     const fields = { url: where, code: info.code, cause: info.cause, error: info.error, wasOpen }
     if (info.cause === 'closed' || info.cause === 'reconnect') log.info('stream: closed', fields)
@@ -353,10 +356,6 @@ export function createStreamConnection(options: StreamOptions): StreamConnection
       if (ws !== socket) return
       const receivedAt = now()
       delivered = true
-      if (unheardSinceSilence) {
-        unheardSinceSilence = false
-        emitState()
-      }
       gaps.observe(receivedAt)
       const text = isBinary || !Buffer.isBuffer(data) ? rawToText(data) : data.toString('utf8')
       try {

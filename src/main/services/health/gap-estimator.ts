@@ -66,9 +66,9 @@ export class GapEstimator {
 export function silenceLimit(
   usualGap: number | null,
   samples: number,
-  limits: { multiple: number; minMs: number; maxMs: number; warmupSamples: number },
+  limits: { multiple: number; minMs: number; maxMs: number; warmupSamples: number; warmupMaxMs?: number },
 ): number {
-  // Until a few gaps have been seen nothing is known of the rhythm: only the outer bound applies.
-  if (usualGap === null || samples < limits.warmupSamples) return limits.maxMs
+  // Until a few gaps have been seen nothing is known of the rhythm: only the outer (or warm-up) bound applies.
+  if (usualGap === null || samples < limits.warmupSamples) return limits.warmupMaxMs ?? limits.maxMs
   return Math.min(limits.maxMs, Math.max(limits.minMs, limits.multiple * usualGap))
 }

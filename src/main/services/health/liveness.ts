@@ -21,6 +21,8 @@ export class MarketLiveness {
   private readonly clocks = new Map<string, MarketClock>()
   /** How many clocks have a verdict (quiet or stale): paused() without a scan. */
   private silent = 0
+  /** The venue's own rhythm: every market's updates together, which a market still warming up borrows. */
+  private venue = new GapEstimator()
 
   constructor(private readonly options: MarketLivenessOptions) {}
 
@@ -35,6 +37,7 @@ export class MarketLiveness {
       this.clocks.set(market, clock)
     }
     clock.gaps.observe(at)
+    this.venue.observe(at)
     if (clock.verdict === null) return false
     clock.verdict = null
     this.silent -= 1
@@ -69,19 +72,36 @@ export class MarketLiveness {
     return this.clocks.get(market)?.gaps.usualGap() ?? null
   }
 
-  /** Reports each market whose silence has just crossed its quiet or stale limit. */
-  check(now: number, report: (market: string, silence: Silence) => void): void {
+  /** When any market last spoke (null before any did, or the time of the last new socket since). */
+  lastDataAt(): number | null {
+    return this.venue.lastAt()
+  }
+
+  /**
+   * Reports each market whose silence has just crossed its quiet or stale limit. `holdStale`: the venue as a
+   * whole is silent and the connection is rebuilt for it (health/venue-silence.ts), so one market's silence says
+   * nothing against that market: it stays quiet rather than being resynced on its own.
+   */
+  check(now: number, report: (market: string, silence: Silence) => void, holdStale = false): void {
+    const quiet = this.options.config.marketQuiet
+    const venueQuiet = this.venueQuiet(now)
     for (const [market, clock] of this.clocks) {
       if (clock.verdict === 'stale') continue
       const last = clock.gaps.lastAt()
       if (last === null) continue
       const silent = now - last
       const { quietMs, staleMs } = this.limitsOf(clock)
-      if (silent >= staleMs) {
+      if (silent >= staleMs && !holdStale) {
         if (clock.verdict === null) this.silent += 1
         clock.verdict = 'stale'
         report(market, 'stale')
-      } else if (silent >= quietMs && clock.verdict === null) {
+      } else if (
+        clock.verdict === null &&
+        (silent >= quietMs ||
+          // No rhythm of its own yet: the market borrows the venue's, so a stall right after its first update
+          // shows as soon as the venue is quiet, not only at the warm-up bound.
+          (venueQuiet && clock.gaps.samples() < quiet.warmupSamples && silent >= quiet.minMs))
+      ) {
         this.silent += 1
         clock.verdict = 'quiet'
         report(market, 'quiet')
@@ -98,6 +118,7 @@ export class MarketLiveness {
       clock.gaps.restartClock(at)
       clock.verdict = null
     }
+    this.venue.restartClock(at)
     this.silent = 0
   }
 
@@ -110,7 +131,16 @@ export class MarketLiveness {
 
   clear(): void {
     this.clocks.clear()
+    this.venue = new GapEstimator()
     this.silent = 0
+  }
+
+  /** Whether the venue as a whole has been silent past its own quiet limit (warm-up bound until known). */
+  private venueQuiet(now: number): boolean {
+    const last = this.venue.lastAt()
+    if (last === null) return false
+    const limit = silenceLimit(this.venue.usualGap(), this.venue.samples(), this.options.config.marketQuiet)
+    return now - last >= limit
   }
 
   private limitsOf(clock: MarketClock): { quietMs: number; staleMs: number } {
@@ -131,10 +161,22 @@ export function watchLiveness(
     now(): number
     isOpen(): boolean
     onSilence(market: string, silence: Silence): void
+    /** The venue is silent as a whole (a silence episode): hold markets at quiet. */
+    holdStale?(): boolean
+    /** After a check that reported a verdict: whether the data is paused may have changed. */
+    reported?(): void
   },
 ): () => void {
+  let reports = 0
+  const onSilence = (market: string, silence: Silence): void => {
+    reports++
+    options.onSilence(market, silence)
+  }
   const timer = setInterval(() => {
-    if (options.isOpen()) liveness.check(options.now(), options.onSilence)
+    if (!options.isOpen()) return
+    reports = 0
+    liveness.check(options.now(), onSilence, options.holdStale?.() === true)
+    if (reports > 0) options.reported?.()
   }, options.checkMs)
   timer.unref()
   return () => clearInterval(timer)

@@ -30,6 +30,8 @@ export interface StatusSources {
   replay?(): ReplayStatus | undefined
   /** Every watched market that has spoken is quiet or silent (MarketLiveness.paused()). */
   marketsPaused?(): boolean
+  /** The venue's silence episode (health/venue-silence.ts), or null while data flows. */
+  silence?(): { since: number; rebuilds: number } | null
 }
 
 /** Counters and lastMessageAt change with every frame; windows get them once a second, not per frame. */
@@ -85,6 +87,23 @@ export class StatusTracker {
   }
 
   changed(): void {
+    this.onChange()
+  }
+
+  /**
+   * Whether the data is paused may have changed (a market's verdict, a silence episode begun or ended): windows
+   * hear it now rather than at the next tick, so a mark that stopped being live never sits beside a live dot.
+   */
+  pauseMaybeChanged(): void {
+    const paused = this.dataPaused()
+    if (paused === this.lastTickPaused) return
+    this.lastTickPaused = paused
+    this.onChange()
+  }
+
+  /** A silence episode began or ended: its line changes, and with it perhaps the pause. */
+  silenceChanged(): void {
+    this.lastTickPaused = this.dataPaused()
     this.onChange()
   }
 
@@ -176,19 +195,25 @@ export class StatusTracker {
       ...(this.sources.adapter ? { adapter: this.sources.adapter() } : {}),
       ...(this.update ? { update: { ...this.update } } : {}),
       ...(this.dataPaused() ? { dataPaused: true } : {}),
+      ...this.venueSilent(),
       ...this.recordAndReplay(),
     }
   }
 
   /**
    * The socket is open, so its pings answer (one unanswered ends it), yet every watched market has gone quiet,
-   * or the last socket was rebuilt for silence and this one has sent nothing yet: the venue is connected and
+   * or a socket was rebuilt for silence and no data came since (an ack is not data): the venue is connected and
    * sends nothing. A REST book fetched meanwhile is true as of its fetch, but nothing streams behind it.
    */
   private dataPaused(): boolean {
     const stream = this.sources.stream()
     if (stream?.phase !== 'open') return false
-    return stream.unheardSinceSilence || this.sources.marketsPaused?.() === true
+    return this.sources.silence?.() != null || this.sources.marketsPaused?.() === true
+  }
+
+  private venueSilent(): Pick<StreamStatus, 'venueSilent'> {
+    const episode = this.sources.silence?.() ?? null
+    return episode === null ? {} : { venueSilent: episode }
   }
 
   private recordAndReplay(): Pick<StreamStatus, 'recording' | 'replay'> {

@@ -6,9 +6,11 @@ export interface SilenceLimits {
   multiple: number
   /** ... but never before `minMs` ... */
   minMs: number
-  /** ... and always after `maxMs`, which is also the only limit until `warmupSamples` gaps were seen. */
+  /** ... and always after `maxMs`, which is also the only limit until `warmupSamples` gaps were seen ... */
   maxMs: number
   warmupSamples: number
+  /** ... unless this tighter bound is given for that warm-up (a market that stalls after its first update). */
+  warmupMaxMs?: number
 }
 
 export interface LivenessConfig {
@@ -59,7 +61,9 @@ export interface ReconnectConfig {
 }
 
 export const LIVENESS_DEFAULTS: LivenessConfig = {
-  marketQuiet: { multiple: 4, minMs: 1_500, maxMs: 120_000, warmupSamples: 3 },
+  // A market with no rhythm of its own yet is quiet after 15 s, or as soon as the whole venue is quiet by the
+  // venue's rhythm: it never shows live for 120 s after a stall that follows its first update.
+  marketQuiet: { multiple: 4, minMs: 1_500, maxMs: 120_000, warmupSamples: 3, warmupMaxMs: 15_000 },
   marketStale: { multiple: 10, minMs: 4_000, maxMs: 600_000, warmupSamples: 3 },
   marketCheckMs: 250,
   connectionSilence: { multiple: 10, minMs: 3_000, maxMs: 120_000, warmupSamples: 3 },

@@ -23,6 +23,7 @@ import type { IncidentLog } from '../health/incidents'
 import type { Inspector } from '../health/inspector'
 import type { MarketLiveness } from '../health/liveness'
 import type { StatusTracker } from '../health/status'
+import type { VenueSilence } from '../health/venue-silence'
 import type { BookStore } from '../market/books'
 import type { EventsCatalog } from '../market/catalog'
 import type { InterestIndex } from '../market/interests'
@@ -44,6 +45,7 @@ export interface Engine {
   incidents: IncidentLog
   inspector: Inspector
   liveness: MarketLiveness
+  silence: VenueSilence
   status: StatusTracker
   fanout: Fanout
   // the feed

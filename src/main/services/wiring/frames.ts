@@ -27,6 +27,7 @@ export function wireFrames(w: Wiring): Pick<Engine, 'router' | 'replayRouter'> {
     router: new FrameRouter({
       ...shared,
       decoder: p.venue,
+      silence: p.silence,
       alerts: p.alerts,
       tap: (text, receivedAt) => p.recorder.frame(text, receivedAt),
       userHeard: () => p.accountRest.executed(),

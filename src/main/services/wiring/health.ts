@@ -7,14 +7,16 @@ import { createInspector } from '../health/inspector'
 import { MarketLiveness } from '../health/liveness'
 import { StatusTracker } from '../health/status'
 import { LIVENESS_DEFAULTS } from '../health/thresholds'
+import { VenueSilence } from '../health/venue-silence'
 import { REPLAY_PROFILE_ID } from '../recording/record-replay'
 import type { Engine, Wiring } from './engine'
 
 export function wireHealth(
   w: Wiring,
-): Pick<Engine, 'incidents' | 'inspector' | 'liveness' | 'status' | 'fanout'> {
+): Pick<Engine, 'incidents' | 'inspector' | 'liveness' | 'silence' | 'status' | 'fanout'> {
   const { options, now, parts: p } = w
   const incidents = new IncidentLog(now, w.statusChanged)
+  const silence = new VenueSilence()
   const status = new StatusTracker(
     {
       profileId: () => (p.recordReplay.replaying ? REPLAY_PROFILE_ID : p.connection.profile.id),
@@ -28,6 +30,7 @@ export function wireHealth(
       unavailable: () => p.connection.unavailable,
       adapter: () => p.venue.view(),
       marketsPaused: () => p.liveness.paused(),
+      silence: () => silence.view(),
     },
     incidents,
     w.statusChanged,
@@ -52,6 +55,7 @@ export function wireHealth(
     incidents,
     inspector: createInspector(),
     liveness: new MarketLiveness({ config: { ...LIVENESS_DEFAULTS, ...options.liveness } }),
+    silence,
     status,
     fanout,
   }

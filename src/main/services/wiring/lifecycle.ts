@@ -9,6 +9,7 @@ export function connectionHooks(w: Wiring): ConnectionHooks {
   return {
     reset: () => {
       p.duplicates.clear()
+      p.silence.reset()
       p.restBooks.reset()
       p.accountRest.reset()
       p.registry.disconnected()
@@ -34,6 +35,10 @@ export function connectionHooks(w: Wiring): ConnectionHooks {
     dropped: (info) => {
       p.registry.disconnected()
       if (info.cause === 'closed') return
+      if (info.cause === 'silence') {
+        p.silence.rebuilt(w.now(), p.liveness.lastDataAt())
+        p.status.silenceChanged()
+      }
       p.closes.closed(info)
       if (info.cause === 'oversized') {
         p.fanout.inspector(p.inspector.recordOversized(w.now(), info.error ?? 'frame too large'))
@@ -43,6 +48,7 @@ export function connectionHooks(w: Wiring): ConnectionHooks {
     },
     frame: (text, receivedAt) => p.router.onFrame(text, receivedAt),
     expectsData: () => p.registry.hasAny(),
+    silenceScale: () => p.silence.scale(),
     afterConnect: async () => {
       await p.keys.refreshHasKey({ probe: true })
       p.fanout.eventsChanged()

@@ -89,6 +89,8 @@ export function wireMarket(w: Wiring): Pick<Engine, MarketParts> {
     now,
     isOpen: () => p.connection.isOpen(),
     onSilence: (market, silence) => data.silent(market, silence),
+    holdStale: () => p.silence.active,
+    reported: () => p.status.pauseMaybeChanged(),
   })
   return { books, tapes, catalog, interests, resync, restBooks, data, stopLiveness }
 }

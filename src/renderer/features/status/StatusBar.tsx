@@ -236,8 +236,18 @@ export function StatusBar({ onOpenInspector }: { onOpenInspector?: () => void })
   const blocked = blockedUntil !== null && blockedUntil > now ? blockedUntil : null
   // A replay sets the live connection aside on purpose: say so, and offer no reconnect (the banner stops it).
   const replaying = status?.replay !== undefined
+  // The venue's data stopped and the socket has been rebuilt for it: one steady line, whether the socket is open or
+  // between two rebuilds, instead of "Reconnecting…" and back every few seconds. A reconnect that fails for
+  // another reason (refused, DNS, TLS) says that instead.
+  const silence = status?.venueSilent
+  const silent =
+    silence !== undefined &&
+    !replaying &&
+    (state === 'live' ||
+      ((state === 'reconnecting' || state === 'connecting') && status?.lastError?.link === undefined))
   // Connected and answering pings, yet every watched market has gone quiet: neither "Live" nor "Offline".
-  const paused = state === 'live' && status?.dataPaused === true && !replaying
+  const paused = silent || (state === 'live' && status?.dataPaused === true && !replaying)
+  const connected = state === 'live' || silent
   const engineLost = useEngineLost()
 
   return (
@@ -249,26 +259,39 @@ export function StatusBar({ onOpenInspector }: { onOpenInspector?: () => void })
         data-testid="connection-status"
         data-state={state}
         data-paused={paused ? 'true' : undefined}
+        data-silent={silent ? String(silence.rebuilds) : undefined}
         title={
           replaying
             ? 'A recording is being replayed: the live connection is set aside.'
-            : paused
-              ? 'The venue is connected (it answers pings) but sends nothing for the watched markets.'
-              : status?.lastError?.message
+            : silent
+              ? `The venue answers pings but has sent no data since ${formatClock(silence.since)}; the connection ` +
+                `was rebuilt ${silence.rebuilds} time${silence.rebuilds === 1 ? '' : 's'} for it, each time ` +
+                'after a longer wait. No book is live meanwhile.'
+              : paused
+                ? 'The venue is connected (it answers pings) but sends nothing for the watched markets.'
+                : status?.lastError?.message
         }
       >
         {/* Paused is connected but not live: amber, never the live green. */}
         <span className={`dot dot-${paused ? 'paused' : state}`} />
-        <b>{replaying ? 'Replay · live feed paused' : paused ? 'Data paused' : STATE_LABEL[state]}</b>
-        {state === 'reconnecting' && status?.nextRetryAt ? (
+        <b>
+          {replaying
+            ? 'Replay · live feed paused'
+            : silent
+              ? `Venue silent · reconnect ${silence.rebuilds}`
+              : paused
+                ? 'Venue silent'
+                : STATE_LABEL[state]}
+        </b>
+        {state === 'reconnecting' && !silent && status?.nextRetryAt ? (
           <span className="muted">
             {' '}
             retry in <Countdown until={status.nextRetryAt} />
           </span>
         ) : null}
       </span>
-      {state !== 'live' && !replaying && status?.lastError ? <LinkError error={status.lastError} /> : null}
-      {state !== 'live' && !replaying ? (
+      {!connected && !replaying && status?.lastError ? <LinkError error={status.lastError} /> : null}
+      {!connected && !replaying ? (
         <button className="link-btn" onClick={() => void api.reconnectNow()}>
           Reconnect now
         </button>
