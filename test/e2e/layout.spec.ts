@@ -97,17 +97,22 @@ async function hoverTitles(table: Locator): Promise<number> {
   const n = await cells.count()
   let truncated = 0
   for (let i = 0; i < n; i++) {
-    const c = cells.nth(i)
-    const over = await c.evaluate((e) => e.scrollWidth > e.clientWidth + 1)
-    if (!over) continue
+    // One evaluation per cell, so the account's live updates (a new fill row shifts every row under it) cannot
+    // slip between reading the cell, hovering it and reading its tooltip: each is read from the same element.
+    const seen = await cells.nth(i).evaluate((e) => {
+      if (!(e.scrollWidth > e.clientWidth + 1)) return null
+      const own = e.getAttribute('title')
+      // The e2e files typecheck without the DOM's types; in the page, PointerEvent is the browser's.
+      const Pointer = (globalThis as unknown as { PointerEvent: typeof Event }).PointerEvent
+      e.dispatchEvent(new Pointer('pointerover', { bubbles: true }))
+      return { own, title: e.getAttribute('title'), text: e.textContent?.trim() ?? '' }
+    })
+    if (seen === null) continue
     truncated++
     // A tooltip the cell already had (an abbreviated header's explanation, a market's full name and id) says
     // more than its text, and stays; a cell without one gets its own text on hover.
-    const own = await c.getAttribute('title')
-    await c.hover()
-    const text = (await c.textContent())?.trim() ?? ''
-    await expect(c).toHaveAttribute('title', /.+/)
-    if (own === null) expect(await c.getAttribute('title'), `the tooltip of "${text}"`).toBe(text)
+    expect(seen.title, `the tooltip of "${seen.text}"`).toMatch(/.+/)
+    if (seen.own === null) expect(seen.title, `the tooltip of "${seen.text}"`).toBe(seen.text)
   }
   return truncated
 }
