@@ -27,6 +27,8 @@ export interface FillRow {
   outcome?: Outcome
   /** The fee as the engine delivers it, in the account's money (VoxFi's centavos are already reais). */
   fee?: number
+  /** A paper fill (docs/trading.md): never the venue's. */
+  mode?: 'paper'
 }
 
 export interface PositionRow {

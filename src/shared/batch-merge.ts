@@ -121,6 +121,9 @@ const RULES: Rules = {
   alerts: newestValue,
   alertsFired: appended,
   workspace: newestValue,
+  // The account view is whole each time: the newest wins. Journal entries are records, never dropped.
+  account: newestValue,
+  journal: appended,
 }
 
 const FIELDS = Object.keys(RULES) as Array<keyof ViewBatch>

@@ -5,6 +5,7 @@ import { alertRuleInputSchema, issueField, keepRunningSchema, MAX_SNOOZE_MINUTES
 import { adapterChoice } from './adapters/name'
 import type { MethodArgs, MonitorMethod } from './ipc'
 import { JSON_LIMITS, jsonLimitProblem } from './json-limits'
+import { orderRequestSchema, tradingSettingsInputSchema } from './trading'
 import {
   bigTradeRuleSchema,
   idSchema,
@@ -122,6 +123,16 @@ const argSchemas: { [M in MonitorMethod]: z.ZodType<MethodArgs<M>> } = {
       .strict(),
   ]) as never,
   stopReplay: z.tuple([]),
+  // ---- trading
+  getAccount: z.tuple([]),
+  setTrading: z.tuple([tradingSettingsInputSchema]) as never,
+  placeOrder: z.tuple([orderRequestSchema]) as never,
+  cancelOrder: z.tuple([id]),
+  cancelAllOrders: z.tuple([]),
+  mergePositions: z.tuple([
+    z.object({ market: id, quantity: z.number().int().min(1, 'at least 1 pair').max(10_000_000) }).strict(),
+  ]),
+  getJournal: z.tuple([]),
 }
 
 export type ValidateResult<M extends MonitorMethod> =

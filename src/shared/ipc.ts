@@ -20,6 +20,16 @@ import type {
   WindowTarget,
 } from './model'
 import type {
+  AccountView,
+  CancelAllResult,
+  JournalEntry,
+  MergeResult,
+  OrderRequest,
+  OrderView,
+  TradingSettingsInput,
+  TradingView,
+} from './trading'
+import type {
   BigTradeRule,
   Watchlist,
   WatchlistInput,
@@ -97,6 +107,10 @@ export interface ViewBatch {
   alertsFired?: AlertEvent[]
   /** Workspaces, watchlists or big-trade rules changed (from any window), and in the first batch. */
   workspace?: WorkspaceView
+  /** The active profile's account and trading state, whole, when any of it changed (and in the first batch). */
+  account?: AccountView
+  /** Order-journal entries since the last batch, oldest first (the blotter). */
+  journal?: JournalEntry[]
 }
 
 export interface KeyInfo {
@@ -254,6 +268,26 @@ export interface MonitorApi {
   /** Ends the replay and reconnects the profile that was active before it. */
   stopReplay(): Promise<Result<void>>
 
+  // ---- trading (docs/trading.md): the engine owns every order; a window sends intents
+  /** The active profile's account and trading state (also pushed in ViewBatch.account). */
+  getAccount(): Promise<Result<AccountView>>
+  /** Change the active profile's trading mode, one-click or limits; `live` needs `confirmLive: true`. */
+  setTrading(input: TradingSettingsInput): Promise<Result<TradingView>>
+  /**
+   * One press, one order: the engine sends at most one order per `intentId` and never retries a POST. Refused,
+   * with nothing sent, when the profile or mode differs from what the window showed, when trading is off, over a
+   * limit, or when a warning needs accepting first (`confirm`).
+   */
+  placeOrder(request: OrderRequest): Promise<Result<OrderView>>
+  /** Cancel one working order (an order still in flight is cancelled as soon as the venue names it). */
+  cancelOrder(id: string): Promise<Result<OrderView>>
+  /** Cancel every working order of the active profile, live and paper, within the venue's rate limit. */
+  cancelAllOrders(): Promise<Result<CancelAllResult>>
+  /** Merge `quantity` YES+NO pairs of a market into R$1.00 each (VoxFi's Merge Contracts). */
+  mergePositions(request: { market: string; quantity: number }): Promise<Result<MergeResult>>
+  /** Today's order journal (newest last, capped), for the blotter; new entries follow in ViewBatch.journal. */
+  getJournal(): Promise<Result<JournalEntry[]>>
+
   // ---- push
   /** Subscribe to this window's batches. Returns the unsubscribe function. */
   onBatch(listener: (batch: ViewBatch) => void): () => void
@@ -321,6 +355,14 @@ export const MONITOR_METHODS = [
   'startReplay',
   'controlReplay',
   'stopReplay',
+  // trading
+  'getAccount',
+  'setTrading',
+  'placeOrder',
+  'cancelOrder',
+  'cancelAllOrders',
+  'mergePositions',
+  'getJournal',
 ] as const satisfies readonly MonitorMethod[]
 
 /**

@@ -220,6 +220,29 @@ export type ErrorCode =
   /** A named thing does not exist (a recording file). */
   | 'not_found'
   | 'internal'
+  // ---- trading (docs/trading.md): why an order, cancel or merge was refused
+  /** The profile's trading mode is off. */
+  | 'off'
+  /** The key may not do this (VoxFi's 403 "permission denied" or PO7): a lasting key state. */
+  | 'permission'
+  /** Over a per-profile limit (contracts or money per order); the message names the limit and where to change it. */
+  | 'too_large'
+  /** As many open orders as the profile's limit allows. */
+  | 'too_many_orders'
+  /** A warning the user has to accept first (`confirm` lists which); nothing was sent. */
+  | 'confirm'
+  /** The window showed another profile or mode than the engine's when the user pressed; nothing was sent. */
+  | 'mode_changed'
+  /** This host may not trade on this venue (the browser host without --allow-trading). */
+  | 'trading_disabled'
+  /** The venue refused the order (`venueCode`: PO1 … PO8, -1). */
+  | 'venue_refused'
+  /** The market does not take orders now (VoxFi's 406 / PO8). */
+  | 'market_closed'
+  /** The venue has no such path (404/405 on cancel or merge): a lasting, named state. */
+  | 'path_refused'
+  /** Another action holds the way (a cancel-all in progress). */
+  | 'busy'
 
 /** Why the venue could not be reached, where the engine could tell (main/services/feed/link-errors.ts). */
 export type LinkFailure = 'refused' | 'dns' | 'tls' | 'timeout' | 'unauthorized'
@@ -235,7 +258,16 @@ export interface ApiError {
   retryAfterMs?: number
   /** For invalid_argument: the input field at fault, so a form can mark it without reading the message. */
   field?: string
+  /** For venue_refused: the venue's own code (VoxFi's PO1 … PO8, -1). */
+  venueCode?: string
+  /** For confirm: the warnings to accept before the order may go. */
+  confirm?: ConfirmReason[]
+  /** The app's id of the order the error is about, where there is one. */
+  orderId?: string
 }
+
+/** A warning the user must accept before an order goes (docs/trading.md). */
+export type ConfirmReason = 'duplicate' | 'far_through'
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: ApiError }
 

@@ -5,6 +5,7 @@ import type { MenuCommand, MonitorApi, ViewBatch } from '../../src/shared/ipc'
 import { ok } from '../../src/shared/ipc'
 import type { BookView, EventSummary, ReplayStatus, StreamStatus } from '../../src/shared/model'
 import { flushBatches } from '../../src/renderer/store/monitor'
+import { DEFAULT_LIMITS, type AccountView, type OrderRequest, type OrderView } from '../../src/shared/trading'
 
 export interface FakeApi extends MonitorApi {
   calls: Array<{ method: string; args: unknown[] }>
@@ -93,6 +94,52 @@ export function ruleView(input: AlertRuleInput, partial: Partial<AlertRuleView> 
     state: 'armed',
     summary: describeCondition(input.condition),
     note: null,
+    ...partial,
+  }
+}
+
+/** The demo profile's account as the engine would send it: live trading, nothing held or open. */
+export function account(partial: Partial<AccountView> = {}): AccountView {
+  return {
+    profileId: 'demo',
+    trading: {
+      profileId: 'demo',
+      settings: { mode: 'live', oneClick: false, limits: { ...DEFAULT_LIMITS } },
+      blocked: null,
+      cancelling: false,
+    },
+    balances: [],
+    positions: [],
+    fills: [],
+    orders: [],
+    paper: { balance: { currency: 'BRL', total: 10_000, available: 10_000, updatedAt: 1 }, positions: [] },
+    reads: {},
+    undecoded: 0,
+    lastUpdateAt: null,
+    ...partial,
+  }
+}
+
+/** The order the engine would answer a request with, just sent. */
+export function orderOf(request: OrderRequest, partial: Partial<OrderView> = {}): OrderView {
+  return {
+    id: `o-${request.intentId}`,
+    venueId: null,
+    intentId: request.intentId,
+    mode: request.mode,
+    origin: 'app',
+    market: request.market,
+    side: request.side,
+    outcome: request.outcome,
+    kind: request.kind,
+    priceTicks: request.priceTicks ?? null,
+    quantity: request.quantity,
+    filled: 0,
+    avgFillTicks: null,
+    state: 'pending',
+    createdAt: request.clickedAt,
+    rttMs: null,
+    updatedAt: request.clickedAt,
     ...partial,
   }
 }
@@ -226,6 +273,36 @@ export function createFakeApi(overrides: Partial<MonitorApi> = {}): FakeApi {
     startReplay: rec('startReplay', ok(fakeReplayStatus())),
     controlReplay: rec('controlReplay', ok(fakeReplayStatus())),
     stopReplay: rec('stopReplay', ok(undefined)),
+    // trading
+    getAccount: rec('getAccount', ok(account())),
+    setTrading: rec('setTrading', ok(account().trading)),
+    async placeOrder(request) {
+      calls.push({ method: 'placeOrder', args: [request] })
+      return ok(orderOf(request))
+    },
+    cancelOrder: rec(
+      'cancelOrder',
+      ok(
+        orderOf(
+          {
+            intentId: 'intent-0001',
+            profileId: 'demo',
+            mode: 'live',
+            market: 'm1',
+            side: 'buy',
+            outcome: 'YES',
+            kind: 'limit',
+            priceTicks: 50,
+            quantity: 1,
+            clickedAt: 0,
+          },
+          { state: 'cancelling' },
+        ),
+      ),
+    ),
+    cancelAllOrders: rec('cancelAllOrders', ok({ asked: 0, cancelled: 0, failed: 0, deferred: 0 })),
+    mergePositions: rec('mergePositions', ok({ market: 'm1', quantity: 1, received: 1 })),
+    getJournal: rec('getJournal', ok([])),
     onBatch(listener) {
       listeners.add(listener)
       return () => listeners.delete(listener)

@@ -9,6 +9,7 @@ import type {
   UserUpdateView,
 } from '../../src/shared/model'
 import type { WorkspaceView } from '../../src/shared/workspace'
+import { DEFAULT_LIMITS, type AccountView, type JournalEntry } from '../../src/shared/trading'
 
 export const book = (market: string, seq: number): BookView => ({
   market,
@@ -76,6 +77,37 @@ export const alertsView = (unread: number): AlertsView => ({
   unread,
   paused: false,
   keepRunning: 'auto',
+})
+
+/** An empty account view of the demo profile, with `undecoded` as a mark to tell two apart. */
+export const accountView = (undecoded: number): AccountView => ({
+  profileId: 'demo',
+  trading: {
+    profileId: 'demo',
+    settings: { mode: 'live', oneClick: false, limits: { ...DEFAULT_LIMITS } },
+    blocked: null,
+    cancelling: false,
+  },
+  balances: [],
+  positions: [],
+  fills: [],
+  orders: [],
+  paper: { balance: { currency: 'BRL', total: 10_000, available: 10_000, updatedAt: 1 }, positions: [] },
+  reads: {},
+  undecoded,
+  lastUpdateAt: null,
+})
+
+export const journalEntry = (seq: number): JournalEntry => ({
+  seq,
+  at: seq,
+  profileId: 'demo',
+  mode: 'paper',
+  action: 'place',
+  outcome: 'sent',
+  orderId: `o-${seq}`,
+  venueId: null,
+  market: 'm1',
 })
 
 /** A view whose one watchlist is named `watchlist`. */

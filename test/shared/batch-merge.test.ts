@@ -16,6 +16,8 @@ import {
   trade,
   userUpdate,
   workspaceView,
+  accountView,
+  journalEntry,
 } from './batch-fixtures'
 
 /** The renderer's caps (store/monitor.ts QUEUE_CAPS), as far as this side of the tsconfig can see them. */
@@ -39,6 +41,8 @@ describe('mergeBatches', () => {
     alerts: alertsView(2),
     alertsFired: [fired(1)],
     workspace: workspaceView('w-new'),
+    account: accountView(1),
+    journal: [journalEntry(1)],
   }
   const fields = Object.keys(full) as Array<keyof ViewBatch>
 
@@ -74,6 +78,8 @@ describe('mergeBatches', () => {
       alertsFired: [fired(1)],
       workspace: workspaceView('w-old'),
       eventsChanged: true,
+      account: accountView(1),
+      journal: [journalEntry(1)],
     }
     const newer: ViewBatch = {
       seq: 2,
@@ -85,6 +91,8 @@ describe('mergeBatches', () => {
       user: [userUpdate(2)],
       alertsFired: [fired(2), fired(3)],
       workspace: workspaceView('w-new'),
+      account: accountView(2),
+      journal: [journalEntry(2), journalEntry(3)],
     }
     const merged = mergeBatches(older, newer, PAGE_MERGE_CAPS)
     expect([merged.seq, merged.at]).toEqual([2, 2])
@@ -101,6 +109,8 @@ describe('mergeBatches', () => {
     expect(merged.alertsFired?.map((e) => e.id)).toEqual([1, 2, 3])
     expect(merged.alerts?.unread).toBe(1)
     expect(merged.workspace).toEqual(workspaceView('w-new'))
+    expect(merged.account).toEqual(accountView(2))
+    expect(merged.journal?.map((e) => e.seq)).toEqual([1, 2, 3])
     expect(merged.eventsChanged).toBe(true)
     expect(merged.resume).toBeUndefined()
   })

@@ -30,6 +30,7 @@ import type { TapeStore } from './market/tapes'
 import type { AttachOptions, InstallUpdateHandler, Logger, MonitorClient } from './base/types'
 import type { UserFeed } from './account/user-feed'
 import type { WorkspaceService } from './settings/workspaces'
+import type { TradingApi } from './orders/api'
 
 /** installUpdate() where no shell registered an installer (browser host, dev and demo builds). */
 export const UPDATES_UNAVAILABLE =
@@ -59,8 +60,12 @@ export interface ClientHubDeps {
   adapters?: () => AdapterChoice[]
   /** Recording the feed and replaying recordings; absent: those calls fail with `unavailable`. */
   recordReplay?: RecordReplay
+  /** Orders and the account; absent: those calls fail with `unavailable`. */
+  trading?: TradingApi
   isClosed(): boolean
 }
+
+const NO_TRADING = { code: 'unavailable', message: 'Trading is not available here.' } as const
 
 const NO_RECORD_REPLAY = {
   code: 'unavailable',
@@ -252,6 +257,23 @@ export class ClientHub {
       stopReplay: guard('stopReplay', async () =>
         d.recordReplay ? d.recordReplay.stopReplay() : fail(NO_RECORD_REPLAY),
       ),
+      getAccount: guard('getAccount', async () => (d.trading ? ok(d.trading.account()) : fail(NO_TRADING))),
+      setTrading: guard('setTrading', async (input) =>
+        d.trading ? d.trading.setTrading(input) : fail(NO_TRADING),
+      ),
+      placeOrder: guard('placeOrder', async (request) =>
+        d.trading ? d.trading.place(request, attach.trading ?? 'any') : fail(NO_TRADING),
+      ),
+      cancelOrder: guard('cancelOrder', async (orderId) =>
+        d.trading ? d.trading.cancel(orderId) : fail(NO_TRADING),
+      ),
+      cancelAllOrders: guard('cancelAllOrders', async () =>
+        d.trading ? d.trading.cancelAll() : fail(NO_TRADING),
+      ),
+      mergePositions: guard('mergePositions', async (request) =>
+        d.trading ? d.trading.merge(request) : fail(NO_TRADING),
+      ),
+      getJournal: guard('getJournal', async () => (d.trading ? ok(d.trading.journal()) : fail(NO_TRADING))),
       dispose: () => {
         if (state.disposed) return
         state.disposed = true

@@ -28,6 +28,11 @@ export interface AttachOptions {
   label?: string
   /** Called with each coalesced batch. Must not throw; a slow sink only ever gets the newest state. */
   sink: (batch: ViewBatch) => void
+  /**
+   * Which venues this window may send live orders to (orders/api.ts): 'any' (Electron windows, the default), or
+   * only the built-in simulator (a browser-host page, unless the host was started with --allow-trading).
+   */
+  trading?: 'any' | 'builtin-simulator'
 }
 
 /** What the shell's tray and quit policy need to know, pushed on change. */
