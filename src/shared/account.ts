@@ -33,6 +33,10 @@ export interface FillRow {
 
 export interface PositionRow {
   market: string
+  /**
+   * Signed size in YES terms: NO contracts held are a short YES position, so every row marks to the YES book.
+   * A venue that keeps YES and NO apart (VoxFi) has a row for each it holds (`outcome`, `contracts`).
+   */
   size: number
   avgPrice: number | null
   /** What the venue calls the position's P&L or unrealised P&L, as it sent it (never computed here). */
@@ -40,6 +44,15 @@ export interface PositionRow {
   /** Realised P&L as the venue sent it; null when it sends none. */
   realizedPnl: number | null
   updatedAt: number
+  /** Which contract the row holds, where the venue says (VoxFi's contract_type). */
+  outcome?: Outcome
+  /** Contracts of that outcome held, as the venue said (positive). */
+  contracts?: number
+}
+
+/** Positions are kept per market and, where the venue says it, per outcome: YES and NO of one market are two. */
+export function positionKey(market: string, outcome: Outcome | undefined): string {
+  return outcome === undefined ? market : `${market}\u0000${outcome}`
 }
 
 export interface BalanceRow {
@@ -261,7 +274,7 @@ export function positionRow(r: Obj, u: UserUpdateView): PositionRow | null {
   if (market === null || raw === null) return null
   // Some venues send an unsigned size plus a side.
   const size = normaliseSide(r.side) === 'sell' && raw > 0 ? -raw : raw
-  return {
+  const row: PositionRow = {
     market,
     size,
     avgPrice: pickNum(r, ['avg_price', 'avgPrice', 'average_price', 'entry_price', 'entryPrice', 'price']),
@@ -269,14 +282,20 @@ export function positionRow(r: Obj, u: UserUpdateView): PositionRow | null {
     realizedPnl: pickNum(r, ['realized_pnl', 'realizedPnl', 'realised_pnl', 'realisedPnl', 'rpnl']),
     updatedAt: u.receivedAt,
   }
+  const outcome = outcomeOf(r.outcome ?? r.contract_type)
+  if (outcome !== null) row.outcome = outcome
+  const contracts = pickNum(r, ['contracts'])
+  if (contracts !== null) row.contracts = contracts
+  return row
 }
 
 function applyPosition(state: AccountState, r: Obj, u: UserUpdateView): boolean {
   const row = positionRow(r, u)
   if (row === null) return false
   const positions = { ...state.positions }
-  if (row.size === 0) delete positions[row.market]
-  else positions[row.market] = row
+  const key = positionKey(row.market, row.outcome)
+  if (row.size === 0) delete positions[key]
+  else positions[key] = row
   state.positions = positions
   return true
 }
