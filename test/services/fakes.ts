@@ -64,6 +64,11 @@ export function fakeRest(events: EventSummary[] = []): FakeRest {
         ok: false,
         error: { code: 'not_found', status: 404, message: `no ${path} in this fake` },
       }),
+      send: async () => ({
+        ok: false,
+        error: { code: 'unavailable', message: 'no trading in this fake' },
+        sent: 'no',
+      }),
       verifyKey: async (key) => {
         fake.verifyCalls.push(key)
         return fake.verify(key)

@@ -32,6 +32,7 @@ import {
   type Workspace,
 } from '../../../shared/workspace'
 import { fail, ok } from '../../../shared/ipc'
+import { tradingSettingsSchema, type TradingSettings } from '../../../shared/trading'
 import { DEMO_PROFILE_ID } from '../../../shared/model'
 import type { Profile, Result, WindowLayout } from '../../../shared/model'
 
@@ -57,6 +58,13 @@ export interface Settings {
   windowMarkets: WindowMarket[]
   /** Per-market big-trade highlighting of the tape. */
   bigTrades: BigTradeEntry[]
+  /** Each profile's trading mode, one-click and limits (docs/trading.md); a profile without one has the defaults. */
+  trading: TradingEntry[]
+}
+
+/** One profile's trading settings. */
+export interface TradingEntry extends TradingSettings {
+  profileId: string
 }
 
 export const SETTINGS_VERSION = 1
@@ -116,6 +124,7 @@ export function defaultSettings(): Settings {
     windowWorkspaces: [],
     windowMarkets: [],
     bigTrades: [],
+    trading: [],
   }
 }
 
@@ -221,6 +230,11 @@ export const SETTINGS_SECTIONS = {
     entrySchema: bigTradeEntrySchema,
     maxEntries: MAX_BIG_TRADE_RULES,
     idKey: 'market',
+  }),
+  trading: listSection({
+    entrySchema: z.object({ profileId: idSchema, ...tradingSettingsSchema.shape }).strict(),
+    maxEntries: MAX_PROFILES,
+    idKey: 'profileId',
   }),
 }
 
