@@ -276,7 +276,7 @@ export function describeClose(info: StreamCloseInfo): string {
         case 'server-error':
           return 'The exchange had a server error (4003); reconnecting.'
         case 'invalid-message':
-          return `The exchange refused a message of ours (4004${info.reason ? `: ${info.reason}` : ''}); reconnecting without it.`
+          return `The exchange refused a message of ours (4004${info.reason ? `: ${info.reason}` : ''}); reconnecting.`
         case null:
           return `The stream connection closed (code ${info.code}${info.reason ? `: ${info.reason}` : ''}).`
       }

@@ -13,6 +13,7 @@ export function connectionHooks(w: Wiring): ConnectionHooks {
       p.restBooks.reset()
       p.accountRest.reset()
       p.registry.disconnected()
+      p.registry.venueChanged()
       p.data.clear()
       p.userFeed.clear()
       p.fanout.forgetUser()
@@ -24,7 +25,6 @@ export function connectionHooks(w: Wiring): ConnectionHooks {
       p.recordReplay.interrupted()
     },
     opened: () => {
-      p.closes.opened()
       p.venue.connected()
       p.registry.connected()
       p.liveness.restartClocks(w.now())
