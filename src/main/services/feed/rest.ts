@@ -2,12 +2,14 @@
 // Every failure becomes a typed ApiError with a message a user can act on; the key never appears in an
 // error or a log line. A 429 blocks further requests until Retry-After has elapsed: no request is sent while
 // blocked and nothing is retried automatically.
+import { keyFormatMessage, keyFormatProblem } from '../../../shared/api-key'
 import { decodeEventsListing } from '../../../shared/decode'
 import type { ApiError, EventSummary, RateLimitInfo, Result } from '../../../shared/model'
 import { blockDelayMs, parseRateLimitHeaders } from './rate-limit'
 import { linkFailureOf, NETWORK_REASONS } from './link-errors'
 import type { Logger } from '../base/types'
 import { errorMessage } from '../base/errors'
+import { scrubKey } from '../base/key-scrub'
 
 export interface RestClientOptions {
   /** {base_url} of the spec, including `/v1`. http or https only. */
@@ -17,6 +19,11 @@ export interface RestClientOptions {
   fetchImpl?: typeof fetch
   now?: () => number
   logger?: Logger
+  /**
+   * Scrubs every other key the engine knows (feed/redact.ts) out of an error text, beside the request's own:
+   * a venue may quote any key it was ever sent.
+   */
+  scrub?: (text: string) => string
 }
 
 export interface RestClient {
@@ -63,27 +70,16 @@ export function validateBaseUrl(baseUrl: string): Result<URL> {
   return { ok: true, value: url }
 }
 
-/** A header value fetch will send unchanged: visible ASCII only (no spaces, line breaks or non-ASCII). */
+/**
+ * Whether the key can be sent: none is `no_key`, and characters a header cannot carry unchanged (or that no key
+ * has: shared/api-key.ts) are refused without sending anything. A key shorter than the input minimum is sent: it
+ * can only be one stored before that rule, and it may still work.
+ */
 function keyProblem(apiKey: unknown): ApiError | null {
-  if (typeof apiKey !== 'string' || apiKey.length === 0) {
-    return {
-      code: 'no_key',
-      message: 'No API key was given. Enter the key from your profile security settings.',
-    }
-  }
-  if (!/^[\x21-\x7e]+$/.test(apiKey)) {
-    return {
-      code: 'invalid_argument',
-      message:
-        'The API key contains characters that cannot be sent (spaces, line breaks or non-ASCII). ' +
-        'Paste the key again exactly as the exchange showed it.',
-    }
-  }
+  const problem = typeof apiKey === 'string' ? keyFormatProblem(apiKey) : 'empty'
+  if (problem === 'empty') return { code: 'no_key', message: keyFormatMessage(problem) }
+  if (problem === 'characters') return { code: 'invalid_argument', message: keyFormatMessage(problem) }
   return null
-}
-
-function scrub(text: string, apiKey: string): string {
-  return apiKey.length > 0 ? text.split(apiKey).join('[redacted]') : text
 }
 
 function errorCodeOf(e: unknown): string | undefined {
@@ -155,6 +151,8 @@ export function createRestClient(options: RestClientOptions): RestClient {
   const fetchImpl = options.fetchImpl ?? fetch
   const now = options.now ?? Date.now
   const log = options.logger ?? silentLogger
+  const scrubOthers = options.scrub ?? ((text: string) => text)
+  const scrub = (text: string, apiKey: string): string => scrubOthers(scrubKey(text, apiKey))
 
   let info: RateLimitInfo | null = null
   let blockedUntil: number | null = null
@@ -217,7 +215,7 @@ export function createRestClient(options: RestClientOptions): RestClient {
         ? `its TLS certificate was not accepted (${code})`
         : code !== undefined && NETWORK_REASONS[code] !== undefined
           ? NETWORK_REASONS[code]
-          : scrub(errorMessage(e).slice(0, 200), apiKey)
+          : scrub(errorMessage(e), apiKey).slice(0, 200)
     return {
       code: 'network',
       message: `Could not reach ${host}: ${reason}. Check the profile's base URL and your network connection.`,
@@ -295,7 +293,7 @@ export function createRestClient(options: RestClientOptions): RestClient {
       const location = res.headers.get('location')
       return fail(
         errors.badResponse(
-          `was a redirect (HTTP ${status}${location ? ` to ${scrub(location.slice(0, 200), apiKey)}` : ''}); redirects are not followed so the key is not sent elsewhere`,
+          `was a redirect (HTTP ${status}${location ? ` to ${scrub(location, apiKey).slice(0, 200)}` : ''}); redirects are not followed so the key is not sent elsewhere`,
           status,
         ),
       )

@@ -5,7 +5,7 @@
 // message would only be closed again, and a 4001 takes every market's data down with it.
 import type { ApiError, InspectorFrame } from '../../../shared/model'
 import type { ClientMessage } from '../../../shared/protocol'
-import { REDACTED } from './redact'
+import { REDACTED } from '../base/key-scrub'
 import type { IdChannel } from './registry'
 import type { StreamCloseInfo } from './stream'
 
