@@ -4,6 +4,7 @@
 // blocked and nothing is retried automatically.
 import { keyFormatMessage, keyFormatProblem } from '../../../shared/api-key'
 import { decodeEventsListing } from '../../../shared/decode'
+import { checkEndpoint } from '../../../shared/endpoints'
 import type { ApiError, EventSummary, RateLimitInfo, Result } from '../../../shared/model'
 import { blockDelayMs, parseRateLimitHeaders } from './rate-limit'
 import { linkFailureOf, NETWORK_REASONS } from './link-errors'
@@ -12,7 +13,7 @@ import { errorMessage } from '../base/errors'
 import { scrubKey } from '../base/key-scrub'
 
 export interface RestClientOptions {
-  /** {base_url} of the spec, including `/v1`. http or https only. */
+  /** {base_url} of the spec, including `/v1`: refused as the profile form refuses it (shared/endpoints.ts). */
   baseUrl: string
   /** Whole request, headers and body. Default 10 000 ms. */
   timeoutMs?: number
@@ -45,30 +46,6 @@ export const MAX_BODY_BYTES = 32 * 1024 * 1024
 const EVENTS_PATH = '/data/events'
 
 const silentLogger: Logger = { info() {}, warn() {}, error() {} }
-
-/** Checks a profile's base URL. Errors say what is wrong in words a user can fix. */
-export function validateBaseUrl(baseUrl: string): Result<URL> {
-  const bad = (why: string): Result<URL> => ({
-    ok: false,
-    error: {
-      code: 'invalid_argument',
-      message: `The API base URL ${why}. Example: https://api.example.com/v1`,
-    },
-  })
-  if (typeof baseUrl !== 'string' || baseUrl.trim() === '') return bad('is empty')
-  let url: URL
-  try {
-    url = new URL(baseUrl.trim())
-  } catch {
-    return bad('is not a valid URL')
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return bad(`must start with http:// or https:// (got ${url.protocol.slice(0, 20)})`)
-  }
-  if (url.username !== '' || url.password !== '') return bad('must not contain a user name or password')
-  if (url.search !== '' || url.hash !== '') return bad('must not contain a query (?…) or fragment (#…)')
-  return { ok: true, value: url }
-}
 
 /**
  * Whether the key can be sent: none is `no_key`, and characters a header cannot carry unchanged (or that no key
@@ -139,11 +116,12 @@ function retryAfterField(body: unknown): number | null {
 }
 
 export function createRestClient(options: RestClientOptions): RestClient {
-  const base = validateBaseUrl(options.baseUrl)
-  if (!base.ok) throw new TypeError(base.error.message)
-  const origin = base.value.origin
-  const basePath = base.value.pathname.replace(/\/+$/, '')
-  const host = base.value.host
+  const checked = checkEndpoint('baseUrl', options.baseUrl)
+  if (!checked.ok) throw new TypeError(checked.error.message)
+  const base = new URL(checked.value)
+  const origin = base.origin
+  const basePath = base.pathname.replace(/\/+$/, '')
+  const host = base.host
   const timeoutMs =
     options.timeoutMs !== undefined && Number.isFinite(options.timeoutMs) && options.timeoutMs > 0
       ? options.timeoutMs
