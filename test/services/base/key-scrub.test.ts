@@ -1,10 +1,11 @@
-// One rule for scrubbing a key (base/key-scrub.ts), used by all three callers: the REST client scrubbing its own
-// key out of its error texts, scrubError, and the redactor of frames and log lines. The same inputs must come
+// One rule for scrubbing a key (base/key-scrub.ts), used by every caller: the REST client scrubbing its own key
+// out of its error texts, scrubError, the keychain store's errors, and the redactor of frames and log lines. The same inputs must come
 // out the same through each; what is not a well-formed key (shared/api-key.ts) is never taken for one.
 import { describe, expect, it } from 'vitest'
 import { MIN_KEY_LENGTH } from '../../../src/shared/api-key'
 import { scrubError } from '../../../src/main/services/base/errors'
 import { findToken, REDACTED, scrubKey } from '../../../src/main/services/base/key-scrub'
+import { keyringError } from '../../../src/main/services/credentials/errors'
 import { SecretRedactor } from '../../../src/main/services/feed/redact'
 import { createRestClient } from '../../../src/main/services/feed/rest'
 import { captureLogger } from '../helpers'
@@ -51,12 +52,13 @@ function throughLogger(text: string, key: string): string {
   return log.lines.join('\n')
 }
 
-describe('one key-scrub rule, three callers', () => {
+describe('one key-scrub rule, every caller', () => {
   it.each(CASES)(
-    '%s: the same through scrubKey, scrubError, the redactor and REST',
+    '%s: the same through scrubKey, scrubError, the keychain, the redactor and REST',
     async (_w, text, key, expected) => {
       expect(scrubKey(text, key)).toBe(expected)
       expect(scrubError({ code: 'unauthorized', message: text }, key).message).toBe(expected)
+      expect(keyringError(new Error(text), [key]).message).toContain(`(${expected})`)
       const inUse = new SecretRedactor()
       inUse.add(key)
       expect(inUse.redact(text)).toBe(expected)
@@ -74,6 +76,9 @@ describe('one key-scrub rule, three callers', () => {
       const text = `said ${String(key)} and ${KEY}`
       expect(scrubKey(text, key)).toBe(text)
       expect(scrubError({ code: 'network', message: text }, key).message).toBe(text)
+      // The keychain's detail folds white space.
+      if (key !== null)
+        expect(keyringError(new Error(text), [key]).message).toContain(`(${text.replace(/\s+/g, ' ')})`)
       const r = new SecretRedactor()
       r.add(key)
       r.remember(key)

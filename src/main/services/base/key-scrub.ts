@@ -1,6 +1,7 @@
 // The one rule for scrubbing an API key out of a text, for every caller: the REST client (its own key, out of
-// its error texts), scrubError (the key being verified, out of a refusal) and the redactor (every key of the
-// run, out of frames, recordings and log lines: feed/redact.ts). Only a well-formed key (shared/api-key.ts) is
+// its error texts), scrubError (the key being verified, out of a refusal), the keychain store (the key it was
+// writing, out of the library's error) and the redactor (every key of the run, out of frames, recordings and
+// log lines: feed/redact.ts). Only a well-formed key (shared/api-key.ts) is
 // a key: a shorter string is a word of the venue's frames, and scrubbing it would blank that word everywhere.
 //
 // A key is replaced only where it is a whole token: not inside a longer run of key characters (letters, digits,
@@ -57,4 +58,11 @@ export function scrubKey(text: string, key: string | null | undefined): string {
     at = findToken(text, key, from)
   }
   return out + text.slice(from)
+}
+
+/** `text` scrubbed of each of `keys` in turn. */
+export function scrubKeys(text: string, keys: readonly string[]): string {
+  let out = text
+  for (const key of keys) out = scrubKey(out, key)
+  return out
 }

@@ -9,7 +9,7 @@
 // and refused (for its IP: 403 or 4001, or 401), replaced or cleared, among the most recent few. A refused key
 // may still be a real key, and a mistyped one is most of one.
 import type { LogFields, Logger } from '../base/types'
-import { findToken, scrubKey } from '../base/key-scrub'
+import { findToken, scrubKeys } from '../base/key-scrub'
 import { isWellFormedKey } from '../../../shared/api-key'
 
 /** Bounds the per-frame cost: the keys no longer in use that are still scrubbed, most recent first. */
@@ -62,10 +62,7 @@ export class SecretRedactor {
   }
 
   redact(text: string): string {
-    let out = text
-    for (const k of this.inUse) out = scrubKey(out, k)
-    for (const k of this.former) out = scrubKey(out, k)
-    return out
+    return scrubKeys(scrubKeys(text, this.inUse), this.former)
   }
 
   private dropFormer(key: string): void {
