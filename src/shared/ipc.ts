@@ -120,12 +120,6 @@ export interface KeyInfo {
   expiresAt: string | null
 }
 
-/**
- * The shortest API key `setApiKey` accepts. A shorter string would be a common word or fragment of the venue's
- * frames, not a key; VoxFi's keys and the simulator's demo key (`sk_demo_` and 32 hex digits) are far longer.
- */
-export const MIN_KEY_LENGTH = 16
-
 export interface SetKeyRequest {
   key: string
   label?: string | null

@@ -13,7 +13,8 @@ import { createInspector } from '../../src/main/services/health/inspector'
 import { InterestIndex } from '../../src/main/services/market/interests'
 import { MarketLiveness } from '../../src/main/services/health/liveness'
 import { LIVENESS_DEFAULTS, RESYNC_DEFAULTS } from '../../src/main/services/health/thresholds'
-import { REDACTED, SecretRedactor } from '../../src/main/services/feed/redact'
+import { REDACTED } from '../../src/main/services/base/key-scrub'
+import { SecretRedactor } from '../../src/main/services/feed/redact'
 import { ResyncTracker } from '../../src/main/services/market/resync'
 import { StatusTracker } from '../../src/main/services/health/status'
 import { TapeStore } from '../../src/main/services/market/tapes'
@@ -385,14 +386,15 @@ describe('FrameRouter', () => {
 
   it('decodes every frame as received: a known key changes only the copies that leave (issue 28 §2)', async () => {
     const s = await setup()
-    // Contrived so that a scrub before decoding would break every book frame: the key is part of its structure.
-    const key = '"type":"orderbook"'
+    // Contrived so that a scrub before decoding would break every book frame: the key is the market's id, which
+    // every book frame names (a market id pasted as a key and refused is scrubbed like any well-formed key).
+    const key = 'mkt-0123456789abcdef'
     s.secrets.add(key)
-    s.watch('a', [{ channel: 'market', id: 'm1', filter: 'all' }])
-    s.feed(book('m1', { snapshot: true, seq: 1, bids: [[0.4, 10]], asks: [[0.6, 7]] }))
-    s.feed(book('m1', { snapshot: false, seq: 2, bids: [[0.45, 3]] }))
-    expect(s.books.get('m1')?.state).toBe('live')
-    expect(s.books.get('m1')?.bestBid).toBe(0.45)
+    s.watch('a', [{ channel: 'market', id: key, filter: 'all' }])
+    s.feed(book(key, { snapshot: true, seq: 1, bids: [[0.4, 10]], asks: [[0.6, 7]] }))
+    s.feed(book(key, { snapshot: false, seq: 2, bids: [[0.45, 3]] }))
+    expect(s.books.get(key)?.state).toBe('live')
+    expect(s.books.get(key)?.bestBid).toBe(0.45)
     expect(s.inspector.counters()).toMatchObject({ frames: 2, malformed: 0, unknown: 0 })
     // The copies that leave: the recorder's lines and the inspector's frames are scrubbed.
     expect(s.tapped).toHaveLength(2)

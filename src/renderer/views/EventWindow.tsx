@@ -5,7 +5,7 @@ import { EventMatrix } from '../features/events/EventMatrix'
 import { KeySettings } from '../features/settings/KeySettings'
 import { ReplayBar } from '../features/recording/ReplayBar'
 import { StatusBar } from '../features/status/StatusBar'
-import { useEventsListing } from '../store/events'
+import { useEventsListing } from '../hooks/events'
 import { Header } from './Header'
 import { NewMarketWindowPalette } from './NewMarketWindow'
 

@@ -2,21 +2,29 @@
 // Every failure becomes a typed ApiError with a message a user can act on; the key never appears in an
 // error or a log line. A 429 blocks further requests until Retry-After has elapsed: no request is sent while
 // blocked and nothing is retried automatically.
+import { keyFormatMessage, keyFormatProblem } from '../../../shared/api-key'
 import { decodeEventsListing } from '../../../shared/decode'
+import { checkEndpoint } from '../../../shared/endpoints'
 import type { ApiError, EventSummary, RateLimitInfo, Result } from '../../../shared/model'
 import { blockDelayMs, parseRateLimitHeaders } from './rate-limit'
 import { linkFailureOf, NETWORK_REASONS } from './link-errors'
 import type { Logger } from '../base/types'
 import { errorMessage } from '../base/errors'
+import { scrubKey } from '../base/key-scrub'
 
 export interface RestClientOptions {
-  /** {base_url} of the spec, including `/v1`. http or https only. */
+  /** {base_url} of the spec, including `/v1`: refused as the profile form refuses it (shared/endpoints.ts). */
   baseUrl: string
   /** Whole request, headers and body. Default 10 000 ms. */
   timeoutMs?: number
   fetchImpl?: typeof fetch
   now?: () => number
   logger?: Logger
+  /**
+   * Scrubs every other key the engine knows (feed/redact.ts) out of an error text, beside the request's own:
+   * a venue may quote any key it was ever sent.
+   */
+  scrub?: (text: string) => string
 }
 
 export interface RestClient {
@@ -68,51 +76,16 @@ const EVENTS_PATH = '/data/events'
 
 const silentLogger: Logger = { info() {}, warn() {}, error() {} }
 
-/** Checks a profile's base URL. Errors say what is wrong in words a user can fix. */
-export function validateBaseUrl(baseUrl: string): Result<URL> {
-  const bad = (why: string): Result<URL> => ({
-    ok: false,
-    error: {
-      code: 'invalid_argument',
-      message: `The API base URL ${why}. Example: https://api.example.com/v1`,
-    },
-  })
-  if (typeof baseUrl !== 'string' || baseUrl.trim() === '') return bad('is empty')
-  let url: URL
-  try {
-    url = new URL(baseUrl.trim())
-  } catch {
-    return bad('is not a valid URL')
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return bad(`must start with http:// or https:// (got ${url.protocol.slice(0, 20)})`)
-  }
-  if (url.username !== '' || url.password !== '') return bad('must not contain a user name or password')
-  if (url.search !== '' || url.hash !== '') return bad('must not contain a query (?…) or fragment (#…)')
-  return { ok: true, value: url }
-}
-
-/** A header value fetch will send unchanged: visible ASCII only (no spaces, line breaks or non-ASCII). */
+/**
+ * Whether the key can be sent: none is `no_key`, and characters a header cannot carry unchanged (or that no key
+ * has: shared/api-key.ts) are refused without sending anything. A key shorter than the input minimum is sent: it
+ * can only be one stored before that rule, and it may still work.
+ */
 function keyProblem(apiKey: unknown): ApiError | null {
-  if (typeof apiKey !== 'string' || apiKey.length === 0) {
-    return {
-      code: 'no_key',
-      message: 'No API key was given. Enter the key from your profile security settings.',
-    }
-  }
-  if (!/^[\x21-\x7e]+$/.test(apiKey)) {
-    return {
-      code: 'invalid_argument',
-      message:
-        'The API key contains characters that cannot be sent (spaces, line breaks or non-ASCII). ' +
-        'Paste the key again exactly as the exchange showed it.',
-    }
-  }
+  const problem = typeof apiKey === 'string' ? keyFormatProblem(apiKey) : 'empty'
+  if (problem === 'empty') return { code: 'no_key', message: keyFormatMessage(problem) }
+  if (problem === 'characters') return { code: 'invalid_argument', message: keyFormatMessage(problem) }
   return null
-}
-
-function scrub(text: string, apiKey: string): string {
-  return apiKey.length > 0 ? text.split(apiKey).join('[redacted]') : text
 }
 
 function errorCodeOf(e: unknown): string | undefined {
@@ -193,11 +166,12 @@ function retryAfterField(body: unknown): number | null {
 }
 
 export function createRestClient(options: RestClientOptions): RestClient {
-  const base = validateBaseUrl(options.baseUrl)
-  if (!base.ok) throw new TypeError(base.error.message)
-  const origin = base.value.origin
-  const basePath = base.value.pathname.replace(/\/+$/, '')
-  const host = base.value.host
+  const checked = checkEndpoint('baseUrl', options.baseUrl)
+  if (!checked.ok) throw new TypeError(checked.error.message)
+  const base = new URL(checked.value)
+  const origin = base.origin
+  const basePath = base.pathname.replace(/\/+$/, '')
+  const host = base.host
   const timeoutMs =
     options.timeoutMs !== undefined && Number.isFinite(options.timeoutMs) && options.timeoutMs > 0
       ? options.timeoutMs
@@ -205,6 +179,8 @@ export function createRestClient(options: RestClientOptions): RestClient {
   const fetchImpl = options.fetchImpl ?? fetch
   const now = options.now ?? Date.now
   const log = options.logger ?? silentLogger
+  const scrubOthers = options.scrub ?? ((text: string) => text)
+  const scrub = (text: string, apiKey: string): string => scrubOthers(scrubKey(text, apiKey))
 
   let info: RateLimitInfo | null = null
   let blockedUntil: number | null = null
@@ -284,7 +260,7 @@ export function createRestClient(options: RestClientOptions): RestClient {
         ? `its TLS certificate was not accepted (${code})`
         : code !== undefined && NETWORK_REASONS[code] !== undefined
           ? NETWORK_REASONS[code]
-          : scrub(errorMessage(e).slice(0, 200), apiKey)
+          : scrub(errorMessage(e), apiKey).slice(0, 200)
     return {
       code: 'network',
       message: `Could not reach ${host}: ${reason}. Check the profile's base URL and your network connection.`,
@@ -404,7 +380,7 @@ export function createRestClient(options: RestClientOptions): RestClient {
       const location = headers.get('location')
       return fail(
         errors.badResponse(
-          `was a redirect (HTTP ${status}${location ? ` to ${scrub(location.slice(0, 200), apiKey)}` : ''}); redirects are not followed so the key is not sent elsewhere`,
+          `was a redirect (HTTP ${status}${location ? ` to ${scrub(location, apiKey).slice(0, 200)}` : ''}); redirects are not followed so the key is not sent elsewhere`,
           status,
         ),
       )

@@ -5,7 +5,7 @@
 // message would only be closed again, and a 4001 takes every market's data down with it. A 4004 names no
 // message: the registry works out which subscription it refused (refusal-search.ts), and this says what it found.
 import type { ApiError, InspectorFrame } from '../../../shared/model'
-import { REDACTED } from './redact'
+import { REDACTED } from '../base/key-scrub'
 import { MAX_REFUSALS, SEARCH_LIMIT_MS, type Refusal, type Unit } from './refusal-search'
 import type { StreamCloseInfo } from './stream'
 

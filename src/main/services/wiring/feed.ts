@@ -55,6 +55,7 @@ export function wireFeed(w: Wiring): Pick<Engine, FeedParts> {
       demo: w.demo,
       ...(options.stream !== undefined ? { stream: options.stream } : {}),
       ...(options.restTimeoutMs !== undefined ? { restTimeoutMs: options.restTimeoutMs } : {}),
+      scrub: (text) => secrets.redact(text),
       authError: () => registry.authError(),
       hooks: connectionHooks(w),
     },

@@ -3,7 +3,7 @@ import type { RefObject } from 'react'
 import { EventList } from './EventList'
 import { useApi } from '../../hooks/context'
 import { explainError } from '../../lib/errors'
-import { useEventsListing } from '../../store/events'
+import { useEventsListing } from '../../hooks/events'
 
 export interface EventsColumnProps {
   selectedMarket: string | null
