@@ -22,6 +22,7 @@ const rooms = {
   fanout: ['base'],
   recording: ['base'],
   settings: ['base', 'health', 'feed', 'credentials'],
+  orders: ['base', 'health', 'feed', 'market', 'account'],
 }
 const topLevel = ['monitor', 'frames', 'clients', 'index', 'options', 'wiring/*']
 const doorOnly = {

@@ -4,7 +4,7 @@
 import { builtinAdapters, FrameDecoder } from '../../src/shared/adapters'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ViewBatch } from '../../src/shared/ipc'
-import type { Level, TradeView, UserUpdateView } from '../../src/shared/model'
+import type { Level, TradeView } from '../../src/shared/model'
 import { BookStore } from '../../src/main/services/market/books'
 import { Fanout } from '../../src/main/services/fanout/fanout'
 import { FrameRouter } from '../../src/main/services/frames'
@@ -19,6 +19,8 @@ import { ResyncTracker } from '../../src/main/services/market/resync'
 import { StatusTracker } from '../../src/main/services/health/status'
 import { TapeStore } from '../../src/main/services/market/tapes'
 import { UserFeed } from '../../src/main/services/account/user-feed'
+import { AccountModel } from '../../src/main/services/account/model'
+import type { AccountChange } from '../../src/shared/account'
 import { captureLogger } from './helpers'
 import { createCatalog, fakeRest, listing, recordingRegistry } from './fakes'
 
@@ -145,7 +147,8 @@ async function setup(options: { realResync?: boolean; replayed?: boolean } = {})
     onTicker: (m: string) => void alertCalls.push(`ticker ${m}`),
     onTrade: (t: TradeView) =>
       void alertCalls.push(`trade ${t.market} ${books.ticker(t.market)?.last ?? '-'}`),
-    onUser: (u: UserUpdateView) => void alertCalls.push(`user ${u.topic}`),
+    onAccount: (changes: readonly AccountChange[]) =>
+      void alertCalls.push(`account ${changes.map((c) => c.kind).join(',')}`),
   }
   // What the recorder would write.
   const tapped: string[] = []
@@ -160,6 +163,7 @@ async function setup(options: { realResync?: boolean; replayed?: boolean } = {})
     books,
     tapes,
     userFeed,
+    account: new AccountModel({ changed: () => undefined }),
     registry,
     liveness,
     // The router calls only these three; the stub is cast to the class it stands in for.
@@ -347,7 +351,7 @@ describe('FrameRouter', () => {
     s.feed(trade('m3', 0.5, 't-2'))
     s.feed(book('m3', { snapshot: true, seq: 1, bids: [[0.4, 10]], asks: [[0.6, 7]] }))
     s.feed(JSON.stringify({ channel: 'user', type: 'fill', data: { id: 'f1', price: 0.5, size: 2 } }))
-    expect(s.alertCalls).toEqual(['book m1 0.4', 'book m1 0.45', 'trade m1 0.52', 'user fill'])
+    expect(s.alertCalls).toEqual(['book m1 0.4', 'book m1 0.45', 'trade m1 0.52', 'account fill'])
   })
 
   it('a trade goes on the tape, sets the last price and reaches the window', async () => {

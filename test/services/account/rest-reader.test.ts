@@ -11,7 +11,7 @@ import {
   orderUpdates,
   positionUpdates,
 } from '../../../src/main/services/account/rest-reader'
-import { deriveAccount } from '../../../src/shared/account'
+import { positionKey, deriveAccount } from '../../../src/shared/account'
 import type { Result, Update, UserUpdateView } from '../../../src/shared/model'
 import { captureLogger, waitFor } from '../helpers'
 
@@ -53,9 +53,18 @@ describe('VoxFi account over REST', () => {
     })
     expect(updates).toHaveLength(2)
     const account = deriveAccount(views(updates))
-    expect(account.positions.m1).toMatchObject({ size: 10, avgPrice: 0.4, pnl: 1.5 })
-    expect(account.positions.m2?.size).toBe(-4)
-    expect(account.positions.m2?.avgPrice).toBeCloseTo(0.3, 10)
+    // Kept per market and outcome: a market's YES and NO rows are two positions.
+    expect(account.positions[positionKey('m1', 'yes')]).toMatchObject({
+      size: 10,
+      avgPrice: 0.4,
+      pnl: 1.5,
+      outcome: 'yes',
+      contracts: 10,
+    })
+    const no = account.positions[positionKey('m2', 'no')]
+    expect(no?.size).toBe(-4)
+    expect(no?.avgPrice).toBeCloseTo(0.3, 10)
+    expect(no).toMatchObject({ outcome: 'no', contracts: 4 })
     expect((updates[1]?.data as Record<string, unknown>).outcome).toBe('no')
   })
 

@@ -1,5 +1,6 @@
 // AlertService with fake deps and a fake clock: validation, the hot index, price rules with trust and holds,
 // big trades, account and feed-health rules, interests, history and the rule rows.
+import { AccountModel } from '../../../src/main/services/account/model'
 import { describe, expect, it } from 'vitest'
 import {
   ALERT_HISTORY_CAP,
@@ -96,8 +97,11 @@ function world(
     logs: log.lines,
     timers: [] as { fn: () => void; ms: number; cleared: boolean }[],
   } as World
+  // The engine's one account: the rules read what it folded (account/model.ts).
+  const account = new AccountModel({ changed: () => undefined })
   const deps: AlertServiceDeps = {
     now: () => w.now,
+    balances: () => Object.values(account.state().balances),
     books: {
       get: (market) => {
         w.bookReads++
@@ -152,7 +156,7 @@ function world(
   }
   w.user = (topic, data, market = null) => {
     const u: UserUpdateView = { seq: ++userSeq, topic, market, data, receivedAt: w.now }
-    w.svc.onUser(u)
+    w.svc.onAccount(account.apply([u]))
   }
   w.save = (input) => {
     const r = w.svc.save(input)

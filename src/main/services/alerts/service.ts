@@ -18,8 +18,9 @@ import {
 } from '../../../shared/alerts'
 import type { Interest } from '../../../shared/ipc'
 import { fail, ok } from '../../../shared/ipc'
-import type { ApiError, ConnectionState, Result, TradeView, UserUpdateView } from '../../../shared/model'
+import type { ApiError, ConnectionState, Result, TradeView } from '../../../shared/model'
 import { AccountWatch, judgeBalance, judgeNews } from './account'
+import type { AccountChange, BalanceRow } from '../../../shared/account'
 import { HealthWatch } from './health'
 import { AlertHistory } from './history'
 import { checkAlertCondition } from '../../../shared/alert-rules-check'
@@ -42,6 +43,8 @@ import type { Logger } from '../base/types'
 
 /** Besides what the parts read (PriceDeps: the clock, books and listing; InputDeps: whether a market exists): */
 export interface AlertServiceDeps extends PriceDeps, InputDeps {
+  /** The account's balances now (account/model.ts), for a balance rule made or re-enabled later. */
+  balances(): BalanceRow[]
   connectionState(): ConnectionState
   authError(): ApiError | null
   /** The active profile's key expiry date (ISO YYYY-MM-DD) if the user entered one. */
@@ -275,10 +278,11 @@ export class AlertService {
     this.prices.onTrade(trade)
   }
 
-  onUser(update: UserUpdateView): void {
+  /** What a user update changed in the engine's one account (account/model.ts), record by record. */
+  onAccount(changes: readonly AccountChange[]): void {
     try {
       const now = this.d.now()
-      const reading = this.account.read(update, now)
+      const reading = this.account.read(changes, now)
       const rules = this.idx.user
       if (rules.length === 0) return
       const fire = (rt: RuleRuntime, f: Firing) => this.record(rt, 'fired', now, f)
@@ -352,7 +356,7 @@ export class AlertService {
       this.prices.judgeNow(rt)
     } else if (c.kind === 'balance-below') {
       const fire = (r: RuleRuntime, f: Firing) => this.record(r, 'fired', now, f)
-      for (const row of this.account.balances.values()) judgeBalance([rt], row, now, this.paused, fire)
+      for (const row of this.d.balances()) judgeBalance([rt], row, now, this.paused, fire)
       this.flushDirty([rt])
     }
   }

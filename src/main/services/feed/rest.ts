@@ -5,6 +5,7 @@
 import { keyFormatMessage, keyFormatProblem } from '../../../shared/api-key'
 import { decodeEventsListing } from '../../../shared/decode'
 import { checkEndpoint } from '../../../shared/endpoints'
+import { jsonLimitProblem, type JsonLimits } from '../../../shared/json-limits'
 import type { ApiError, EventSummary, RateLimitInfo, Result } from '../../../shared/model'
 import { blockDelayMs, parseRateLimitHeaders } from './rate-limit'
 import { linkFailureOf, NETWORK_REASONS } from './link-errors'
@@ -70,6 +71,16 @@ export type TradeResult =
   { ok: true; value: TradeAnswer } | { ok: false; error: ApiError; sent: 'no' | 'maybe' }
 
 export const DEFAULT_TIMEOUT_MS = 10_000
+/**
+ * A REST body may be far larger than a frame (a whole listing, an account's activity) but no deeper: 32 levels is
+ * several times what any venue nests, and far below where serialising it would overflow the stack.
+ */
+export const REST_BODY_LIMITS: Partial<JsonLimits> = {
+  maxDepth: 32,
+  maxItems: 1_000_000,
+  maxNodes: 10_000_000,
+  maxString: 1_000_000,
+}
 /** A listing larger than this is refused rather than buffered. */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024
 const EVENTS_PATH = '/data/events'
@@ -319,6 +330,16 @@ export function createRestClient(options: RestClientOptions): RestClient {
       body = JSON.parse(text)
     } catch {
       json = false
+    }
+    // Measured before anything walks it: a body nested past the limit would make every later serialisation (the
+    // account's change check, a window's batch) overflow the stack. Refused whole, so the other reads go on.
+    const tooBig = json ? jsonLimitProblem(body, REST_BODY_LIMITS, false) : null
+    if (tooBig !== null) {
+      return {
+        ok: false,
+        error: errors.badResponse(`was ${tooBig.message}, past what the app reads`, res.status),
+        sent: 'maybe',
+      }
     }
     if (res.status === 429) {
       const t = now()

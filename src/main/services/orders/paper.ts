@@ -127,6 +127,37 @@ export class PaperBroker {
     return n
   }
 
+  /** Merges `quantity` YES+NO pairs of a market into R$1.00 each, as the venue's Merge Contracts does. */
+  merge(
+    market: string,
+    quantity: number,
+  ):
+    | { ok: true; value: { market: string; quantity: number; received: number } }
+    | { ok: false; error: PaperRefusal } {
+    const yes = this.holdings.get(holdingKey(market, 'YES'))
+    const no = this.holdings.get(holdingKey(market, 'NO'))
+    const free = (h: Holding | undefined, o: OrderOutcome): number =>
+      (h?.contracts ?? 0) - this.offered(market, o)
+    if (yes === undefined || no === undefined || Math.min(free(yes, 'YES'), free(no, 'NO')) < quantity) {
+      return {
+        ok: false,
+        error: {
+          code: 'venue_refused',
+          venueCode: 'PO4',
+          field: 'quantity',
+          message: `Not enough paper YES and NO pairs to merge ${quantity} (PO4, as the venue would say).`,
+        },
+      }
+    }
+    // Each pair pays R$1.00: what the pair cost is realised against it, on the YES side.
+    yes.realized += ((100 - yes.avgTicks - no.avgTicks) * quantity) / 100
+    yes.contracts -= quantity
+    no.contracts -= quantity
+    this.cash += quantity
+    this.d.changed()
+    return { ok: true, value: { market, quantity, received: quantity } }
+  }
+
   /**
    * A public print of `market`, in YES terms (price 0–1, as the tape keeps it). Paper orders it reaches fill; returns
    * how many fills it made.

@@ -14,6 +14,7 @@ export function wireAlerts(w: Wiring): Pick<Engine, 'alerts' | 'relay'> {
     {
       now,
       log,
+      balances: () => Object.values(p.account.state().balances),
       books: p.books,
       eventOf: (market) => p.catalog.eventOf(market),
       isKnownMarket: (market) => p.data.isKnown(market),

@@ -16,6 +16,7 @@ export function connectionHooks(w: Wiring): ConnectionHooks {
       p.registry.venueChanged()
       p.data.clear()
       p.userFeed.clear()
+      p.account.clear()
       p.fanout.forgetUser()
       p.catalog.clear()
       p.alerts.reset()

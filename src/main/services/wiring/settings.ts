@@ -24,6 +24,7 @@ export function wireSettings(w: Wiring): Pick<Engine, 'keys' | 'profiles' | 'wor
       p.accountRest.refresh()
       p.catalog.invalidate()
       p.registry.keyChanged()
+      p.orders.keyChanged()
       p.status.setError(null)
     },
   })
