@@ -3,6 +3,7 @@
 // only once that market trades at or through it; marketable ones take the touch a step or few after placement.
 // Positions, marks, PnL and the wallet follow from the fills alone.
 import type { Side } from '../shared/model'
+import { takerFeeCents } from '../shared/voxfi-orders'
 import type { Permission } from './config'
 import { deriveSeed, mulberry32, pick, randInt, type Rng } from './rng'
 
@@ -133,9 +134,8 @@ const r6 = (x: number): number => Math.round(x * 1e6) / 1e6
 const usdc = (micro: number): number => micro / 1e6
 /** Micro-USDC of `size` shares at `tick` cents: exact integers, so the wallet never drifts. */
 const notionalMicro = (tick: number, size: number): number => tick * size * 10_000
-/** Taker fee, rounded up to the cent: 7% of p(1-p) per contract, as binary-contract venues charge. */
-const takerFeeMicro = (tick: number, size: number): number =>
-  Math.ceil((7 * size * tick * (100 - tick)) / 10_000) * 10_000
+/** The taker fee of src/shared/voxfi-orders.ts (a centavo is 10,000 micro-USDC). */
+const takerFeeMicro = (tick: number, size: number): number => takerFeeCents(tick, size) * 10_000
 
 function valid(q: { bid: number; ask: number }): boolean {
   return q.bid >= 1 && q.ask <= 99 && q.bid < q.ask
