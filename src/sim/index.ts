@@ -396,7 +396,7 @@ export async function createSimulator(
       return changed
     },
     addKey: (k) => keys.add(k),
-    resetRateLimits: () => rest.limiter.reset(),
+    resetRateLimits: () => rest.resetLimits(),
     stats: () =>
       vox === null
         ? { framesSent: theHub.framesSent, firehoseSent: fh.sent }
