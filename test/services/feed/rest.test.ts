@@ -150,6 +150,39 @@ describe('REST client: typed errors', () => {
     expectNoKey(cap, r)
   })
 
+  it('403 is three states: "permission denied" (or PO7), "ip not allowed", and anything else, each in words', async () => {
+    const s = await startServer((req, res) => {
+      if (req.url?.includes('wallet')) return json(res, 403, { error: 'permission denied' })
+      if (req.url?.includes('orders')) return json(res, 403, { error: 'not authorized', error_code: 'PO7' })
+      if (req.url?.includes('pnl')) return json(res, 403, { error: 'forbidden by policy' })
+      return json(res, 403, { error: 'ip not allowed' })
+    })
+    const { c, cap } = client(s)
+    const wallet = await c.get('/data/wallet/balance', KEY)
+    expect(!wallet.ok && wallet.error).toMatchObject({ code: 'permission', status: 403 })
+    expect(!wallet.ok && wallet.error.message).toMatch(/Profile → Security/)
+    expect(!wallet.ok && wallet.error.message).not.toMatch(/IP/)
+    const orders = await c.get('/data/orders', KEY)
+    expect(!orders.ok && orders.error.code).toBe('permission')
+    const other = await c.get('/data/pnl', KEY)
+    expect(!other.ok && other.error).toMatchObject({ code: 'forbidden', status: 403 })
+    expect(!other.ok && other.error.message).toMatch(/neither an IP block nor a missing permission/)
+    const ip = await c.get('/data/activity', KEY)
+    expect(!ip.ok && ip.error.code).toBe('ip_not_allowed')
+    for (const r of [wallet, orders, other, ip]) expectNoKey(cap, r)
+  })
+
+  it('a body nested deeper than the limit is refused whole before anything walks it', async () => {
+    const deep = '['.repeat(5_000) + ']'.repeat(5_000)
+    const s = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(deep)
+    })
+    const r = await client(s).c.get('/data/wallet/balance', KEY)
+    expect(!r.ok && r.error.code).toBe('bad_response')
+    expect(!r.ok && r.error.message).toMatch(/nested deeper than 32 levels/)
+  })
+
   it('500 -> server', async () => {
     const s = await startServer((_req, res) => json(res, 503, { error: 'down' }))
     const r = await client(s).c.listEvents(KEY)

@@ -122,13 +122,16 @@ export class OrderJournal {
       const d = day(entry.at)
       if (this.file === null || d !== this.fileDay) this.open(d)
       const max = this.o.maxFileBytes ?? 5 * 1024 * 1024
+      let rotated = false
       if (this.file !== null && size(this.file) >= max) {
         this.part += 1
         this.file = join(this.o.dir, name(d, this.part))
-        this.prune()
+        rotated = true
       }
       if (this.file === null) return
       appendFileSync(this.file, `${JSON.stringify(entry)}\n`, { mode: 0o600 })
+      // Pruned once the new part exists, so the count kept includes it.
+      if (rotated) this.prune()
     } catch (err) {
       this.fail(err)
     }
