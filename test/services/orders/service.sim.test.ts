@@ -3,7 +3,7 @@
 // wait; a connection dropped mid-POST, with and without the venue executing it (never a second POST, the order
 // reconciled); cancel-all while an order is in flight; and the dev page's answer shape.
 import { afterEach, describe, expect, it } from 'vitest'
-import { createSimulator, type SimConfig, type Simulator } from '../../../src/sim/index'
+import { createSimulator, type SimConfig, type Simulator, type VoxfiListing } from '../../../src/sim/index'
 import type { OrderLogEntry } from '../../../src/sim/faults'
 import type { MonitorClient } from '../../../src/main/services/base/types'
 import type { AccountView, OrderRequest, OrderView } from '../../../src/shared/trading'
@@ -20,7 +20,7 @@ afterEach(async () => {
 })
 
 interface Venue {
-  sim: Simulator<import('../../../src/sim/index').VoxfiListing>
+  sim: Simulator<VoxfiListing>
   h: Harness
   client: MonitorClient
   rec: Recorder
