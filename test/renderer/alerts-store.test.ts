@@ -192,12 +192,15 @@ describe('alert form model', () => {
     const grid = { min: 0, max: 1, tick: 0.01 }
     const events = [{ id: 'e9', title: 'Rain', markets: [{ id: 'v1', title: 'SP', priceGrid: grid }] }]
     const draft = prefill({ market: 'v1', subject: 'last', op: 'crosses-above', value: '5' })
-    const expected = checkAlertCondition(
-      { kind: 'price', market: 'v1', subject: 'last', op: 'crosses-above', value: 5 },
-      grid,
-    )
-    expect(expected).not.toBeNull()
-    expect(draftToInput(draft, events)).toEqual({ ok: false, field: 'value', message: expected?.message })
+    const words = "Price 5 is outside this market's prices (0 to 1): the alert could never fire as meant."
+    expect(draftToInput(draft, events)).toEqual({ ok: false, field: 'value', message: words })
+    // The engine's check says the same.
+    expect(
+      checkAlertCondition(
+        { kind: 'price', market: 'v1', subject: 'last', op: 'crosses-above', value: 5 },
+        grid,
+      ),
+    ).toEqual({ field: 'condition.value', message: words })
     expect(draftToInput({ ...draft, value: '0.25' }, events).ok).toBe(true)
     // A market the listing gives no prices for: the form leaves the range to the engine.
     expect(draftToInput({ ...draft, market: 'm1' }, EVENTS).ok).toBe(true)

@@ -4,7 +4,7 @@
 import { builtinAdapters, FrameDecoder } from '../../src/shared/adapters'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ViewBatch } from '../../src/shared/ipc'
-import type { Level, TradeView } from '../../src/shared/model'
+import type { Level, TradeView, Update } from '../../src/shared/model'
 import { BookStore } from '../../src/main/services/market/books'
 import { Fanout } from '../../src/main/services/fanout/fanout'
 import { FrameRouter } from '../../src/main/services/frames'
@@ -182,6 +182,7 @@ async function setup(options: { realResync?: boolean; replayed?: boolean } = {})
     return batches.slice(mark)
   }
   return {
+    router,
     feed,
     flushed,
     now,
@@ -448,6 +449,29 @@ describe('FrameRouter', () => {
     s.feed(JSON.stringify({ type: 'error', error: 'unauthorized', message: 'bad key' }))
     expect(s.registry.authError()?.code).toBe('unauthorized')
     expect(s.status.status().lastError).toBeNull()
+  })
+
+  it('a REST book is applied when no stream book came after it was asked for, and never over one that did', async () => {
+    const s = await setup()
+    s.watch('a', [{ channel: 'market', id: 'm1', filter: 'all' }])
+    const restBook = (bid: number): Update[] => [
+      { kind: 'book', market: 'm1', snapshot: true, bids: [[bid, 4]], asks: [[0.6, 4]] },
+    ]
+    // Asked for before the stream spoke: nothing newer to keep, so it is the book.
+    expect(s.router.applyRest('m1', restBook(0.3), s.now() - 50)).toBe(true)
+    expect(s.books.bookView('m1', 5)).toMatchObject({ state: 'live', source: 'rest', bids: [[0.3, 4]] })
+    // The stream's book, then a REST answer to a request that went out before it: the stream's stays.
+    const askedAt = s.now() + 50
+    s.feed(book('m1', { snapshot: true, seq: 1, bids: [[0.4, 10]], asks: [[0.6, 7]] }))
+    expect(s.router.applyRest('m1', restBook(0.35), askedAt)).toBe(false)
+    const kept = s.books.bookView('m1', 5)
+    expect(kept).toMatchObject({ state: 'live', seq: 1, bids: [[0.4, 10]] })
+    expect(kept?.source).toBeUndefined()
+    // Asked for after the stream's book: applied, and dated when it was asked for.
+    const later = s.now() + 10
+    expect(s.router.applyRest('m1', restBook(0.45), later)).toBe(true)
+    expect(s.books.get('m1')?.updatedAt).toBe(later)
+    expect(s.books.bookView('m1', 5)).toMatchObject({ source: 'rest', bids: [[0.45, 4]] })
   })
 
   it('with the real resync tracker: a gap resubscribes the market, opens an incident, a snapshot ends it', async () => {

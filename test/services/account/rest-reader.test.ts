@@ -2,7 +2,7 @@
 // the list closed, activity as fills, and a reader that pushes only what changed and stops on the first refusal.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import {
   ACCOUNT_PATHS,
   AccountReader,
@@ -154,6 +154,52 @@ describe('VoxFi account over REST', () => {
       expect(calls).toEqual([ACCOUNT_PATHS.balance])
     } finally {
       reader.close()
+    }
+  })
+
+  it('keeps its default pacing: 5 s between rounds after an execution, 750 ms of settle, a round every 30 s', async () => {
+    vi.useFakeTimers()
+    const rounds: number[] = []
+    const rest = {
+      get: async (path: string): Promise<Result<unknown>> => {
+        if (path === ACCOUNT_PATHS.balance) rounds.push(Date.now())
+        return { ok: true, value: path === ACCOUNT_PATHS.balance ? { total_balance: 10000 } : [] }
+      },
+    }
+    // No timing option: the defaults are what is under test.
+    const reader = new AccountReader({
+      rest: () => rest,
+      key: async () => 'k-1234567890',
+      wanted: () => true,
+      push: () => undefined,
+      log: captureLogger().logger,
+      now: () => Date.now(),
+    })
+    /** Runs the clock `ms` on and says how many rounds began meanwhile. */
+    const after = async (ms: number): Promise<number> => {
+      const before = rounds.length
+      await vi.advanceTimersByTimeAsync(ms)
+      return rounds.length - before
+    }
+    try {
+      reader.refresh()
+      expect(await after(0)).toBe(1)
+      // An execution right after a round waits out the 5 s gap since it began.
+      reader.executed()
+      expect(await after(4_999)).toBe(0)
+      expect(await after(1)).toBe(1)
+      // Long after the last round, an execution waits only for its burst to settle.
+      expect(await after(10_000)).toBe(0)
+      reader.executed()
+      expect(await after(749)).toBe(0)
+      expect(await after(1)).toBe(1)
+      // With nothing to hear of, the account is read again 30 s after the last round.
+      expect(await after(29_999)).toBe(0)
+      expect(await after(1)).toBe(1)
+      expect(rounds.slice(1).map((t, i) => t - (rounds[i] as number))).toEqual([5_000, 10_750, 30_000])
+    } finally {
+      reader.close()
+      vi.useRealTimers()
     }
   })
 })
