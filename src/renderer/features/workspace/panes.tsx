@@ -180,8 +180,9 @@ function usePaneVisible(api: Props['api']): boolean {
   return useSyncExternalStore(subscribe, () => api.isVisible)
 }
 
-function EventsPaneView(_: Props) {
+function EventsPaneView({ api }: Props) {
   const actions = useWindowActions()
+  const visible = usePaneVisible(api)
   const selected = useWindowWorkspace((s) => s.selectedMarket)
   const reveal = useWindowWorkspace((s) => s.reveal)
   const searchRef = useMemo(() => ({ current: null as HTMLInputElement | null }), [])
@@ -196,6 +197,7 @@ function EventsPaneView(_: Props) {
         onOpenKeySettings={actions.openKeySettings}
         reveal={reveal}
         searchRef={searchRef}
+        subscribe={visible}
       />
     </Frame>
   )
