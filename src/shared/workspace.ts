@@ -140,11 +140,24 @@ export type BigTradeRule = z.infer<typeof bigTradeRuleSchema>
 export const bigTradeEntrySchema = bigTradeRuleSchema.extend({ market: idSchema })
 export type BigTradeEntry = z.infer<typeof bigTradeEntrySchema>
 
-/** `main`, or `market:<id>` / `event:<id>` for the windows of one market or event. */
+/**
+ * `main`, `main:<page>` for one page of the main view (docs/workspaces.md: what survives its reload), or
+ * `market:<id>` / `event:<id>` for the windows of one market or event.
+ */
 export const windowKeySchema = z
   .string()
-  .regex(/^(main|(market|event):.{1,200})$/s, 'expected main, market:<id> or event:<id>')
+  .regex(
+    /^(main(:[0-9a-z]{1,32})?|(market|event):.{1,200})$/s,
+    'expected main, main:<page>, market:<id> or event:<id>',
+  )
   .refine((s) => !CONTROL.test(s), 'must not contain control characters')
+
+export const PAGE_WINDOW_PREFIX = 'main:'
+/**
+ * A page's own key lives as long as its tab (a relaunch or a new tab makes another), so at most this many are
+ * kept, the oldest going first: they never push out the entries of the windows that do come back.
+ */
+export const MAX_PAGE_WINDOWS = 16
 export const windowWorkspaceSchema = z.object({ window: windowKeySchema, workspace: idSchema })
 export type WindowWorkspace = z.infer<typeof windowWorkspaceSchema>
 /** The market a window's linked panes showed last: what a reload or a restart opens them on again. */

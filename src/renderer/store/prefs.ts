@@ -3,6 +3,7 @@
 // here: nothing secret, nothing the engine needs.
 import { create } from 'zustand'
 import type { PriceUnit } from '../lib/format'
+import { webStorage } from '../lib/storage'
 
 export const PRICE_UNIT_KEY = 'tm.priceUnit'
 /** As VoxFi's own UI: 40¢. */
@@ -12,14 +13,7 @@ export function parsePriceUnit(value: unknown): PriceUnit | null {
   return value === 'cents' || value === 'probability' ? value : null
 }
 
-function storage(): Storage | null {
-  try {
-    return typeof localStorage === 'undefined' ? null : localStorage
-  } catch {
-    // Storage can be refused (a sandboxed or privacy-restricted page): the default, unsaved.
-    return null
-  }
-}
+const storage = () => webStorage('localStorage')
 
 function storedPriceUnit(): PriceUnit {
   try {

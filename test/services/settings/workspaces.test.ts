@@ -10,7 +10,12 @@ import { createMonitor } from '../../../src/main/services/monitor'
 import type { MonitorEngine } from '../../../src/main/services/base/types'
 import type { ViewBatch } from '../../../src/shared/ipc'
 import { validateArgs } from '../../../src/shared/ipc-validate'
-import { DEFAULT_WORKSPACE_ID, MARKET_WORKSPACE_ID, type WorkspaceView } from '../../../src/shared/workspace'
+import {
+  DEFAULT_WORKSPACE_ID,
+  MARKET_WORKSPACE_ID,
+  MAX_PAGE_WINDOWS,
+  type WorkspaceView,
+} from '../../../src/shared/workspace'
 import { layoutOf } from '../../fixtures/layouts'
 import { captureLogger } from '../helpers'
 
@@ -173,6 +178,28 @@ it('a burst of selections, sent without waiting, keeps the last one of each wind
   await e.close()
 })
 
+it("the pages' own keys, one per tab and relaunch, never push out the windows that come back", async () => {
+  const e = await start()
+  const c = e.attachClient({ sink: () => {} })
+  expect((await c.setWindowMarket('market:m-9', 'm-9')).ok).toBe(true)
+  expect((await c.setWindowWorkspace('market:m-9', MARKET_WORKSPACE_ID)).ok).toBe(true)
+  expect((await c.setWindowMarket('main', 'm-0')).ok).toBe(true)
+  const pages = Array.from(
+    { length: MAX_PAGE_WINDOWS + 5 },
+    (_, i) => `main:${i.toString(16).padStart(16, '0')}`,
+  )
+  for (const page of pages) {
+    expect((await c.setWindowMarket(page, `m-${page}`)).ok).toBe(true)
+    expect((await c.setWindowWorkspace(page, DEFAULT_WORKSPACE_ID)).ok).toBe(true)
+  }
+  const view = await c.getWorkspaces()
+  if (!view.ok) throw new Error(view.error.message)
+  // The newest pages' keys, at most MAX_PAGE_WINDOWS of them; the other windows' entries all kept.
+  const kept = (list: readonly { window: string }[]) => list.map((w) => w.window)
+  expect(kept(view.value.markets)).toEqual(['market:m-9', 'main', ...pages.slice(-MAX_PAGE_WINDOWS)])
+  expect(kept(view.value.windows)).toEqual(['market:m-9', ...pages.slice(-MAX_PAGE_WINDOWS)])
+})
+
 it('IPC validation refuses malformed layouts and watchlists before the engine sees them', () => {
   const bad = structuredClone(trading) as unknown as { panels: Record<string, { contentComponent: string }> }
   ;(bad.panels['p-tape'] as { contentComponent: string }).contentComponent = 'script'
@@ -203,6 +230,10 @@ it('IPC validation refuses malformed layouts and watchlists before the engine se
   expect(validateArgs('setWindowMarket', ['main', '']).ok).toBe(false)
   expect(validateArgs('setWindowMarket', ['main', 'm\u0000']).ok).toBe(false)
   expect(validateArgs('setWindowMarket', ['nowhere', 'm-1']).ok).toBe(false)
+  // A page of the main view has a key of its own (docs/workspaces.md); nothing else rides on the prefix.
+  expect(validateArgs('setWindowMarket', ['main:0f3a9c12de45b678', 'm-1']).ok).toBe(true)
+  expect(validateArgs('setWindowMarket', ['main:', 'm-1']).ok).toBe(false)
+  expect(validateArgs('setWindowMarket', ['main:../x', 'm-1']).ok).toBe(false)
   expect(validateArgs('setBigTrade', ['m-1', { minSize: -1, relative: null }]).ok).toBe(false)
   expect(validateArgs('setBigTrade', ['m-1', null]).ok).toBe(true)
 })

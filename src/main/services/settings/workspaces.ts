@@ -8,8 +8,10 @@ import type { Result } from '../../../shared/model'
 import {
   DEFAULT_WORKSPACE_ID,
   MARKET_WORKSPACE_ID,
+  MAX_PAGE_WINDOWS,
   MAX_WATCHLISTS,
   MAX_WINDOW_WORKSPACES,
+  PAGE_WINDOW_PREFIX,
   MAX_WORKSPACES,
   type BigTradeRule,
   type Watchlist,
@@ -149,10 +151,15 @@ export class WorkspaceService {
 
 /**
  * A per-window list without `window`'s entry, most recent last: the oldest windows' entries go first when the
- * list is full, leaving room for one more.
+ * list is full, leaving room for one more. A page's own key makes room among the pages' keys first.
  */
 function recentOthers<T extends { window: string }>(list: readonly T[], window: string): T[] {
-  const others = list.filter((w) => w.window !== window)
+  let others = list.filter((w) => w.window !== window)
+  if (window.startsWith(PAGE_WINDOW_PREFIX)) {
+    const pages = others.filter((w) => w.window.startsWith(PAGE_WINDOW_PREFIX))
+    const gone = new Set(pages.slice(0, Math.max(0, pages.length - (MAX_PAGE_WINDOWS - 1))))
+    others = others.filter((w) => !gone.has(w))
+  }
   return others.slice(Math.max(0, others.length - (MAX_WINDOW_WORKSPACES - 1)))
 }
 
