@@ -1,9 +1,10 @@
-// Workspaces, watchlists and per-market tape rules: the shapes the engine keeps in settings and windows edit.
+// Workspaces, watchlists, per-market tape rules and the price unit: the shapes the engine keeps in settings and windows edit.
 // One schema serves the settings file, the IPC arguments and the window that restores a layout, so a layout
 // that reaches a docking library has passed the same checks wherever it came from. A layout is the docking
 // library's own serialisation; these checks bound its size and nesting and pin every pane to a known kind with
 // known parameters, which is all the engine needs to vouch for (the library judges the geometry itself).
 import { z } from 'zod'
+import { PRICE_UNITS, type PriceUnit } from './price-format'
 
 export const PANE_KINDS = [
   'events',
@@ -182,7 +183,11 @@ export interface WorkspaceView {
   /** Which market each window (by key) had selected last. */
   markets: WindowMarket[]
   bigTrades: BigTradeEntry[]
+  /** The unit every window shows prices in, and the engine writes its alert texts in (setPriceUnit). */
+  priceUnit: PriceUnit
 }
+
+export const priceUnitSchema = z.enum(PRICE_UNITS, { error: `expected ${PRICE_UNITS.join(' or ')}` })
 
 export function windowKeyOf(
   target: { kind: 'main' } | { kind: 'market'; market: string } | { kind: 'event'; event: string },

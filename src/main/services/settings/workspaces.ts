@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto'
 import { fail, ok } from '../../../shared/ipc'
 import type { Result } from '../../../shared/model'
+import { DEFAULT_PRICE_UNIT, type PriceUnit } from '../../../shared/price-format'
 import {
   DEFAULT_WORKSPACE_ID,
   MARKET_WORKSPACE_ID,
@@ -28,6 +29,8 @@ export interface WorkspaceServiceDeps {
   now(): number
   /** Every window gets the new view. */
   changed(): void
+  /** The price unit changed: the engine's own texts that name prices are written again. */
+  priceUnitChanged(): void
 }
 
 export class WorkspaceService {
@@ -44,8 +47,24 @@ export class WorkspaceService {
       windows: s.windowWorkspaces,
       markets: s.windowMarkets,
       bigTrades: s.bigTrades,
+      priceUnit: s.ui?.priceUnit ?? DEFAULT_PRICE_UNIT,
     }
     return this.cached
+  }
+
+  /** The unit prices are shown in, in every window and in the engine's alert texts. */
+  priceUnit(): PriceUnit {
+    return this.view().priceUnit
+  }
+
+  async setPriceUnit(unit: PriceUnit): Promise<Result<void>> {
+    let changed = false
+    const r = await this.write((s) => {
+      changed = (s.ui?.priceUnit ?? DEFAULT_PRICE_UNIT) !== unit
+      return changed ? { ...s, ui: { ...s.ui, priceUnit: unit } } : UNCHANGED
+    })
+    if (r.ok && changed) this.d.priceUnitChanged()
+    return r
   }
 
   async saveWorkspace(input: WorkspaceInput): Promise<Result<Workspace>> {

@@ -76,7 +76,7 @@ function Quote({ market }: { market: string }) {
       items: (['last', 'bid', 'ask', 'mid', 'spread'] as const).map((subject) => ({
         label: `Alert on ${subject === 'last' ? 'the last price' : subject}${values[subject] === null ? '' : ` (${formatSubject(subject, values[subject], unit)})`}…`,
         testId: `menu-alert-${subject}`,
-        onSelect: () => openAlertForm(quoteDraft(market, subject, values[subject], grid())),
+        onSelect: () => openAlertForm(quoteDraft(market, subject, values[subject], grid(), unit)),
       })),
     })
   return (
@@ -92,7 +92,7 @@ function Quote({ market }: { market: string }) {
         className="quote-cell quote-btn"
         data-testid="quote-last"
         title="Set an alert on the last price (right-click or Shift+F10 for bid, ask, mid, spread)"
-        onClick={() => openAlertForm(quoteDraft(market, 'last', last, grid()))}
+        onClick={() => openAlertForm(quoteDraft(market, 'last', last, grid(), unit))}
         onContextMenu={(e: MouseEvent) => {
           e.preventDefault()
           openMenu({ x: e.clientX, y: e.clientY })
