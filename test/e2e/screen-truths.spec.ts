@@ -19,28 +19,31 @@ const CENTS = /^\d{1,3}(\.\d{1,2})?¢$/
 /** A price as a probability: "0.45", "0.455", "1.00". */
 const PROBABILITY = /^[01]\.\d{2,3}$/
 
-/** The page's Web Notifications, recorded instead of shown (granted, as a trader who allowed them). */
-async function recordNotifications(page: Page): Promise<void> {
-  await page.addInitScript(() => {
-    const shown: { title: string; body: string }[] = []
-    ;(window as unknown as { shownNotifications: typeof shown }).shownNotifications = shown
-    class Recorded {
-      static permission = 'granted'
-      static requestPermission = async () => 'granted'
-      onclick: (() => void) | null = null
-      constructor(title: string, options?: { body?: string }) {
-        shown.push({ title, body: options?.body ?? '' })
-      }
-      close(): void {}
+/**
+ * The page's Web Notifications, recorded instead of shown (granted, as a trader who allowed them). Browser-side
+ * code is passed as source text: the e2e files typecheck without the DOM (as in helpers.ts).
+ */
+const RECORD_NOTIFICATIONS = `(() => {
+  const shown = []
+  window.shownNotifications = shown
+  class Recorded {
+    static permission = 'granted'
+    static requestPermission = async () => 'granted'
+    onclick = null
+    constructor(title, options) {
+      shown.push({ title, body: (options && options.body) || '' })
     }
-    Object.defineProperty(window, 'Notification', { value: Recorded, configurable: true })
-  })
+    close() {}
+  }
+  Object.defineProperty(window, 'Notification', { value: Recorded, configurable: true })
+})()`
+
+async function recordNotifications(page: Page): Promise<void> {
+  await page.addInitScript({ content: RECORD_NOTIFICATIONS })
 }
 
 async function notifications(page: Page): Promise<{ title: string; body: string }[]> {
-  return page.evaluate(
-    () => (window as unknown as { shownNotifications: { title: string; body: string }[] }).shownNotifications,
-  )
+  return (await page.evaluate('window.shownNotifications')) as { title: string; body: string }[]
 }
 
 test('positions, an alert and its notification read in the unit shown; the history follows a later switch', async ({
