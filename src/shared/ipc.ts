@@ -2,6 +2,7 @@
 // Every renderer talks to main only through MonitorApi; the preload and the browser bridge both implement it.
 import type { AlertEvent, AlertRuleInput, AlertRuleView, AlertsView, KeepRunning } from './alerts'
 import type { CandleHistory } from './candles'
+import type { PriceUnit } from './price-format'
 import type {
   ApiError,
   BookView,
@@ -244,6 +245,11 @@ export interface MonitorApi {
   deleteWatchlist(id: string): Promise<Result<void>>
   /** Sets a market's big-trade highlighting; null (or both thresholds null) turns it off. */
   setBigTrade(market: string, rule: BigTradeRule | null): Promise<Result<void>>
+  /**
+   * The unit every window shows prices in and the engine writes its alert texts in (notifications included);
+   * every window hears it in WorkspaceView.priceUnit.
+   */
+  setPriceUnit(unit: PriceUnit): Promise<Result<void>>
 
   // ---- record and replay (docs/recording.md)
   /** Records the active profile's raw feed (keys scrubbed) to a new file in the recordings folder. */
@@ -342,6 +348,7 @@ export const MONITOR_METHODS = [
   'saveWatchlist',
   'deleteWatchlist',
   'setBigTrade',
+  'setPriceUnit',
   // record and replay
   'startRecording',
   'stopRecording',

@@ -41,6 +41,11 @@ export function useMarketNames(): MarketNames {
   return marketNamesOf(useEvents((s) => s.events))
 }
 
+/** Whether the listing has answered (with events or an error): a market it does not name is then not coming. */
+export function listingAnswered(s: Pick<EventsState, 'phase'>): boolean {
+  return s.phase === 'ready' || s.phase === 'error'
+}
+
 /** Drops the listing (another profile, another venue): the next load starts from nothing. */
 export function forgetEvents(): void {
   generation++

@@ -35,7 +35,7 @@ export function EventWindow({ event }: { event: string }) {
   else body = <div className="state-block center">Loading event…</div>
   return (
     <div className="app event-view">
-      <Header title={found ? found.title : `Event ${event}`}>
+      <Header title={found ? found.title : 'Event'}>
         <button className="btn ghost" onClick={() => setKeySettings(true)}>
           Key settings
         </button>

@@ -324,7 +324,8 @@ describe('alert rules against the simulator', () => {
     expect(impossible.ok ? null : impossible.error).toMatchObject({
       field: 'condition.value',
       message:
-        "Invalid alert: condition.value: Price 5 is outside this market's prices (0 to 1): the alert could never fire as meant.",
+        // In the app's price unit, cents unless the trader chose probabilities (docs/alerts.md).
+        "Invalid alert: condition.value: Price 500¢ is outside this market's prices (0¢ to 100¢): the alert could never fire as meant.",
     })
     const offTick = await client.saveAlert({
       condition: { kind: 'price', market, subject: 'bid', op: 'above', value: 0.333 },

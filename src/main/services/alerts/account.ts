@@ -6,7 +6,7 @@
 // the baseline it is, not news.
 import type { OrderAlertStatus, PositionChange } from '../../../shared/alerts'
 import type { AccountChange, BalanceRow, OrderRow, PositionRow } from '../../../shared/account'
-import { formatPrice } from '../../../shared/price-format'
+import { price, words, type Words } from '../../../shared/alert-text'
 import { fmtNum, observeCondition, observeEvent, type Firing, type RuleRuntime } from './rules'
 
 export type AccountNews =
@@ -156,7 +156,7 @@ export function judgeNews(
   news: AccountNews,
   now: number,
   paused: boolean,
-  name: (market: string) => string,
+  named: (market: string) => { market: string; name: string },
   fire: (rt: RuleRuntime, firing: Firing) => void,
 ): void {
   for (const rt of rules) {
@@ -169,37 +169,38 @@ export function judgeNews(
         : c.kind === 'position' &&
           c.change === news.change &&
           (c.market === null || c.market === news.position.market)
-    if (fits && observeEvent(rt, now, paused)) fire(rt, newsText(news, name))
+    if (fits && observeEvent(rt, now, paused)) fire(rt, newsText(news, named))
   }
 }
 
-function newsText(news: AccountNews, name: (market: string) => string): Firing {
+function newsText(news: AccountNews, named: (market: string) => { market: string; name: string }): Firing {
   if (news.kind === 'order') {
     const o = news.order
-    const parts: string[] = []
+    const parts: Words[] = []
     if (o.side !== null || o.size !== null || o.price !== null) {
       const size = o.size !== null ? fmtNum(o.size) : '?'
-      parts.push(`${o.side ?? ''} ${size}${o.price !== null ? ` @ ${formatPrice(o.price)}` : ''}`.trim())
+      const head = o.side !== null ? `${o.side} ${size}` : size
+      parts.push(o.price !== null ? words`${head} @ ${price(o.price)}` : [head])
     }
     if (o.filled !== null)
-      parts.push(`filled ${fmtNum(o.filled)}${o.size !== null ? `/${fmtNum(o.size)}` : ''}`)
-    if (o.status !== null) parts.push(o.status)
-    parts.push(`order ${o.id}`)
+      parts.push([`filled ${fmtNum(o.filled)}${o.size !== null ? `/${fmtNum(o.size)}` : ''}`])
+    if (o.status !== null) parts.push([o.status])
+    parts.push([`order ${o.id}`])
     return {
-      title: `${o.market !== null ? name(o.market) : 'Account'} — order ${news.status.replace('-', ' ')}`,
-      detail: parts.join(' · '),
+      title: words`${o.market !== null ? named(o.market) : 'Account'} — order ${news.status.replace('-', ' ')}`,
+      detail: parts.flatMap((p, i) => (i === 0 ? p : [' · ', ...p])),
       value: news.status === 'cancelled' ? null : o.filled,
       market: o.market,
     }
   }
   const p = news.position
-  const avg = p.avgPrice !== null ? ` @ avg ${formatPrice(p.avgPrice)}` : ''
+  const avg = p.avgPrice !== null ? words` @ avg ${price(p.avgPrice)}` : []
   return {
-    title: `${name(p.market)} — position ${news.change}`,
+    title: words`${named(p.market)} — position ${news.change}`,
     detail:
       news.change === 'opened'
-        ? `size ${fmtNum(p.size)}${avg}${news.before !== 0 ? ` (was ${fmtNum(news.before)})` : ''}`
-        : `was ${fmtNum(news.before)}, now ${fmtNum(p.size)}`,
+        ? [`size ${fmtNum(p.size)}`, ...avg, news.before !== 0 ? ` (was ${fmtNum(news.before)})` : '']
+        : [`was ${fmtNum(news.before)}, now ${fmtNum(p.size)}`],
     value: p.size,
     market: p.market,
   }
@@ -228,8 +229,8 @@ export function judgeBalance(
     const available =
       row.total !== null && row.available !== null ? ` (available ${fmtNum(row.available)})` : ''
     fire(rt, {
-      title: `${row.currency} balance below ${fmtNum(c.value)}`,
-      detail: `balance ${fmtNum(amount)}${available}`,
+      title: [`${row.currency} balance below ${fmtNum(c.value)}`],
+      detail: [`balance ${fmtNum(amount)}${available}`],
       value: amount,
       market: null,
     })

@@ -24,6 +24,7 @@ import type { AccountChange, BalanceRow } from '../../../shared/account'
 import { HealthWatch } from './health'
 import { AlertHistory } from './history'
 import { checkAlertCondition } from '../../../shared/alert-rules-check'
+import { marketWord } from '../../../shared/alert-text'
 import { gridOf, loadRules, ruleFromInput, type InputDeps } from './input'
 import { buildIndex, indexInterests, type RuleIndex } from './rule-index'
 import { PriceWatch, type PriceDeps } from './prices'
@@ -160,8 +161,8 @@ export class AlertService {
     return {
       ...rt.rule,
       state: ruleState(rt, now),
-      summary: describeCondition(rt.rule.condition),
-      note: this.neverFires(rt.rule) ?? ruleNote(rt, now, this.paused),
+      summary: describeCondition(rt.rule.condition, undefined, this.d.priceUnit()),
+      note: this.neverFires(rt.rule) ?? ruleNote(rt, now, this.paused, this.d.priceUnit()),
     }
   }
 
@@ -170,7 +171,7 @@ export class AlertService {
    * it is kept (the trader decides), but its row says why it stays quiet.
    */
   private neverFires(rule: AlertRule): string | null {
-    const problem = checkAlertCondition(rule.condition, gridOf(rule.condition, this.d))
+    const problem = checkAlertCondition(rule.condition, gridOf(rule.condition, this.d), this.d.priceUnit())
     return problem === null ? null : `never fires: ${problem.message}`
   }
 
@@ -256,6 +257,14 @@ export class AlertService {
     this.changes.fire()
   }
 
+  /**
+   * The app's price unit changed: the rules' notes and summaries name prices in it (the history's words are
+   * written again by each window, in its own).
+   */
+  priceUnitChanged(): void {
+    this.changes.fire()
+  }
+
   setKeepRunning(mode: KeepRunning): void {
     const parsed = keepRunningSchema.safeParse(mode)
     if (!parsed.success || parsed.data === this.keepRunning) return
@@ -286,8 +295,8 @@ export class AlertService {
       const rules = this.idx.user
       if (rules.length === 0) return
       const fire = (rt: RuleRuntime, f: Firing) => this.record(rt, 'fired', now, f)
-      const name = (market: string) => this.title(market)
-      for (const news of reading.news) judgeNews(rules, news, now, this.paused, name, fire)
+      const named = (id: string) => marketWord(id, this.d.marketTitle(id))
+      for (const news of reading.news) judgeNews(rules, news, now, this.paused, named, fire)
       for (const row of reading.balances) judgeBalance(rules, row, now, this.paused, fire)
       this.flushDirty(rules)
     } catch (error) {
@@ -361,13 +370,9 @@ export class AlertService {
     }
   }
 
-  private title(market: string): string {
-    return this.d.marketTitle(market) ?? market
-  }
-
   /** Appends to the history; a firing also stamps the rule (persisted), spends a `once` rule, and notifies. */
   private record(rt: RuleRuntime, kind: AlertEvent['kind'], now: number, text: Firing): void {
-    const event = this.history.add(rt.rule, kind, now, text)
+    const event = this.history.add(rt.rule, kind, now, text, this.d.priceUnit())
     this.historyChanges.fire(this.history.list())
     if (kind === 'fired') {
       rt.rule = { ...rt.rule, firedAt: Math.floor(now) }

@@ -21,6 +21,7 @@ import {
   MAX_WATCHLISTS,
   MAX_WINDOW_WORKSPACES,
   MAX_WORKSPACES,
+  priceUnitSchema,
   watchlistSchema,
   windowMarketSchema,
   windowWorkspaceSchema,
@@ -35,6 +36,7 @@ import { fail, ok } from '../../../shared/ipc'
 import { tradingSettingsSchema, type TradingSettings } from '../../../shared/trading'
 import { DEMO_PROFILE_ID } from '../../../shared/model'
 import type { Profile, Result, WindowLayout } from '../../../shared/model'
+import type { PriceUnit } from '../../../shared/price-format'
 
 export type Theme = 'system' | 'dark' | 'light'
 
@@ -44,7 +46,7 @@ export interface Settings {
   profiles: Profile[]
   activeProfileId: string
   windows: WindowLayout[]
-  ui?: { theme?: Theme }
+  ui?: { theme?: Theme; priceUnit?: PriceUnit }
   /** Alert rules (each versioned by its own `v`); a bad rule is set aside on load, the others kept. */
   alertRules: AlertRule[]
   /** What happens when every window is closed (DESIGN: the tray keeps watching while alerts are armed). */
@@ -195,7 +197,10 @@ const windowLayoutSchema = z.object({
   maximized: z.boolean(),
 })
 
-const uiSchema = z.object({ theme: z.enum(['system', 'dark', 'light']).optional() })
+const uiSchema = z.object({
+  theme: z.enum(['system', 'dark', 'light']).optional(),
+  priceUnit: priceUnitSchema.optional(),
+})
 
 /**
  * Every section of the file. A new section is one line here plus its field in Settings (the compile-time

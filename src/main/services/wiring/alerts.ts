@@ -23,6 +23,7 @@ export function wireAlerts(w: Wiring): Pick<Engine, 'alerts' | 'relay'> {
         return title === null ? null : marketLabelOf(p.catalog.eventTitleOf(market) ?? '', title)
       },
       priceGrid: (market) => p.catalog.priceGrid(market),
+      priceUnit: () => p.workspaces.priceUnit(),
       connectionState: () => p.connection.state(),
       authError: () => p.registry.authError(),
       keyExpiresAt: () => p.connection.profile.keyExpiresAt,

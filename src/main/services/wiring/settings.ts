@@ -31,6 +31,11 @@ export function wireSettings(w: Wiring): Pick<Engine, 'keys' | 'profiles' | 'wor
   return {
     keys,
     profiles: new ProfileService(settings, p.connection, w.credentials, log),
-    workspaces: new WorkspaceService({ settings, now: w.now, changed: () => p.fanout.workspaceChanged() }),
+    workspaces: new WorkspaceService({
+      settings,
+      now: w.now,
+      changed: () => p.fanout.workspaceChanged(),
+      priceUnitChanged: () => p.alerts.priceUnitChanged(),
+    }),
   }
 }

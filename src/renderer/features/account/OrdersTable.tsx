@@ -48,7 +48,7 @@ const OrderLine = memo(function OrderLine({
           data-testid="order-alert"
           title={`Alert when this market's order is filled${o.market ? `: ${marketHint(name, o.market)}` : ''}`}
           aria-label={`Alert when an order in ${name?.label ?? o.market ?? 'any market'} is filled`}
-          onClick={() => openAlertForm(prefill({ market: o.market, subject: 'order-filled' }))}
+          onClick={() => openAlertForm(prefill({ market: o.market, subject: 'order-filled' }, unit))}
         >
           Alert
         </button>

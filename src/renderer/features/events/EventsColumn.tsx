@@ -12,6 +12,8 @@ export interface EventsColumnProps {
   onOpenKeySettings(): void
   reveal: { event: string; n: number } | null
   searchRef: RefObject<HTMLInputElement | null>
+  /** False while the pane is a tab behind another (EventList's `subscribe`). */
+  subscribe?: boolean
 }
 
 export function EventsColumn(props: EventsColumnProps) {
@@ -26,6 +28,7 @@ export function EventsColumn(props: EventsColumnProps) {
         onOpenEvent={props.onOpenEvent}
         reveal={props.reveal}
         searchRef={props.searchRef}
+        subscribe={props.subscribe ?? true}
       />
     )
   if (listing.phase === 'error' && listing.error) {

@@ -60,7 +60,8 @@ const PANE_SIZES: Record<PaneKind, { width: number; height: number; start?: numb
   depth: { width: 220, height: 120 },
   tape: { width: 280, height: 140 },
   chart: { width: 240, height: 160 },
-  account: { width: 340, height: 200 },
+  // The fills table's columns (time, market, side, outcome, price, size, fee) at their least.
+  account: { width: 370, height: 200 },
   alerts: { width: 240, height: 140 },
   inspector: { width: 300, height: 160 },
   matrix: { width: 420, height: 160, start: 620 },
@@ -175,8 +176,9 @@ function usePaneVisible(api: Props['api']): boolean {
   return useSyncExternalStore(subscribe, () => api.isVisible)
 }
 
-function EventsPaneView(_: Props) {
+function EventsPaneView({ api }: Props) {
   const actions = useWindowActions()
+  const visible = usePaneVisible(api)
   const selected = useWindowWorkspace((s) => s.selectedMarket)
   const reveal = useWindowWorkspace((s) => s.reveal)
   const searchRef = useMemo(() => ({ current: null as HTMLInputElement | null }), [])
@@ -191,6 +193,7 @@ function EventsPaneView(_: Props) {
         onOpenKeySettings={actions.openKeySettings}
         reveal={reveal}
         searchRef={searchRef}
+        subscribe={visible}
       />
     </Frame>
   )
