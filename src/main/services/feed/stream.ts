@@ -251,7 +251,12 @@ export function createStreamConnection(options: StreamOptions): StreamConnection
       return
     }
     if (info.cause === 'reconnect') return // reconnectNow() connects right after
-    const worked = retries.worked(openForMs, info.cause === 'oversized', delivered)
+    // A socket closed for silence stayed open past the silence limit with its pings answered: the venue is
+    // reachable, and the limit (doubled through a silence episode) already spaced the attempts. Counted as a
+    // failure, each rebuild of a stall doubled the wait too, and a venue speaking again found no socket for
+    // up to capMs.
+    const reachable = delivered || info.cause === 'silence'
+    const worked = retries.worked(openForMs, info.cause === 'oversized', reachable)
     scheduleRetry(retries.next(!worked, info.retryAfterMs ?? null))
   }
 
