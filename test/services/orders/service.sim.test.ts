@@ -236,6 +236,26 @@ describe('orders on the simulator', () => {
     expect(posts(v.sim.faults.orderLog())).toHaveLength(1)
   }, 30_000)
 
+  it('a dropped order never executed is not given the executions another order’s answer named', async () => {
+    const v = await venue()
+    const ask = Math.round((v.rec.latestBook(v.market)?.asks[0]?.[0] ?? 0.5) * 100)
+    // A buy at the ask executes one contract on arrival, and its answer names the execution.
+    const first = placed(await v.client.placeOrder(order(v, { priceTicks: ask, quantity: 1 })))
+    expect(first.filled).toBe(1)
+    // A second buy through that price is dropped before the venue sees it: the activity holds only the first's row,
+    // which it could take (its market, outcome, side, a price at or under its limit, made since it was sent).
+    v.sim.faults.orderFault({ kind: 'drop', execute: false }, 1)
+    const id = refusal(await v.client.placeOrder(order(v, { priceTicks: ask + 1, quantity: 1 })))
+      .orderId as string
+    await waitFor(
+      async () => (await orderOf(v, id))?.state !== 'unknown',
+      'the dropped order settled',
+      20_000,
+    )
+    expect((await orderOf(v, id))?.state).toBe('rejected')
+    expect(posts(v.sim.faults.orderLog()).filter((e) => e.executed)).toHaveLength(1)
+  }, 30_000)
+
   it('cancel-all while an order is in flight cancels the open ones now and the in-flight one once named', async () => {
     const v = await venue()
     const a = placed(await v.client.placeOrder(order(v, { quantity: 17 })))

@@ -120,6 +120,17 @@ export function venueReads(
   }
 }
 
+/** An execution the venue named in its answer to another order: that order's row of the activity, never this one's. */
+export interface ClaimedExecution {
+  market: string
+  outcome: OrderOutcome
+  side: OrderSide
+  priceTicks: number
+  quantity: number
+  /** When that order was sent (ms). */
+  sentAt: number
+}
+
 export interface ReconcilerDeps {
   log: Logger
   now(): number
@@ -128,6 +139,8 @@ export interface ReconcilerDeps {
   settled(order: OrderView, settlement: Settlement): void
   /** Venue order ids other orders already are. */
   claimed(): Set<string>
+  /** Executions other orders' answers named. */
+  claimedExecutions(): ClaimedExecution[]
 }
 
 export class Reconciler {
@@ -201,12 +214,27 @@ export class Reconciler {
     let value = 0
     const taken: string[] = []
     const seen = new Map<string, number>()
-    for (const f of fills) {
+    const rows = fills.map((f) => {
       const base = `${f.market}|${f.outcome}|${f.side}|${f.priceTicks}|${f.quantity}|${f.createdAt ?? ''}`
       const n = (seen.get(base) ?? 0) + 1
       seen.set(base, n)
-      const key = `${base}#${n}`
-      if (filled >= order.quantity || this.usedFills.has(key)) continue
+      return { f, key: `${base}#${n}` }
+    })
+    // Rows another order's answer named are that order's: each claim takes one row of its content, the earliest
+    // made since that order was sent (a later one of the same content may be this order's).
+    const others = new Set<string>()
+    for (const c of this.d.claimedExecutions()) {
+      let pick: { key: string; at: number } | null = null
+      for (const { f, key } of rows) {
+        if (others.has(key) || f.market !== c.market || f.outcome !== c.outcome || f.side !== c.side) continue
+        if (f.priceTicks !== c.priceTicks || f.quantity !== c.quantity) continue
+        const at = f.createdAt ?? Number.POSITIVE_INFINITY
+        if (at >= c.sentAt - CREATED_SKEW_MS && (pick === null || at < pick.at)) pick = { key, at }
+      }
+      if (pick !== null) others.add(pick.key)
+    }
+    for (const { f, key } of rows) {
+      if (filled >= order.quantity || this.usedFills.has(key) || others.has(key)) continue
       if (f.market !== order.market || f.outcome !== order.outcome || f.side !== order.side) continue
       if (f.createdAt !== null && f.createdAt < since) continue
       if (

@@ -34,8 +34,16 @@ import type { TradeRequest, TradeResult } from '../feed/rest'
 import type { TradingApi, TradingReach } from './api'
 import type { OrderJournal } from './journal'
 import { PaperBroker } from './paper'
-import { Reconciler, venueReads, type Settlement, type VenueReads } from './reconcile'
-import { mergeBody, placeBody, readPlaceAnswer, TRADE_PATHS, tradeError, type TradeCall } from './venue'
+import { Reconciler, venueReads, type ClaimedExecution, type Settlement, type VenueReads } from './reconcile'
+import {
+  mergeBody,
+  placeBody,
+  readPlaceAnswer,
+  TRADE_PATHS,
+  tradeError,
+  type PlaceOutcome,
+  type TradeCall,
+} from './venue'
 
 /** An answer to an order is awaited this long before its fate is called unknown and reconciled. */
 export const PLACE_TIMEOUT_MS = 8_000
@@ -92,6 +100,8 @@ interface OrderRecord extends OrderView {
   cancelWanted: boolean
   /** The state before a cancel went out, to go back to when the cancel fails. */
   beforeCancel: OrderView['state'] | null
+  /** The executions the venue's answer named (they are this order's rows of the venue's activity). */
+  executions?: PlaceOutcome['executions']
 }
 
 interface ProfileOrders {
@@ -130,6 +140,7 @@ export class OrderService implements TradingApi {
       sleep: d.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms).unref?.())),
       settled: (order, outcome) => this.settled(order, outcome),
       claimed: () => this.claimedVenueIds(),
+      claimedExecutions: () => this.claimedExecutions(),
     })
   }
 
@@ -466,6 +477,7 @@ export class OrderService implements TradingApi {
       order.venueId = outcome.venueId
       order.filled = outcome.filled
       order.avgFillTicks = outcome.avgTicks
+      order.executions = outcome.executions
       const state: OrderView['state'] = outcome.rests
         ? outcome.filled > 0
           ? 'partially_filled'
@@ -943,6 +955,22 @@ export class OrderService implements TradingApi {
     const out = new Set<string>()
     for (const p of this.profiles.values())
       for (const o of p.orders.values()) if (o.venueId !== null) out.add(o.venueId)
+    return out
+  }
+
+  /** The executions the venue named in its answers to orders: other orders' rows of its activity. */
+  private claimedExecutions(): ClaimedExecution[] {
+    const out: ClaimedExecution[] = []
+    for (const p of this.profiles.values())
+      for (const o of p.orders.values())
+        for (const e of o.executions ?? [])
+          out.push({
+            ...e,
+            market: o.market,
+            outcome: o.outcome,
+            side: o.side,
+            sentAt: o.sentAt ?? o.createdAt,
+          })
     return out
   }
 

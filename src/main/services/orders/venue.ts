@@ -82,6 +82,8 @@ export interface PlaceOutcome {
   filled: number
   /** Volume-weighted price of those executions, in ticks; null when none or unknown. */
   avgTicks: number | null
+  /** Each execution with its price (shape a's `trades`; shape b names none). */
+  executions: Array<{ priceTicks: number; quantity: number }>
   /** Whether anything rests in the book. */
   rests: boolean
   /** The venue said it failed (`success: false`, or shape b's FAILED). */
@@ -109,6 +111,7 @@ export function readPlaceAnswer(body: unknown, quantity: number): PlaceOutcome |
       venueId: text(body.order_id, 100),
       filled,
       avgTicks: filled > 0 && amount !== null ? amount / filled : null,
+      executions: [],
       rests,
       failed,
       message,
@@ -117,6 +120,7 @@ export function readPlaceAnswer(body: unknown, quantity: number): PlaceOutcome |
   if (!('success' in body) && !('trades' in body) && !('resting_order_id' in body)) return null
   let filled = 0
   let value = 0
+  const executions: PlaceOutcome['executions'] = []
   if (Array.isArray(body.trades)) {
     for (const t of body.trades) {
       if (!isObj(t)) continue
@@ -125,6 +129,7 @@ export function readPlaceAnswer(body: unknown, quantity: number): PlaceOutcome |
       if (q === null || q <= 0) continue
       filled += q
       if (p !== null) value += p * q
+      if (p !== null) executions.push({ priceTicks: p, quantity: q })
     }
   }
   const resting = text(body.resting_order_id, 100)
@@ -132,6 +137,7 @@ export function readPlaceAnswer(body: unknown, quantity: number): PlaceOutcome |
     venueId: resting,
     filled: Math.min(filled, quantity),
     avgTicks: filled > 0 && value > 0 ? value / filled : null,
+    executions,
     rests: resting !== null,
     failed: success === false,
     message,
