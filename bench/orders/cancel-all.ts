@@ -8,7 +8,7 @@ import { DEFAULTS } from '../../src/sim/config'
 import type { OrderLogEntry } from '../../src/sim/index'
 import type { CancelAllResult, OrderView } from '../../src/shared/trading'
 import { isTradeRequest } from './tap'
-import { must, sleep, startVenue, touch, until } from './venue'
+import { CALL_MS, liveBuy, must, sleep, startVenue, touch, until, within } from './venue'
 
 export interface CancelAllOptions {
   seed: number
@@ -69,19 +69,21 @@ export async function cancelAllPhase(o: CancelAllOptions): Promise<CancelAllFigu
       const outcome = i % 2 === 0 ? 'YES' : 'NO'
       const t = touch(v.books.get(market), outcome)
       if (t === null) throw new Error(`no book for ${market}`)
+      const intentId = `bench-cancel-${String(i).padStart(4, '0')}`
       const order = must(
-        await v.client.placeOrder({
-          intentId: `bench-cancel-${String(i).padStart(4, '0')}`,
-          profileId: v.profileId,
-          mode: 'live',
-          market,
-          side: 'buy',
-          outcome,
-          kind: 'limit',
-          priceTicks: Math.max(1, t.bid - 4 - (i % 6)),
-          quantity: 1 + i,
-          clickedAt: Date.now(),
-        }),
+        await within(
+          v.client.placeOrder(
+            liveBuy(v, {
+              intentId,
+              market,
+              outcome,
+              priceTicks: Math.max(1, t.bid - 4 - (i % 6)),
+              quantity: 1 + i,
+            }),
+          ),
+          CALL_MS,
+          `placeOrder(${intentId})`,
+        ),
       )
       placed.push(order)
       // 20 a second: well inside the trade bucket, so the call below starts with a fresh one.
@@ -96,7 +98,7 @@ export async function cancelAllPhase(o: CancelAllOptions): Promise<CancelAllFigu
     const mine = new Set(placed.map((p) => p.id))
     const t0 = performance.now()
     const shown = until(() => [...mine].every((id) => v.orders.get(id)?.state === 'cancelled'), 30_000, 1)
-    const result = must(await v.client.cancelAllOrders())
+    const result = must(await within(v.client.cancelAllOrders(), CALL_MS, 'cancelAllOrders()'))
     const returnedMs = performance.now() - t0
     const shownAt = await shown
     const log: OrderLogEntry[] = v.sim.faults.orderLog().slice(firstLog)

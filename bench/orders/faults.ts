@@ -10,11 +10,11 @@
 import type { OrderFault } from '../../src/sim/index'
 import { deriveSeed, mulberry32, pick, randInt, type Rng } from '../../src/sim/rng'
 import { poRefusal } from '../../src/sim/voxfi/order-request'
-import type { CancelAllResult, JournalEntry, OrderRequest } from '../../src/shared/trading'
+import type { CancelAllResult, JournalEntry } from '../../src/shared/trading'
 import { maxInWindow, openIds } from './cancel-all'
 import { judge, intentKey, type Intent, type Judged, type OpenRow } from './ledger'
 import { isTradeRequest } from './tap'
-import { must, sleep, startVenue, touch, until, type Venue } from './venue'
+import { liveBuy, must, sleep, startVenue, touch, until, within, type Venue } from './venue'
 
 export interface FaultsOptions {
   seed: number
@@ -26,6 +26,8 @@ export interface FaultsOptions {
   concurrency: number
   /** Orders started per second, at most (the simulator's trade bucket is 40 a second). */
   perSecond: number
+  /** Progress lines (stderr). */
+  progress(line: string): void
 }
 
 /**
@@ -152,13 +154,7 @@ export async function faultsPhase(o: FaultsOptions): Promise<FaultsFigures> {
         const t = touch(v.books.get(market), outcome)
         if (t === null) throw new Error(`no book for ${market}`)
         const kind = rng() < MARKETABLE_SHARE ? 'marketable' : 'resting'
-        let price = kind === 'marketable' ? t.ask : Math.max(1, t.bid - randInt(rng, 4, 14))
-        let quantity = 0
-        for (let tries = 0; quantity === 0; tries++) {
-          const q = kind === 'marketable' ? randInt(rng, 1, 9) : randInt(rng, 1, 60)
-          if (tries > 50) price = Math.max(1, price - 1)
-          if (!TRADER_LOTS.has(q) && !used.has(intentKey(market, outcome, price, q))) quantity = q
-        }
+        const { price, quantity } = freshIntent(rng, used, market, outcome, kind, t)
         used.add(intentKey(market, outcome, price, quantity))
         const fault = rng() < o.faultShare ? pickFault(rng) : null
         if (fault !== null) {
@@ -166,19 +162,14 @@ export async function faultsPhase(o: FaultsOptions): Promise<FaultsFigures> {
           faultsQueued++
           faults[fault.name] = (faults[fault.name] ?? 0) + 1
         }
-        const request: OrderRequest = {
+        const request = liveBuy(v, {
           intentId: `bench-fault-${String(round * perRound + i).padStart(5, '0')}`,
-          profileId: v.profileId,
-          mode: 'live',
           market,
-          side: 'buy',
           outcome,
-          kind: 'limit',
           priceTicks: price,
           quantity,
-          clickedAt: Date.now(),
-        }
-        const r = await v.client.placeOrder(request)
+        })
+        const r = await within(v.client.placeOrder(request), 30_000, `placeOrder(${request.intentId})`)
         const orderId = r.ok ? r.value.id : (r.error.orderId ?? null)
         intents.push({
           intentId: request.intentId,
@@ -208,28 +199,47 @@ export async function faultsPhase(o: FaultsOptions): Promise<FaultsFigures> {
       }
       await Promise.all(Array.from({ length: o.concurrency }, () => worker()))
       const sendSeconds = (performance.now() - t0) / 1000
+      o.progress(
+        `faults: round ${round + 1}/${o.rounds}: ${startedCount} sent in ${sendSeconds.toFixed(1)} s`,
+      )
       // Nothing moves from here: what rests stays resting, so the venue's list is the truth the app must match.
       v.sim.faults.freeze(true)
       const frozenAt = Date.now()
       const tAnswered = performance.now()
       const settledAt = await until(() => intents.every((x) => isSettled(v, x.orderId)), 120_000, 50)
+      if (settledAt === null) {
+        const open = intents.filter((x) => !isSettled(v, x.orderId))
+        o.progress(
+          `faults: round ${round + 1}: gave up after 120 s waiting for ${open.length} orders to settle, e.g. ` +
+            open
+              .slice(0, 3)
+              .map((x) => `${x.intentId} ${v.orders.get(x.orderId ?? '')?.state ?? 'never in a view'}`)
+              .join(', '),
+        )
+      }
       // One more read of the account asked for after the freeze (and after the last settlement), so that a fill
       // the market made before the freeze is known to the app.
-      await until(() => {
+      const readAfter = await until(() => {
         const read = v.account()?.reads.orders
         return read?.ok === true && read.at > frozenAt + 1_000
       }, 60_000)
+      if (readAfter === null)
+        o.progress(
+          `faults: round ${round + 1}: gave up after 60 s waiting for an account read after the freeze`,
+        )
+      o.progress(`faults: round ${round + 1}: settled, judging`)
       const log = v.sim.faults.orderLog().slice(firstLog)
-      const open = (await v.venueGet('/data/orders')) as OpenRow[]
+      const open = (await within(v.venueGet('/data/orders'), 30_000, "the venue's open orders")) as OpenRow[]
       const verdicts = judge(intents, log, open, v.orders)
       strayPosts += verdicts.strayPosts
       judgedAll.push(...verdicts.judged)
       for (const j of verdicts.judged)
         if ((j.verdict !== 'ok' || j.filledCountOff) && examples.length < 12) examples.push(j)
-      const journal = must(await v.client.getJournal())
+      const journal = must(await within(v.client.getJournal(), 30_000, 'the journal'))
       v.sim.faults.freeze(false)
-      const cancelAll = must(await v.client.cancelAllOrders())
-      const stillOpen = openIds(await v.venueGet('/data/orders'))
+      const cancelAll = must(await within(v.client.cancelAllOrders(), 60_000, "the round's cancel-all"))
+      const stillOpen = openIds(await within(v.venueGet('/data/orders'), 30_000, "the venue's open orders"))
+      o.progress(`faults: round ${round + 1}: cancel-all ${JSON.stringify(cancelAll)}`)
       rounds.push({
         sent: startedCount,
         faults,
@@ -297,6 +307,42 @@ export async function faultsPhase(o: FaultsOptions): Promise<FaultsFigures> {
     await v.close()
   }
 }
+
+/**
+ * A price and quantity no earlier intent on this market and outcome has (the ledger matches the venue's log to
+ * intents by them), never one of the demo trader's lots. A marketable buy is at the ask or up to 4 ticks through it
+ * (inside the profile's fat-finger distance), a resting one 4–14 ticks under the bid; when every quantity at a price
+ * is taken the next price is tried, and the search is finite: with nothing left it says so instead of looping.
+ */
+function freshIntent(
+  rng: Rng,
+  used: ReadonlySet<string>,
+  market: string,
+  outcome: 'YES' | 'NO',
+  kind: 'resting' | 'marketable',
+  t: { bid: number; ask: number },
+): { price: number; quantity: number } {
+  const prices =
+    kind === 'marketable'
+      ? [0, 1, 2, 3, 4].map((k) => t.ask + k).filter((p) => p <= 99)
+      : rotate(
+          Array.from({ length: 11 }, (_, k) => Math.max(1, t.bid - 4 - k)),
+          randInt(rng, 0, 10),
+        )
+  const maxQuantity = kind === 'marketable' ? 9 : 99
+  for (const price of prices) {
+    const free: number[] = []
+    for (let q = 1; q <= maxQuantity; q++)
+      if (!TRADER_LOTS.has(q) && !used.has(intentKey(market, outcome, price, q))) free.push(q)
+    if (free.length > 0) return { price, quantity: pick(rng, free) }
+  }
+  throw new Error(
+    `no unused ${kind} price and quantity left for ${market} ${outcome} (bid ${t.bid}, ask ${t.ask})`,
+  )
+}
+
+/** `xs` started from its `by`th element, the ones before it at the end. */
+const rotate = <T>(xs: T[], by: number): T[] => [...xs.slice(by), ...xs.slice(0, by)]
 
 function pickFault(rng: Rng): { name: string; fault: OrderFault } {
   const total = FAULT_KINDS.reduce((s, k) => s + k.weight, 0)

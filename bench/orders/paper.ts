@@ -10,15 +10,13 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createMemoryStore, createMonitor, type Logger } from '../../src/main/services'
 import type { FillRow } from '../../src/shared/account'
 import type { ViewBatch } from '../../src/shared/ipc'
-import type { BookView, ReplayStatus, TradeView } from '../../src/shared/model'
+import type { BookView, ReplayStatus, Result, TradeView } from '../../src/shared/model'
 import type { AccountView, OrderRequest, OrderView } from '../../src/shared/trading'
 import { deriveSeed, mulberry32, pick, randInt } from '../../src/sim/rng'
-import { preciseNow } from '../lib/engine-harness'
 import { writeRecording, type RecordingMade } from './recording'
-import { must, sleep, touch } from './venue'
+import { CALL_MS, must, sleep, startEngine, touch, within } from './venue'
 
 export interface PaperOptions {
   seed: number
@@ -77,29 +75,19 @@ function reaches(order: OrderView, fill: FillRow, p: TradeView): boolean {
 
 export async function paperPhase(o: PaperOptions): Promise<PaperFigures> {
   const dir = mkdtempSync(join(tmpdir(), 'tm-bench-paper-'))
-  const problems: string[] = []
-  const logger: Logger = {
-    info: () => {},
-    warn: (m, f) => void problems.push(`warn ${m} ${JSON.stringify(f ?? {})}`),
-    error: (m, f) => void problems.push(`error ${m} ${JSON.stringify(f ?? {})}`),
-  }
   const name = 'rec-2026-01-05T13-00-00Z-bench-orders.jsonl.gz'
-  const recording = await writeRecording(join(dir, name), {
-    seed: o.seed,
-    events: 2,
-    marketsPerEvent: 2,
-    minutes: o.minutes,
-    tickMs: 100,
-  })
-  const engine = await createMonitor({
-    settingsPath: null,
-    credentials: createMemoryStore(),
-    demo: false,
-    logger,
-    now: preciseNow,
-    recordingsDir: dir,
-    journalDir: null,
-  })
+  const recording = await within(
+    writeRecording(join(dir, name), {
+      seed: o.seed,
+      events: 2,
+      marketsPerEvent: 2,
+      minutes: o.minutes,
+      tickMs: 100,
+    }),
+    120_000,
+    'the recording to be written',
+  )
+  const { engine, problems } = await startEngine({ recordingsDir: dir, journalDir: null })
   const prints: SeenPrint[] = []
   const fills = new Map<string, SeenFill>()
   const orders = new Map<string, OrderView>()
@@ -119,27 +107,37 @@ export async function paperPhase(o: PaperOptions): Promise<PaperFigures> {
       if (f.mode === 'paper' && !fills.has(f.key)) fills.set(f.key, { fill: f, batch: batchNo })
   }
   const client = engine.attachClient({ label: 'paper', sink })
+  const call = async <T>(r: Promise<Result<T>>, what: string): Promise<T> =>
+    must(await within(r, CALL_MS, what))
   const rng = mulberry32(deriveSeed(o.seed, 0x9a9e))
   const refusals: Record<string, number> = {}
   let placed = 0
   let cancels = 0
   let intentNo = 0
   try {
-    must(await client.setInterests(recording.markets.map((id) => ({ channel: 'market', id, filter: 'all' }))))
+    await call(
+      client.setInterests(recording.markets.map((id) => ({ channel: 'market', id, filter: 'all' }))),
+      'setInterests',
+    )
     const t0 = performance.now()
-    must(await client.startReplay({ file: name, speed: o.speed }))
-    const profileId = must(await client.getAccount()).profileId
-    must(await client.setTrading({ limits: { maxOpenOrders: 10_000 } }))
+    await call(client.startReplay({ file: name, speed: o.speed }), 'startReplay')
+    const profileId = (await call(client.getAccount(), 'getAccount')).profileId
+    await call(client.setTrading({ limits: { maxOpenOrders: 10_000 } }), 'setTrading')
     const place = async (r: Omit<OrderRequest, 'intentId' | 'profileId' | 'mode' | 'clickedAt'>) => {
-      const res = await client.placeOrder({
-        ...r,
-        intentId: `bench-paper-${String(++intentNo).padStart(6, '0')}`,
-        profileId,
-        mode: 'paper',
-        clickedAt: Date.now(),
-        // The bench sends the same order again within a second by design; each is its own intent.
-        confirmed: ['duplicate'],
-      })
+      const intentId = `bench-paper-${String(++intentNo).padStart(6, '0')}`
+      const res = await within(
+        client.placeOrder({
+          ...r,
+          intentId,
+          profileId,
+          mode: 'paper',
+          clickedAt: Date.now(),
+          // The bench sends the same order again within a second by design; each is its own intent.
+          confirmed: ['duplicate'],
+        }),
+        CALL_MS,
+        `placeOrder(${intentId})`,
+      )
       if (res.ok) placed++
       else
         refusals[res.error.venueCode ?? res.error.code] =
@@ -161,7 +159,8 @@ export async function paperPhase(o: PaperOptions): Promise<PaperFigures> {
             const stale =
               x.priceTicks !== null &&
               (x.side === 'buy' ? x.priceTicks < t.bid - 3 : x.priceTicks > t.ask + 3)
-            if (stale && (await client.cancelOrder(x.id)).ok) cancels++
+            if (stale && (await within(client.cancelOrder(x.id), CALL_MS, `cancelOrder(${x.id})`)).ok)
+              cancels++
           }
           if (mine.filter((x) => x.side === 'buy').length < 3) {
             const price = pick(rng, [t.bid, t.bid - 1, t.ask])
@@ -196,7 +195,7 @@ export async function paperPhase(o: PaperOptions): Promise<PaperFigures> {
         }
       }
       await sleep(o.everyMs)
-      replay = must(await client.getStatus()).replay ?? replay
+      replay = (await call(client.getStatus(), 'getStatus')).replay ?? replay
     }
     const replaySeconds = (performance.now() - t0) / 1000
     // The last fills reach the window in the next batch.
@@ -231,7 +230,7 @@ export async function paperPhase(o: PaperOptions): Promise<PaperFigures> {
       unexplained++
       if (examples.length < 8) examples.push({ fill: f.fill, order })
     }
-    await client.stopReplay()
+    await within(client.stopReplay(), CALL_MS, 'stopReplay')
     return {
       recording,
       replay,
@@ -250,7 +249,7 @@ export async function paperPhase(o: PaperOptions): Promise<PaperFigures> {
     }
   } finally {
     client.dispose()
-    await engine.close()
+    await within(engine.close(), CALL_MS, 'the engine to close')
     rmSync(dir, { recursive: true, force: true })
   }
 }

@@ -5,10 +5,9 @@
 // encoding and stops when the tap (tap.ts, same process, same performance.now()) has the whole POST. Orders go one
 // at a time, paced inside the venue's trade rate limit, each a limit buy resting several ticks below the touch.
 import { validateArgs } from '../../src/shared/ipc-validate'
-import type { OrderRequest } from '../../src/shared/trading'
 import { SampleSet } from '../lib/stats'
 import { isTradeRequest, type TappedRequest } from './tap'
-import { must, sleep, startVenue, touch } from './venue'
+import { CALL_MS, liveBuy, must, sleep, startVenue, touch, within } from './venue'
 
 export interface SubmitOptions {
   seed: number
@@ -58,18 +57,13 @@ export async function submitPhase(o: SubmitOptions): Promise<SubmitFigures> {
       const outcome = i % 2 === 0 ? 'YES' : 'NO'
       const t = touch(v.books.get(market), outcome)
       if (t === null) throw new Error(`no book for ${market}`)
-      const request: OrderRequest = {
+      const request = liveBuy(v, {
         intentId: `bench-submit-${String(i).padStart(5, '0')}`,
-        profileId: v.profileId,
-        mode: 'live',
         market,
-        side: 'buy',
         outcome,
-        kind: 'limit',
         priceTicks: Math.max(1, t.bid - 5 - (i % 5)),
         quantity: 1 + (i % 23),
-        clickedAt: Date.now(),
-      }
+      })
       const onVenue = new Promise<TappedRequest>((resolve) => {
         arrived = resolve
       })
@@ -79,7 +73,11 @@ export async function submitPhase(o: SubmitOptions): Promise<SubmitFigures> {
       }
       const checked = validateArgs('placeOrder', call.args)
       if (!checked.ok) throw new Error(checked.message)
-      const result = await v.client.placeOrder(...checked.args)
+      const result = await within(
+        v.client.placeOrder(...checked.args),
+        CALL_MS,
+        `placeOrder(${request.intentId})`,
+      )
       const back = JSON.parse(JSON.stringify(result)) as typeof result
       const t1 = performance.now()
       const wire = await Promise.race([onVenue, sleep(5_000).then(() => null)])

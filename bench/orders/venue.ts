@@ -14,7 +14,7 @@ import {
 } from '../../src/main/services'
 import type { Interest, ViewBatch } from '../../src/shared/ipc'
 import type { BookView, Result } from '../../src/shared/model'
-import type { AccountView, OrderView, TradingLimits } from '../../src/shared/trading'
+import type { AccountView, OrderRequest, OrderView, TradingLimits } from '../../src/shared/trading'
 import { createSimulator, type SimConfig, type Simulator, type VoxfiListing } from '../../src/sim/index'
 import { preciseNow } from '../lib/engine-harness'
 import { startTap, type Tap } from './tap'
@@ -67,6 +67,31 @@ export async function until(check: () => boolean, ms: number, everyMs = 20): Pro
   return performance.now()
 }
 
+/** A wait that gave up: the phase did not deliver its load (exit 3), and the message says what it waited for. */
+export class Deadline extends Error {}
+
+/** How long one call to the engine or the venue may take in the bench before it gives up. */
+export const CALL_MS = 30_000
+
+/**
+ * `p`, or a Deadline naming `what` once `ms` have passed without it: no wait in the bench is open-ended, and one
+ * that gives up says what it was waiting for.
+ */
+export async function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Deadline(`gave up after ${(ms / 1000).toFixed(0)} s waiting for ${what}`)),
+      ms,
+    )
+  })
+  try {
+    return await Promise.race([p, late])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
 type Must = <T>(r: Result<T>) => T
 export const must: Must = (r) => {
   if (!r.ok) throw new Error(`engine: ${r.error.code}: ${r.error.message}`)
@@ -74,28 +99,19 @@ export const must: Must = (r) => {
 }
 
 export async function startVenue(o: VenueOptions): Promise<Venue> {
-  const sim = await createSimulator({
-    dialect: 'voxfi',
-    seed: o.seed,
-    config: { ...o.config, keys: [...(o.config.keys ?? []), { value: TRUTH_KEY, name: 'bench truth' }] },
-    ...(o.accountMs !== undefined ? { accountMs: o.accountMs } : {}),
-  })
-  const tap = await startTap({ port: sim.port })
+  const sim = await within(
+    createSimulator({
+      dialect: 'voxfi',
+      seed: o.seed,
+      config: { ...o.config, keys: [...(o.config.keys ?? []), { value: TRUTH_KEY, name: 'bench truth' }] },
+      ...(o.accountMs !== undefined ? { accountMs: o.accountMs } : {}),
+    }),
+    CALL_MS,
+    'the simulator to start',
+  )
+  const tap = await within(startTap({ port: sim.port }), CALL_MS, 'the tap to listen')
   const journalDir = mkdtempSync(join(tmpdir(), 'tm-bench-orders-'))
-  const problems: string[] = []
-  const logger: Logger = {
-    info: () => {},
-    warn: (m, f) => void problems.push(`warn ${m} ${JSON.stringify(f ?? {})}`),
-    error: (m, f) => void problems.push(`error ${m} ${JSON.stringify(f ?? {})}`),
-  }
-  const engine = await createMonitor({
-    settingsPath: null,
-    credentials: createMemoryStore(),
-    demo: false,
-    logger,
-    now: preciseNow,
-    journalDir,
-  })
+  const { engine, problems } = await startEngine({ journalDir })
   const books = new Map<string, BookView>()
   const orders = new Map<string, OrderView>()
   let account: AccountView | null = null
@@ -109,20 +125,23 @@ export async function startVenue(o: VenueOptions): Promise<Venue> {
   const listing = sim.listing()
   const markets = listing.flatMap((e) => e.markets.map((m) => m.id))
   const eventOf = new Map(listing.flatMap((e) => e.markets.map((m) => [m.id, e.id] as const)))
-  const profile = must(
-    await client.saveProfile({ name: 'orders-bench', baseUrl: tap.baseUrl, wsUrl: sim.wsUrl }),
+  const call = async <T>(r: Promise<Result<T>>, what: string): Promise<T> =>
+    must(await within(r, CALL_MS, what))
+  const profile = await call(
+    client.saveProfile({ name: 'orders-bench', baseUrl: tap.baseUrl, wsUrl: sim.wsUrl }),
+    'saveProfile',
   )
-  must(await client.selectProfile(profile.id))
-  must(await client.setApiKey({ key: sim.demoKey, label: 'orders-bench' }))
-  must(await client.setTrading({ mode: 'live', confirmLive: true, limits: o.limits }))
+  await call(client.selectProfile(profile.id), 'selectProfile')
+  await call(client.setApiKey({ key: sim.demoKey, label: 'orders-bench' }), 'setApiKey')
+  await call(client.setTrading({ mode: 'live', confirmLive: true, limits: o.limits }), 'setTrading')
   const interests: Interest[] = [
     ...markets.map((id) => ({ channel: 'market' as const, id, filter: 'all' as const })),
     { channel: 'user' },
   ]
-  must(await client.setInterests(interests))
+  await call(client.setInterests(interests), 'setInterests')
   const ready = () => markets.every((m) => books.get(m)?.state === 'live') && account !== null
   if ((await until(ready, 30_000)) === null)
-    throw new Error('the venue never showed every book live and the account')
+    throw new Deadline('gave up after 30 s waiting for every book live and the account in the window')
   return {
     sim,
     tap,
@@ -136,18 +155,59 @@ export async function startVenue(o: VenueOptions): Promise<Venue> {
     account: () => account,
     problems,
     venueGet: async (path) => {
-      const res = await fetch(`${sim.baseUrl}${path}`, { headers: { 'X-Api-Key': TRUTH_KEY } })
+      const res = await within(
+        fetch(`${sim.baseUrl}${path}`, { headers: { 'X-Api-Key': TRUTH_KEY } }),
+        CALL_MS,
+        `the venue's answer to GET ${path}`,
+      )
       if (!res.ok) throw new Error(`venue GET ${path}: HTTP ${res.status}`)
       return (await res.json()) as unknown
     },
     close: async () => {
       client.dispose()
-      await engine.close()
-      await tap.close()
-      await sim.close()
+      await within(engine.close(), CALL_MS, 'the engine to close')
+      await within(tap.close(), CALL_MS, 'the tap to close')
+      await within(sim.close(), CALL_MS, 'the simulator to close')
       rmSync(journalDir, { recursive: true, force: true })
     },
   }
+}
+
+/**
+ * An engine as the app makes one (production defaults, keys in memory, no settings file, the bench's precise
+ * clock), with its warnings and errors collected.
+ */
+export async function startEngine(dirs: {
+  journalDir: string | null
+  recordingsDir?: string
+}): Promise<{ engine: MonitorEngine; problems: string[] }> {
+  const problems: string[] = []
+  const logger: Logger = {
+    info: () => {},
+    warn: (m, f) => void problems.push(`warn ${m} ${JSON.stringify(f ?? {})}`),
+    error: (m, f) => void problems.push(`error ${m} ${JSON.stringify(f ?? {})}`),
+  }
+  const engine = await within(
+    createMonitor({
+      settingsPath: null,
+      credentials: createMemoryStore(),
+      demo: false,
+      logger,
+      now: preciseNow,
+      ...dirs,
+    }),
+    CALL_MS,
+    'the engine to start',
+  )
+  return { engine, problems }
+}
+
+/** A live limit buy on the venue's profile, as the ticket makes one. */
+export function liveBuy(
+  v: Venue,
+  o: Pick<OrderRequest, 'intentId' | 'market' | 'outcome' | 'priceTicks' | 'quantity'>,
+): OrderRequest {
+  return { ...o, profileId: v.profileId, mode: 'live', side: 'buy', kind: 'limit', clickedAt: Date.now() }
 }
 
 /** The best bid and ask of a market's book in ticks, in `outcome`'s own terms; null without both. */
