@@ -57,9 +57,13 @@ export const FILLS_HEADER = [
   'side',
   'order_id',
   'fill_id',
+  'mode',
 ] as const
 
-/** Fills in the order given (the account keeps newest first). Unknown fields are empty, never guessed. */
+/**
+ * Fills in the order given (the account keeps newest first), each marked live or paper. Unknown fields are empty,
+ * never guessed.
+ */
 export function fillsCsv(fills: readonly FillRow[], names: MarketNames): string {
   return toCsv(
     FILLS_HEADER,
@@ -71,6 +75,7 @@ export function fillsCsv(fills: readonly FillRow[], names: MarketNames): string 
       f.side,
       f.orderId,
       f.key,
+      f.mode ?? 'live',
     ]),
   )
 }
