@@ -4,6 +4,7 @@
 export { OrderTicket } from './OrderTicket'
 export { TradingModeControl } from './TradingMode'
 export { TradingLayer } from './TradingLayer'
+export { Blotter } from './Blotter'
 export { CancelAllButton, CancelAllOutcome } from './CancelAll'
 export { PositionActions } from './PositionActions'
 export { cancelOrder } from './actions'

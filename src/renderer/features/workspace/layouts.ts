@@ -1,12 +1,8 @@
 // The built-in workspaces, built with the docking library's own calls (so they stay valid whatever its
 // serialisation becomes), and how a new pane gets an id and a place.
 import type { DockviewApi } from 'dockview-react'
-import {
-  DEFAULT_WORKSPACE_ID,
-  MARKET_WORKSPACE_ID,
-  type Layout,
-  type PaneKind,
-} from '../../../shared/workspace'
+import { DEFAULT_WORKSPACE_ID, MARKET_WORKSPACE_ID } from '../../../shared/workspace'
+import type { WindowLayout, WindowPaneKind } from './pane-kinds'
 import { PANES, paneConstraints } from './panes'
 
 export interface BuiltIn {
@@ -15,13 +11,13 @@ export interface BuiltIn {
   build(api: DockviewApi): void
 }
 
-export function newPaneId(kind: PaneKind): string {
+export function newPaneId(kind: WindowPaneKind): string {
   return `${kind}-${Math.random().toString(36).slice(2, 8)}`
 }
 
 function add(
   api: DockviewApi,
-  kind: PaneKind,
+  kind: WindowPaneKind,
   position?: { ref: string; direction: 'right' | 'below' | 'within' },
   size?: { width?: number; height?: number },
   inactive = false,
@@ -41,7 +37,7 @@ function add(
   return id
 }
 
-/** The main window's: events and watchlist | ladder over depth | chart over tape | account and alerts. */
+/** The main window's: events and watchlist | ladder over depth | chart over tape | account, blotter and alerts. */
 const mainDefault: BuiltIn = {
   id: DEFAULT_WORKSPACE_ID,
   name: 'Default',
@@ -54,6 +50,7 @@ const mainDefault: BuiltIn = {
     add(api, 'depth', { ref: ladder, direction: 'below' })
     add(api, 'tape', { ref: chart, direction: 'below' })
     add(api, 'watchlist', { ref: events, direction: 'within' }, undefined, true)
+    add(api, 'blotter', { ref: account, direction: 'within' }, undefined, true)
     add(api, 'alerts', { ref: account, direction: 'within' }, undefined, true)
     sizeGroup(api, events, { width: 360 })
     sizeGroup(api, ladder, { width: 330 })
@@ -88,8 +85,8 @@ function sizeGroup(api: DockviewApi, panel: string, size: { width?: number; heig
  * A saved layout with every pane's minimum size set from its kind: a layout saved before minimums existed, or
  * edited by hand, gets today's, and a saved number is never trusted over the app's own.
  */
-export function withPaneMinimums(layout: Layout): Layout {
-  const panels: Layout['panels'] = {}
+export function withPaneMinimums(layout: WindowLayout): WindowLayout {
+  const panels: WindowLayout['panels'] = {}
   for (const [id, panel] of Object.entries(layout.panels))
     panels[id] = { ...panel, ...paneConstraints(panel.contentComponent) }
   return { ...layout, panels }
