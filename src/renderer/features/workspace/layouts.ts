@@ -50,8 +50,11 @@ const mainDefault: BuiltIn = {
     add(api, 'depth', { ref: ladder, direction: 'below' })
     add(api, 'tape', { ref: chart, direction: 'below' })
     add(api, 'watchlist', { ref: events, direction: 'within' }, undefined, true)
-    add(api, 'blotter', { ref: account, direction: 'within' }, undefined, true)
-    add(api, 'alerts', { ref: account, direction: 'within' }, undefined, true)
+    const blotter = add(api, 'blotter', { ref: account, direction: 'within' }, undefined, true)
+    const alerts = add(api, 'alerts', { ref: account, direction: 'within' }, undefined, true)
+    // The library lists a pane added behind the front one as its group's most recently used, and shows that one
+    // when the front tab is dragged away: the account is made the latest used, then alerts, then the blotter.
+    for (const id of [blotter, alerts, account]) api.getPanel(id)?.api.setActive()
     sizeGroup(api, events, { width: 360 })
     sizeGroup(api, ladder, { width: 330 })
     sizeGroup(api, account, { width: 330 })
