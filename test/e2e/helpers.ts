@@ -36,6 +36,27 @@ export async function openFirstMarket(page: Page): Promise<string> {
   return market as string
 }
 
+/** Opens Key settings from the account pane. */
+export async function openSettings(page: Page) {
+  await page.getByTestId('open-key-settings').click()
+  const settings = page.getByTestId('key-settings')
+  await expect(settings).toBeVisible()
+  return settings
+}
+
+/** Fills the new-profile form and saves it; the switch question is left open. */
+export async function createProfile(page: Page, name: string, baseUrl: string, wsUrl: string) {
+  const settings = await openSettings(page)
+  await settings.getByTestId('new-profile').click()
+  await settings.getByTestId('profile-name').fill(name)
+  await settings.getByTestId('profile-base-url').fill(baseUrl)
+  await settings.getByTestId('profile-ws-url').fill(wsUrl)
+  await settings.getByTestId('save-profile').click()
+  const ask = page.getByTestId('switch-profile')
+  await expect(ask).toBeVisible()
+  return { settings, ask }
+}
+
 /** Best bid and best ask from the ladder (bids render best first; asks render worst first, best last). */
 export async function bestQuotes(page: Page): Promise<{ bid: number; ask: number }> {
   const bids = await page

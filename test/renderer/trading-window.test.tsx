@@ -92,14 +92,20 @@ describe('the mode in the status bar', () => {
 
   it('says in words why live orders cannot go', async () => {
     const view = accountOf({ mode: 'live' })
-    const message =
-      'this key cannot create orders; create a key with that permission on VoxFi under Profile → Security'
-    await render(
-      engine({ ...view, trading: { ...view.trading, blocked: { code: 'permission', message } } }),
-      <StatusBar />,
-    )
-    expect(one('trading-blocked').dataset.code).toBe('permission')
-    expect(one('trading-blocked').textContent).toContain(message)
+    const blocked = async (code: 'permission' | 'path_refused', message: string) => {
+      await render(
+        engine({ ...view, trading: { ...view.trading, blocked: { code, message } } }),
+        <StatusBar />,
+      )
+      return one('trading-blocked')
+    }
+    const key = await blocked('permission', 'permission denied')
+    expect(key.dataset.code).toBe('permission')
+    expect(key.textContent).toContain('cannot create orders')
+    expect(key.textContent).toContain('Profile → Security')
+    // A state the window has no words of its own for: the engine's.
+    const path = await blocked('path_refused', 'the venue refused cancel at DELETE /v1/trade/order/{id}')
+    expect(path.textContent).toContain('the venue refused cancel at DELETE /v1/trade/order/{id}')
   })
 
   it('without an account from the engine: off, and the ticket says trading is not available', async () => {

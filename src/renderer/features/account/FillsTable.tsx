@@ -43,6 +43,7 @@ const FillLine = memo(function FillLine({
       data-outcome={f.outcome?.toUpperCase()}
       data-fee={f.fee}
       data-mode={f.mode}
+      data-order-id={f.orderId ?? undefined}
       className={f.mode === 'paper' ? 'paper-row' : undefined}
     >
       <td className="num">{formatClock(f.ts)}</td>

@@ -58,6 +58,7 @@ const OrderLine = memo(function OrderLine({
     <tr
       data-testid="order-row"
       data-order-id={o.id}
+      data-venue-id={o.venueId ?? undefined}
       data-market={o.market}
       data-state={o.state}
       data-side={o.side}

@@ -66,6 +66,7 @@ const BlotterRow = memo(function BlotterRow({
       data-mode={e.mode}
       data-code={e.code}
       data-order-id={e.orderId ?? undefined}
+      data-qty={e.quantity}
       data-market={e.market ?? undefined}
       className={e.mode === 'paper' ? 'paper-row' : undefined}
     >

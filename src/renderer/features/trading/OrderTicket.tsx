@@ -37,7 +37,7 @@ import { estimateOrder, heldContracts, outcomeBook, positionAfter, type OrderSha
 import { newIntentId } from './intent'
 import { LimitsButton } from './Limits'
 import { OrderConfirm } from './OrderConfirm'
-import { explainRefusal } from './refusals'
+import { explainBlock, explainRefusal } from './refusals'
 import { readTicket, ticketRequest } from './ticket'
 import { cents, MODE_TITLE, orderText, rtt } from './words'
 
@@ -115,7 +115,7 @@ function useBlock(): { code: string; text: string } | null {
   const mode = trading.settings.mode
   if (mode === 'off') return null
   if (mode === 'live' && trading.blocked !== null)
-    return { code: trading.blocked.code, text: trading.blocked.message }
+    return { code: trading.blocked.code, text: explainBlock(trading.blocked) }
   if (trading.cancelling)
     return { code: 'busy', text: 'A cancel-all is in progress: new orders wait until it ends.' }
   return null

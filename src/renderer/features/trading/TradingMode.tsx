@@ -10,6 +10,7 @@ import { activeProfile, useProfiles } from '../../store/profiles'
 import { useMonitor } from '../../store/monitor'
 import { changeTrading } from './actions'
 import { ConfirmDialog } from './ConfirmDialog'
+import { explainBlock } from './refusals'
 
 const OPTION: Record<TradingMode, string> = {
   off: 'Trading off',
@@ -74,9 +75,9 @@ export function TradingModeControl() {
           className="trading-blocked warn-text"
           data-testid="trading-blocked"
           data-code={blocked.code}
-          title={blocked.message}
+          title={explainBlock(blocked)}
         >
-          Live orders blocked: {blocked.message}
+          Live orders blocked: {explainBlock(blocked)}
         </span>
       ) : null}
       {error !== null ? (

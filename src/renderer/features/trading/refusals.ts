@@ -1,6 +1,7 @@
 // An order, cancel or merge the engine or the venue refused, in words at the ticket: what happened, what to do,
 // and the field at fault where there is one (docs/trading.md, "Errors in plain words"). What was typed stays.
 import type { ApiError } from '../../../shared/model'
+import type { TradingBlock } from '../../../shared/trading'
 
 /** A ticket field a refusal can name. */
 export type TicketField = 'price' | 'quantity'
@@ -17,6 +18,14 @@ export interface Refusal {
 
 const KEY_STEPS =
   'create a key with that permission on VoxFi under Profile → Security and store it in Key settings'
+
+/** What the lasting states say (a refusal of that code, or the ticket blocked by it): one sentence for both. */
+const LASTING: Partial<Record<TradingBlock['code'], string>> = {
+  permission: `This key cannot create orders (or cancel them): ${KEY_STEPS}.`,
+  trading_disabled:
+    'This host may not send live orders to this venue: start the browser host with --allow-trading to trade here (paper orders go regardless).',
+  no_key: 'No API key is stored for this profile: add one in Key settings to trade live (paper needs none).',
+}
 
 /** The venue's order errors (VoxFi's PO1–PO8 and -1, en/api/errors). */
 const VENUE: Record<string, { sentence: string; field?: TicketField }> = {
@@ -64,7 +73,9 @@ function waitText(ms: number | undefined): string {
 function appSentence(error: ApiError): string {
   switch (error.code) {
     case 'permission':
-      return `This key cannot create orders (or cancel them): ${KEY_STEPS}.`
+    case 'trading_disabled':
+    case 'no_key':
+      return `${LASTING[error.code]}`
     case 'rate_limited':
       return `Too many requests: the venue asks to wait ${waitText(error.retryAfterMs)}. Send again after that.`
     case 'too_large':
@@ -75,8 +86,6 @@ function appSentence(error: ApiError): string {
       return 'Trading is off for this profile: choose Paper or Live in the status bar.'
     case 'mode_changed':
       return 'The trading mode or profile changed in another window, so nothing was sent. Check the mode and send again.'
-    case 'trading_disabled':
-      return `This host may not trade on this venue: ${error.message}`
     case 'market_closed':
       return 'Market closed: this market takes no orders now.'
     case 'busy':
@@ -86,8 +95,6 @@ function appSentence(error: ApiError): string {
       return 'The venue could not be reached. Nothing is ever resent by itself: check the connection and the open orders before sending again.'
     case 'unavailable':
       return `Trading is not available here: ${error.message}`
-    case 'no_key':
-      return 'No API key is stored for this profile: add one in Key settings to trade live (paper needs none).'
     default:
       return error.message
   }
@@ -107,4 +114,9 @@ export function explainRefusal(error: ApiError): Refusal {
     field: venue?.field ?? fieldNamed(error.field),
     detail: sentence.includes(error.message) ? null : error.message,
   }
+}
+
+/** Why live orders cannot go now, in words: the app's sentence for a state it knows, else the engine's. */
+export function explainBlock(block: TradingBlock): string {
+  return LASTING[block.code] ?? block.message
 }
