@@ -22,6 +22,7 @@ const rooms = {
   fanout: ['base'],
   recording: ['base'],
   settings: ['base', 'health', 'feed', 'credentials'],
+  orders: ['base', 'health', 'feed', 'market', 'account'],
 }
 const topLevel = ['monitor', 'frames', 'clients', 'index', 'options', 'wiring/*']
 const doorOnly = {
@@ -35,6 +36,46 @@ function roomRule(room) {
     message: `services/${room} may import only ${rooms[room].length ? rooms[room].join(', ') : 'nothing else in services'} (rooms point one way; docs/architecture.md).`,
   }
 }
+// The renderer's folders point one way (docs/architecture.md, "Renderer folders"): lib/ is pure, store/ holds
+// state, api/ talks to the engine, hooks/ give components both, ui/ draws widgets with no feature of their own.
+// A feature (features/<name>/) may use all of these, and another feature only through its door,
+// features/<name>/index.ts; views/ and the entry files put features together. Folders are flat, so a path's
+// first step names the folder it lands in.
+const rendererRooms = {
+  lib: [],
+  store: ['lib'],
+  api: ['lib', 'store'],
+  hooks: ['lib', 'store', 'api'],
+  ui: ['lib', 'hooks'],
+}
+const rendererFolders = ['lib', 'store', 'api', 'hooks', 'ui', 'features', 'views']
+const rendererBase = [
+  { group: ['node:*'], message: 'The renderer has no Node.' },
+  {
+    group: ['**/main/**', '**/sim/**', '**/preload/**'],
+    message: 'The renderer reaches main only through MonitorApi.',
+  },
+]
+function rendererRoomRule(room) {
+  const allowed = rendererRooms[room]
+  const forbidden = rendererFolders.filter((f) => f !== room && !allowed.includes(f))
+  return {
+    regex: `^\\.\\./(${forbidden.join('|')})(/|$)`,
+    message: `renderer/${room} may import only ${allowed.length ? allowed.join(', ') : 'nothing else in the renderer'} (the renderer's folders point one way; docs/architecture.md).`,
+  }
+}
+const featureRules = [
+  {
+    // `../market` (the door) passes; `../market/MarketPane` does not.
+    regex: '^\\.\\./[^./][^/]*/',
+    message:
+      "A feature uses another feature only through its door, features/<name>/index.ts: import '../<name>'.",
+  },
+  {
+    regex: '^\\.\\./\\.\\./(views|features)(/|$)',
+    message: 'A feature imports no view; another feature only through its door (../<name>).',
+  },
+]
 const keyringBan = {
   name: '@napi-rs/keyring',
   message: 'Only src/main/services/credentials/ touches the keychain (DESIGN §2).',
@@ -204,15 +245,29 @@ export default tseslint.config(
         'error',
         {
           paths: [electronBan, keyringBan],
-          patterns: [
-            electronSubBan,
-            { group: ['node:*'], message: 'The renderer has no Node.' },
-            {
-              group: ['**/main/**', '**/sim/**', '**/preload/**'],
-              message: 'The renderer reaches main only through MonitorApi.',
-            },
-          ],
+          patterns: [electronSubBan, ...rendererBase],
         },
+      ],
+    },
+  },
+  ...Object.keys(rendererRooms).map((room) => ({
+    files: [`src/renderer/${room}/**`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [electronBan, keyringBan],
+          patterns: [electronSubBan, ...rendererBase, rendererRoomRule(room)],
+        },
+      ],
+    },
+  })),
+  {
+    files: ['src/renderer/features/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [electronBan, keyringBan], patterns: [electronSubBan, ...rendererBase, ...featureRules] },
       ],
     },
   },

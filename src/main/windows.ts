@@ -10,6 +10,7 @@ import type { Logger, MonitorClient, MonitorEngine } from './services'
 import { WINDOW_SIZE, placeWindow } from './layout'
 import type { PlacedLayout } from './layout'
 import { errorMessage } from './services'
+import { windowTitleOf } from '../shared/window-title'
 
 export interface WindowManagerOptions {
   engine: MonitorEngine
@@ -29,12 +30,6 @@ interface ManagedWindow {
   loadedOnce: boolean
 }
 
-function titleOf(target: WindowTarget): string {
-  if (target.kind === 'market') return `Trading Monitor — market ${target.market}`
-  if (target.kind === 'event') return `Trading Monitor — event ${target.event}`
-  return 'Trading Monitor'
-}
-
 function sameTarget(a: WindowTarget, b: WindowTarget): boolean {
   if (a.kind === 'market' && b.kind === 'market') return a.market === b.market
   if (a.kind === 'event' && b.kind === 'event') return a.event === b.event
@@ -52,7 +47,8 @@ export function createAppWindow(
     minWidth: WINDOW_SIZE.minWidth,
     minHeight: WINDOW_SIZE.minHeight,
     show: false,
-    title: titleOf(target),
+    // Named by the page once its listing arrives (document.title); never by an id meanwhile.
+    title: windowTitleOf(target, undefined),
     backgroundColor: '#101418',
     webPreferences: {
       contextIsolation: true,

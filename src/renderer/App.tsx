@@ -7,9 +7,11 @@ import { useProfiles } from './store/profiles'
 import { EventWindow } from './views/EventWindow'
 import { MainView } from './views/MainView'
 import { MarketWindow } from './views/MarketWindow'
+import { useWindowTitle } from './views/window-title'
 
 function WindowBody({ target }: { target: WindowTarget }) {
   const api = useApi()
+  useWindowTitle(target)
   useEffect(() => {
     void api.setBookDepth(WINDOW_BOOK_DEPTH)
     void useProfiles.getState().load(api)
@@ -25,14 +27,6 @@ function WindowBody({ target }: { target: WindowTarget }) {
 }
 
 export function App({ api, target }: { api: MonitorApi; target: WindowTarget }) {
-  useEffect(() => {
-    document.title =
-      target.kind === 'market'
-        ? `Market ${target.market} · Trading Monitor`
-        : target.kind === 'event'
-          ? `Event ${target.event} · Trading Monitor`
-          : 'Trading Monitor'
-  }, [target])
   return (
     <ServicesProvider api={api}>
       <WindowBody target={target} />

@@ -8,11 +8,16 @@ export interface OrderRow {
   id: string
   market: string | null
   side: Side | null
+  /** The order's own price (0–1), in its own outcome where the venue names one. */
   price: number | null
   size: number | null
   filled: number | null
   status: string | null
   updatedAt: number
+  /** Which contract the order trades, where the venue says (VoxFi's YES/NO). */
+  outcome?: Outcome
+  /** When the venue says it was created (ms since epoch). */
+  createdAt?: number
 }
 
 export interface FillRow {
@@ -224,14 +229,29 @@ export function orderRow(r: Obj, u: UserUpdateView, prev: OrderRow | undefined):
     status: status !== null ? status.toLowerCase() : (prev?.status ?? null),
     updatedAt: u.receivedAt,
   }
+  const outcome = outcomeOf(r.outcome ?? r.contract_type) ?? prev?.outcome ?? null
+  if (outcome !== null) row.outcome = outcome
+  const created = normaliseTime(r.created_at ?? r.createdAt) ?? prev?.createdAt ?? null
+  if (created !== null) row.createdAt = created
   return row
 }
 
-function applyOrder(state: AccountState, r: Obj, u: UserUpdateView): boolean {
+/** What one record changed in the account: what a reader of the one model (the alert rules) needs to judge news. */
+export type AccountChange =
+  | { kind: 'order'; before: OrderRow | undefined; after: OrderRow }
+  | { kind: 'position'; before: PositionRow | undefined; after: PositionRow }
+  | { kind: 'balance'; row: BalanceRow }
+  | { kind: 'fill'; row: FillRow }
+
+type Report = (change: AccountChange) => void
+
+function applyOrder(state: AccountState, r: Obj, u: UserUpdateView, report?: Report): boolean {
   const id = orderId(r)
   if (id === null) return false
-  const row = orderRow(r, u, state.orders[id])
+  const before = state.orders[id]
+  const row = orderRow(r, u, before)
   if (row === null) return false
+  report?.({ kind: 'order', before, after: row })
   const orders = { ...state.orders }
   if (isOpenOrder(row)) {
     orders[id] = row
@@ -244,7 +264,7 @@ function applyOrder(state: AccountState, r: Obj, u: UserUpdateView): boolean {
   return true
 }
 
-function applyFill(state: AccountState, r: Obj, u: UserUpdateView): boolean {
+function applyFill(state: AccountState, r: Obj, u: UserUpdateView, report?: Report): boolean {
   const price = pickNum(r, PRICE_FIELDS)
   const size = pickNum(r, SIZE_FIELDS)
   if (price === null && size === null) return false
@@ -264,6 +284,7 @@ function applyFill(state: AccountState, r: Obj, u: UserUpdateView): boolean {
   if (fee !== null) fill.fee = fee
   if (id !== null && state.fills.some((f) => f.key === id)) return true
   state.fills = [fill, ...state.fills].slice(0, FILLS_CAP)
+  report?.({ kind: 'fill', row: fill })
   return true
 }
 
@@ -289,11 +310,12 @@ export function positionRow(r: Obj, u: UserUpdateView): PositionRow | null {
   return row
 }
 
-function applyPosition(state: AccountState, r: Obj, u: UserUpdateView): boolean {
+function applyPosition(state: AccountState, r: Obj, u: UserUpdateView, report?: Report): boolean {
   const row = positionRow(r, u)
   if (row === null) return false
   const positions = { ...state.positions }
   const key = positionKey(row.market, row.outcome)
+  report?.({ kind: 'position', before: positions[key], after: row })
   if (row.size === 0) delete positions[key]
   else positions[key] = row
   state.positions = positions
@@ -315,16 +337,20 @@ export function balanceRow(r: Obj, u: UserUpdateView): BalanceRow | null {
   return { currency, total, available, updatedAt: u.receivedAt }
 }
 
-function applyBalance(state: AccountState, r: Obj, u: UserUpdateView): boolean {
+function applyBalance(state: AccountState, r: Obj, u: UserUpdateView, report?: Report): boolean {
   const row = balanceRow(r, u)
   if (row === null) return false
+  report?.({ kind: 'balance', row })
   state.balances = { ...state.balances, [row.currency]: row }
   return true
 }
 
 const APPLY: Record<
   Exclude<UserUpdateView['topic'], 'other'>,
-  { keys: readonly string[]; apply: (s: AccountState, r: Obj, u: UserUpdateView) => boolean }
+  {
+    keys: readonly string[]
+    apply: (s: AccountState, r: Obj, u: UserUpdateView, report?: Report) => boolean
+  }
 > = {
   order: { keys: ['order', 'orders', 'data'], apply: applyOrder },
   fill: { keys: ['fill', 'fills', 'trade', 'trades', 'data'], apply: applyFill },
@@ -338,8 +364,15 @@ export function userRecords(u: UserUpdateView): Obj[] {
   return records(u.data, APPLY[u.topic].keys)
 }
 
-/** Apply updates to an account and return the new state; unchanged parts keep their identity. */
-export function applyUserUpdates(prev: AccountState, updates: readonly UserUpdateView[]): AccountState {
+/**
+ * Apply updates to an account and return the new state; unchanged parts keep their identity. `report` hears each
+ * record's change, in order (the engine's one account tells the alert rules with it).
+ */
+export function applyUserUpdates(
+  prev: AccountState,
+  updates: readonly UserUpdateView[],
+  report?: (change: AccountChange) => void,
+): AccountState {
   if (updates.length === 0) return prev
   const state: AccountState = { ...prev }
   for (const u of updates) {
@@ -351,7 +384,7 @@ export function applyUserUpdates(prev: AccountState, updates: readonly UserUpdat
     const { keys, apply } = APPLY[u.topic]
     const rs = records(u.data, keys)
     let used = false
-    for (const r of rs) used = apply(state, r, u) || used
+    for (const r of rs) used = apply(state, r, u, report) || used
     if (!used) state.undecoded += 1
   }
   return state

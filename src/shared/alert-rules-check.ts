@@ -1,9 +1,10 @@
 // Whether an alert's threshold makes sense for its market: a price the market can have, on its tick, and no
 // negative spread or size. The engine refuses a save that fails it (it is the boundary) and the alert form shows
-// the same words before the round trip, so both call this one function. Pure: the market's price grid is given.
+// the same words before the round trip, so both call this one function. Pure: the market's price grid is given,
+// and the price unit the app shows, which the words name prices in.
 import type { AlertCondition, PriceSubject } from './alerts'
 import type { PriceGrid } from './model'
-import { plainNumber } from './price-format'
+import { typedPrice, type PriceUnit } from './price-format'
 
 export interface RuleProblem {
   /** The input field at fault, as saveAlert's refusals name it (`condition.value`). */
@@ -30,11 +31,15 @@ function onStep(n: number, step: number, min: number): boolean {
  * A price level outside the range is refused whatever the op: above the top, "crosses above" and "above" never
  * fire, and "below" would hold for good.
  */
-export function checkAlertCondition(c: AlertCondition, grid: PriceGrid | null): RuleProblem | null {
+export function checkAlertCondition(
+  c: AlertCondition,
+  grid: PriceGrid | null,
+  unit: PriceUnit,
+): RuleProblem | null {
   switch (c.kind) {
     case 'price':
-      if (c.subject === 'spread') return checkSpread(c.value, grid)
-      return checkPrice(c.value, c.subject, grid)
+      if (c.subject === 'spread') return checkSpread(c.value, grid, unit)
+      return checkPrice(c.value, c.subject, grid, unit)
     case 'big-trade':
       return c.minSize > 0
         ? null
@@ -49,7 +54,13 @@ function stepOf(subject: PriceSubject, grid: PriceGrid): number {
   return subject === 'mid' ? grid.tick / 2 : grid.tick
 }
 
-function checkPrice(value: number, subject: PriceSubject, grid: PriceGrid | null): RuleProblem | null {
+function checkPrice(
+  value: number,
+  subject: PriceSubject,
+  grid: PriceGrid | null,
+  unit: PriceUnit,
+): RuleProblem | null {
+  const n = (x: number) => typedPrice(x, unit)
   const field = 'condition.value'
   if (!Number.isFinite(value)) return { field, message: 'Price must be a number.' }
   if (value < 0) return { field, message: 'Price must not be negative.' }
@@ -57,7 +68,7 @@ function checkPrice(value: number, subject: PriceSubject, grid: PriceGrid | null
   if (value < grid.min || value > grid.max) {
     return {
       field,
-      message: `Price ${plainNumber(value)} is outside this market's prices (${plainNumber(grid.min)} to ${plainNumber(grid.max)}): the alert could never fire as meant.`,
+      message: `Price ${n(value)} is outside this market's prices (${n(grid.min)} to ${n(grid.max)}): the alert could never fire as meant.`,
     }
   }
   const step = stepOf(subject, grid)
@@ -66,11 +77,12 @@ function checkPrice(value: number, subject: PriceSubject, grid: PriceGrid | null
   const above = Math.min(grid.max, snap(value + step / 2, step, grid.min))
   return {
     field,
-    message: `Price ${plainNumber(value)} is not a price this market trades at (tick ${plainNumber(step)}): use ${plainNumber(below)} or ${plainNumber(above)}.`,
+    message: `Price ${n(value)} is not a price this market trades at (tick ${n(step)}): use ${n(below)} or ${n(above)}.`,
   }
 }
 
-function checkSpread(value: number, grid: PriceGrid | null): RuleProblem | null {
+function checkSpread(value: number, grid: PriceGrid | null, unit: PriceUnit): RuleProblem | null {
+  const n = (x: number) => typedPrice(x, unit)
   const field = 'condition.value'
   if (!Number.isFinite(value)) return { field, message: 'Spread must be a number.' }
   if (value < 0) return { field, message: 'Spread must not be negative.' }
@@ -79,13 +91,13 @@ function checkSpread(value: number, grid: PriceGrid | null): RuleProblem | null 
   if (value > widest) {
     return {
       field,
-      message: `Spread ${plainNumber(value)} is wider than this market's prices allow (at most ${plainNumber(widest)}): the alert could never fire as meant.`,
+      message: `Spread ${n(value)} is wider than this market's prices allow (at most ${n(widest)}): the alert could never fire as meant.`,
     }
   }
   if (onStep(value, grid.tick, 0)) return null
   return {
     field,
-    message: `Spread ${plainNumber(value)} is not a whole number of ticks (tick ${plainNumber(grid.tick)}): use ${plainNumber(snap(value - grid.tick / 2, grid.tick, 0))} or ${plainNumber(snap(value + grid.tick / 2, grid.tick, 0))}.`,
+    message: `Spread ${n(value)} is not a whole number of ticks (tick ${n(grid.tick)}): use ${n(snap(value - grid.tick / 2, grid.tick, 0))} or ${n(snap(value + grid.tick / 2, grid.tick, 0))}.`,
   }
 }
 

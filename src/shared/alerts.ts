@@ -96,6 +96,12 @@ export interface AlertQuote {
 }
 
 /**
+ * A piece of an alert's words (shared/alert-text.ts): text; a price in 0–1, written in the unit shown; or a
+ * market, with the engine's name for it when it fired (its id without a listing).
+ */
+export type WordPart = string | { price: number } | { market: string; name: string }
+
+/**
  * One entry of the alert history. fired: the rule fired (a notification was sent). held: the condition held on
  * data the engine cannot vouch for (a stale, resyncing or crossed book), so the rule waits for live data.
  */
@@ -117,6 +123,11 @@ export interface AlertEvent {
   acknowledged: boolean
   /** Price rules: the numbers the title and detail were written from. */
   quote?: AlertQuote
+  /**
+   * The title and detail with their prices and markets kept apart (shared/alert-text.ts), so a window writes
+   * them in the price unit it shows now; absent for words without a price or market (and older entries).
+   */
+  words?: { title: WordPart[]; detail: WordPart[] }
 }
 
 /** What the shell does when every window is closed: keep watching while any rule is armed, always, or quit. */
@@ -271,6 +282,22 @@ export const alertRuleSchema = z
   })
   .strict()
 
+/** Words as stored: a bounded list of text, price and market parts whose text is bounded as a whole. */
+function wordsSchema(maxText: number) {
+  const part = z.union([
+    z.string(),
+    z.object({ price: finite('price') }).strict(),
+    z.object({ market: idText('market'), name: z.string().max(400) }).strict(),
+  ])
+  return z
+    .array(part)
+    .max(64)
+    .refine(
+      (parts) => parts.reduce((n, p) => n + (typeof p === 'string' ? p.length : 0), 0) <= maxText,
+      `words longer than ${maxText} characters`,
+    )
+}
+
 /** A history entry as stored beside the settings (what a restart reads back). */
 export const alertEventSchema = z
   .object({
@@ -294,6 +321,10 @@ export const alertEventSchema = z
         ask: finite('ask').nullable(),
         fromTrade: z.boolean(),
       })
+      .strict()
+      .optional(),
+    words: z
+      .object({ title: wordsSchema(1000), detail: wordsSchema(4000) })
       .strict()
       .optional(),
   })

@@ -10,6 +10,7 @@ import {
   bigTradeRuleSchema,
   idSchema,
   watchlistInputSchema,
+  priceUnitSchema,
   windowKeySchema,
   workspaceInputSchema,
 } from './workspace'
@@ -108,6 +109,7 @@ const argSchemas: { [M in MonitorMethod]: z.ZodType<MethodArgs<M>> } = {
   saveWatchlist: z.tuple([watchlistInputSchema]) as never,
   deleteWatchlist: z.tuple([id]),
   setBigTrade: z.tuple([id, bigTradeRuleSchema.nullable()]),
+  setPriceUnit: z.tuple([priceUnitSchema]),
   // ---- record and replay
   startRecording: z.tuple([]),
   stopRecording: z.tuple([]),

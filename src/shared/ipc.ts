@@ -2,6 +2,7 @@
 // Every renderer talks to main only through MonitorApi; the preload and the browser bridge both implement it.
 import type { AlertEvent, AlertRuleInput, AlertRuleView, AlertsView, KeepRunning } from './alerts'
 import type { CandleHistory } from './candles'
+import type { PriceUnit } from './price-format'
 import type {
   ApiError,
   BookView,
@@ -119,12 +120,6 @@ export interface KeyInfo {
   label: string | null
   expiresAt: string | null
 }
-
-/**
- * The shortest API key `setApiKey` accepts. A shorter string would be a common word or fragment of the venue's
- * frames, not a key; VoxFi's keys and the simulator's demo key (`sk_demo_` and 32 hex digits) are far longer.
- */
-export const MIN_KEY_LENGTH = 16
 
 export interface SetKeyRequest {
   key: string
@@ -250,6 +245,11 @@ export interface MonitorApi {
   deleteWatchlist(id: string): Promise<Result<void>>
   /** Sets a market's big-trade highlighting; null (or both thresholds null) turns it off. */
   setBigTrade(market: string, rule: BigTradeRule | null): Promise<Result<void>>
+  /**
+   * The unit every window shows prices in and the engine writes its alert texts in (notifications included);
+   * every window hears it in WorkspaceView.priceUnit.
+   */
+  setPriceUnit(unit: PriceUnit): Promise<Result<void>>
 
   // ---- record and replay (docs/recording.md)
   /** Records the active profile's raw feed (keys scrubbed) to a new file in the recordings folder. */
@@ -348,6 +348,7 @@ export const MONITOR_METHODS = [
   'saveWatchlist',
   'deleteWatchlist',
   'setBigTrade',
+  'setPriceUnit',
   // record and replay
   'startRecording',
   'stopRecording',

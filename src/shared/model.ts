@@ -225,6 +225,8 @@ export type ErrorCode =
   | 'off'
   /** The key may not do this (VoxFi's 403 "permission denied" or PO7): a lasting key state. */
   | 'permission'
+  /** A 403 that is neither an IP block nor a missing permission. */
+  | 'forbidden'
   /** Over a per-profile limit (contracts or money per order); the message names the limit and where to change it. */
   | 'too_large'
   /** As many open orders as the profile's limit allows. */

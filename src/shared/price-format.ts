@@ -1,12 +1,17 @@
-// How a price reads, in windows and in the engine's alert texts alike ("0.10", "40¢"), so a notification says a
-// price the way the ladder does. The renderer's lib/format.ts re-exports it beside the other formatters.
+// How a price reads and is typed, in windows and in the engine's alert texts alike ("0.10", "40¢"), so a
+// notification says a price the way the ladder does. The renderer's lib/format.ts re-exports it beside the other
+// formatters.
 
 /**
- * How a price in 0–1 is shown: `cents` of R$1 per contract ("40¢", as VoxFi's own UI), or as a `probability`
- * ("0.40"). The trader's choice (store/prefs.ts); the functions here default to `probability`, so a caller that
- * passes no unit (CSV, tests, the engine) keeps the plain number.
+ * How a price in 0–1 is shown and typed: `cents` of R$1 per contract ("40¢": VoxFi's ticks, as its own UI), or as
+ * a `probability` ("0.40"). One setting of the app, kept by the engine (docs/alerts.md, "Prices in texts"), which
+ * writes its alert texts in it and tells every window. The formatters default to `probability`, so a caller that
+ * passes no unit (CSV exports, `data-price`) keeps the plain number.
  */
-export type PriceUnit = 'cents' | 'probability'
+export const PRICE_UNITS = ['cents', 'probability'] as const
+export type PriceUnit = (typeof PRICE_UNITS)[number]
+/** As VoxFi's own UI: 40¢. */
+export const DEFAULT_PRICE_UNIT: PriceUnit = 'cents'
 
 export const DASH = '—'
 
@@ -36,4 +41,19 @@ export function formatPrice(price: number | null | undefined, unit: PriceUnit = 
   }
   if (Math.abs(price) >= 1000) return price.toLocaleString('en-US', { maximumFractionDigits: 2 })
   return price.toFixed(2)
+}
+
+/** A price as a trader types it in `unit`, in a field or a message: "45" (cents) or "0.45"; no float noise. */
+export function priceInput(price: number, unit: PriceUnit): string {
+  return plainNumber(unit === 'cents' ? price * 100 : price)
+}
+
+/** A number typed in `unit` as the price in 0–1 the engine keeps: 45 (cents) is 0.45. */
+export function priceFromInput(typed: number, unit: PriceUnit): number {
+  return unit === 'cents' ? Number((typed / 100).toPrecision(12)) : typed
+}
+
+/** A typed price named in a message, with its unit where it has a sign: "45¢", "0.45", "500¢". */
+export function typedPrice(price: number, unit: PriceUnit): string {
+  return unit === 'cents' ? `${priceInput(price, unit)}¢` : priceInput(price, unit)
 }

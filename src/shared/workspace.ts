@@ -1,9 +1,10 @@
-// Workspaces, watchlists and per-market tape rules: the shapes the engine keeps in settings and windows edit.
+// Workspaces, watchlists, per-market tape rules and the price unit: the shapes the engine keeps in settings and windows edit.
 // One schema serves the settings file, the IPC arguments and the window that restores a layout, so a layout
 // that reaches a docking library has passed the same checks wherever it came from. A layout is the docking
 // library's own serialisation; these checks bound its size and nesting and pin every pane to a known kind with
 // known parameters, which is all the engine needs to vouch for (the library judges the geometry itself).
 import { z } from 'zod'
+import { PRICE_UNITS, type PriceUnit } from './price-format'
 
 export const PANE_KINDS = [
   'events',
@@ -140,11 +141,24 @@ export type BigTradeRule = z.infer<typeof bigTradeRuleSchema>
 export const bigTradeEntrySchema = bigTradeRuleSchema.extend({ market: idSchema })
 export type BigTradeEntry = z.infer<typeof bigTradeEntrySchema>
 
-/** `main`, or `market:<id>` / `event:<id>` for the windows of one market or event. */
+/**
+ * `main`, `main:<page>` for one page of the main view (docs/workspaces.md: what survives its reload), or
+ * `market:<id>` / `event:<id>` for the windows of one market or event.
+ */
 export const windowKeySchema = z
   .string()
-  .regex(/^(main|(market|event):.{1,200})$/s, 'expected main, market:<id> or event:<id>')
+  .regex(
+    /^(main(:[0-9a-z]{1,32})?|(market|event):.{1,200})$/s,
+    'expected main, main:<page>, market:<id> or event:<id>',
+  )
   .refine((s) => !CONTROL.test(s), 'must not contain control characters')
+
+export const PAGE_WINDOW_PREFIX = 'main:'
+/**
+ * A page's own key lives as long as its tab (a relaunch or a new tab makes another), so at most this many are
+ * kept, the oldest going first: they never push out the entries of the windows that do come back.
+ */
+export const MAX_PAGE_WINDOWS = 16
 export const windowWorkspaceSchema = z.object({ window: windowKeySchema, workspace: idSchema })
 export type WindowWorkspace = z.infer<typeof windowWorkspaceSchema>
 /** The market a window's linked panes showed last: what a reload or a restart opens them on again. */
@@ -169,7 +183,11 @@ export interface WorkspaceView {
   /** Which market each window (by key) had selected last. */
   markets: WindowMarket[]
   bigTrades: BigTradeEntry[]
+  /** The unit every window shows prices in, and the engine writes its alert texts in (setPriceUnit). */
+  priceUnit: PriceUnit
 }
+
+export const priceUnitSchema = z.enum(PRICE_UNITS, { error: `expected ${PRICE_UNITS.join(' or ')}` })
 
 export function windowKeyOf(
   target: { kind: 'main' } | { kind: 'market'; market: string } | { kind: 'event'; event: string },

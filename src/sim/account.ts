@@ -2,7 +2,11 @@
 // orders placed near each live book, deterministically for a seed. Resting orders fill at their own price, and
 // only once that market trades at or through it; marketable ones take the touch a step or few after placement.
 // Positions, marks, PnL and the wallet follow from the fills alone.
+// The account also holds what the VoxFi dialect's user places over REST (./voxfi/trading.ts): those orders live
+// there, and reach the account as reservations, offered contracts, fills and merges (ExternalOrders, settle,
+// merge). NO contracts come only from them; the trader works YES alone, and only what it bought itself.
 import type { Side } from '../shared/model'
+import { takerFeeCents, type Outcome } from '../shared/voxfi-orders'
 import type { Permission } from './config'
 import { deriveSeed, mulberry32, pick, randInt, type Rng } from './rng'
 
@@ -30,6 +34,8 @@ export interface FillMessage {
   orderId: string
   market: string
   event: string
+  /** Present only on NO fills: absent means YES, so the reference dialect's messages (YES only) keep their keys. */
+  contract?: 'NO'
   side: Side
   price: number
   size: number
@@ -43,12 +49,14 @@ export interface FillMessage {
  * Convention: `size` counts YES shares held (never negative: the account sells only what it holds), `avgPrice`
  * is their volume-weighted buy price, `mark` is the book's current mid, and `pnl` (= `unrealizedPnl`) is
  * (mark - avgPrice) * size, i.e. what the shares would gain or lose if sold at the mid. `realizedPnl` sums
- * (sell price - avgPrice) * shares sold, before fees.
+ * (sell price - avgPrice) * shares sold, before fees. A NO position counts NO shares and is marked at 1 - mid.
  */
 export interface PositionMessage {
   type: 'position'
   market: string
   event: string
+  /** Present only on a NO position (a row of its own): absent means YES, as on FillMessage. */
+  contract?: 'NO'
   size: number
   avgPrice: number
   mark: number | null
@@ -58,7 +66,10 @@ export interface PositionMessage {
   ts: number
 }
 
-/** `available` is `total` minus what open buy orders reserve (unfilled size times price). */
+/**
+ * `available` is `total` minus what open buy orders reserve: unfilled size times price, and for external orders
+ * their taker-fee estimate too.
+ */
 export interface BalanceMessage {
   type: 'balance'
   currency: 'USDC'
@@ -110,6 +121,7 @@ interface Order {
 
 interface Position {
   market: AccountMarket
+  contract: Outcome
   size: number
   avgPrice: number
   realizedPnl: number
@@ -131,21 +143,59 @@ const QUEUE_HIT = 0.3
 
 const r6 = (x: number): number => Math.round(x * 1e6) / 1e6
 const usdc = (micro: number): number => micro / 1e6
+/** Micro-USDC in one cent (one VoxFi centavo). */
+export const MICRO_PER_CENT = 10_000
 /** Micro-USDC of `size` shares at `tick` cents: exact integers, so the wallet never drifts. */
-const notionalMicro = (tick: number, size: number): number => tick * size * 10_000
-/** Taker fee, rounded up to the cent: 7% of p(1-p) per contract, as binary-contract venues charge. */
-const takerFeeMicro = (tick: number, size: number): number =>
-  Math.ceil((7 * size * tick * (100 - tick)) / 10_000) * 10_000
+const notionalMicro = (tick: number, size: number): number => tick * size * MICRO_PER_CENT
+const takerFeeMicro = (tick: number, size: number): number => takerFeeCents(tick, size) * MICRO_PER_CENT
+/** A YES position is keyed by its market, as it always was; a NO one beside it. */
+export const positionKey = (market: string, contract: Outcome): string =>
+  contract === 'YES' ? market : `${market}\u0000NO`
 
 function valid(q: { bid: number; ask: number }): boolean {
   return q.bid >= 1 && q.ask <= 99 && q.bid < q.ask
 }
+
+/** The mark of a position in ticks: the YES mid, or its complement for NO; null without a valid book. */
+function markTick(p: Position): number | null {
+  const q = p.market.quote()
+  if (!valid(q)) return null
+  const mid = (q.bid + q.ask) / 2
+  return p.contract === 'YES' ? mid : 100 - mid
+}
+
+/** The account's orders placed from outside (VoxFi's user orders): what they hold back. */
+export interface ExternalOrders {
+  /** Micro-USDC reserved by their resting buys. */
+  reservedMicro(): number
+  /** Contracts of one market's outcome offered by their resting sells. */
+  offered(market: string, contract: Outcome): number
+}
+
+/** One execution of an external order, in the account's terms. */
+export interface ExternalFill {
+  orderId: string
+  market: string
+  contract: Outcome
+  side: Side
+  tick: number
+  size: number
+  feeCents: number
+  liquidity: 'maker' | 'taker'
+  ts: number
+}
+
+const NO_EXTERNAL: ExternalOrders = { reservedMicro: () => 0, offered: () => 0 }
 
 export class DemoAccount {
   private readonly rng: Rng
   private cashMicro = START_CASH_MICRO
   private readonly orders = new Map<string, Order>()
   private readonly positions = new Map<string, Position>()
+  /** YES contracts the trader bought itself and still holds: it never sells what the user bought. */
+  private readonly traderHeld = new Map<string, number>()
+  private readonly byId: Map<string, AccountMarket>
+  private external = NO_EXTERNAL
   private readonly focus: AccountMarket[]
   private orderNo = 0
   private fillNo = 0
@@ -159,6 +209,7 @@ export class DemoAccount {
     private readonly maxGapSteps: number,
   ) {
     this.rng = mulberry32(deriveSeed(seed, 0xacc0))
+    this.byId = new Map(markets.map((m) => [m.id, m]))
     const pool = [...markets]
     this.focus = []
     while (this.focus.length < FOCUS && pool.length > 0) {
@@ -169,23 +220,36 @@ export class DemoAccount {
       const q = m.quote()
       if (!valid(q)) continue
       const avgTick = Math.min(98, Math.max(1, Math.round((q.bid + q.ask) / 2) + randInt(this.rng, -3, 3)))
+      const size = 2 * pick(this.rng, LOTS)
       this.positions.set(m.id, {
         market: m,
-        size: 2 * pick(this.rng, LOTS),
+        contract: 'YES',
+        size,
         avgPrice: avgTick / 100,
         realizedPnl: 0,
         sentMark: null,
       })
+      this.traderHeld.set(m.id, size)
     }
   }
 
+  /** Let orders placed from outside hold back cash and contracts (the VoxFi dialect's user orders). */
+  useExternalOrders(external: ExternalOrders): void {
+    this.external = external
+  }
+
   private reservedMicro(): number {
-    let r = 0
+    let r = this.external.reservedMicro()
     for (const o of this.orders.values()) if (o.side === 'buy') r += notionalMicro(o.tick, o.size - o.filled)
     return r
   }
 
-  private balance(ts: number): BalanceMessage {
+  /** Cash not held back by any resting buy. */
+  availableMicro(): number {
+    return this.cashMicro - this.reservedMicro()
+  }
+
+  balance(ts: number): BalanceMessage {
     const reserved = this.reservedMicro()
     return {
       type: 'balance',
@@ -214,15 +278,15 @@ export class DemoAccount {
   }
 
   private positionUpdate(p: Position, ts: number): PositionMessage {
-    const q = p.market.quote()
-    const markTick = valid(q) ? (q.bid + q.ask) / 2 : null
-    p.sentMark = markTick
-    const mark = markTick === null ? null : markTick / 100
+    const tick = markTick(p)
+    p.sentMark = tick
+    const mark = tick === null ? null : tick / 100
     const pnl = mark === null ? null : r6((mark - p.avgPrice) * p.size)
     return {
       type: 'position',
       market: p.market.id,
       event: p.market.eventId,
+      ...(p.contract === 'NO' ? { contract: 'NO' as const } : {}),
       size: p.size,
       avgPrice: r6(p.avgPrice),
       mark,
@@ -261,12 +325,12 @@ export class DemoAccount {
     else if (open >= MAX_OPEN || roll < 0.8) this.cancel(ts, out)
     else this.reprice(stepNo, ts, out)
     // Marks move with the books: re-send positions whose PnL changed so the account never shows stale PnL.
-    const sent = new Set(out.filter((u) => u.type === 'position').map((u) => u.market))
+    const sent = new Set(
+      out.flatMap((u) => (u.type === 'position' ? [positionKey(u.market, u.contract ?? 'YES')] : [])),
+    )
     for (const p of this.positions.values()) {
-      if (sent.has(p.market.id)) continue
-      const q = p.market.quote()
-      const markTick = valid(q) ? (q.bid + q.ask) / 2 : null
-      if (markTick !== p.sentMark) out.push(this.positionUpdate(p, ts))
+      if (sent.has(positionKey(p.market.id, p.contract))) continue
+      if (markTick(p) !== p.sentMark) out.push(this.positionUpdate(p, ts))
     }
     out.push(this.balance(ts))
     return out
@@ -331,66 +395,167 @@ export class DemoAccount {
     out: UserUpdate[],
   ): void {
     if (size <= 0) return
-    const feeMicro = liquidity === 'taker' ? takerFeeMicro(tick, size) : 0
-    const price = tick / 100
     o.filled += size
     o.status = o.filled >= o.size ? 'filled' : 'partially_filled'
-    let pos = this.positions.get(o.market.id)
+    const feeMicro = liquidity === 'taker' ? takerFeeMicro(tick, size) : 0
+    const { fill, pos } = this.execute(o.id, o.market, 'YES', o.side, tick, size, feeMicro, liquidity, ts)
+    const held = (this.traderHeld.get(o.market.id) ?? 0) + (o.side === 'buy' ? size : -size)
+    if (held > 0) this.traderHeld.set(o.market.id, held)
+    else this.traderHeld.delete(o.market.id)
+    out.push(fill)
+    out.push(this.orderUpdate(o, ts))
+    out.push(this.positionUpdate(pos, ts))
+    if (pos.size === 0) this.positions.delete(positionKey(o.market.id, 'YES'))
+    if (o.status === 'filled') this.orders.delete(o.id)
+    out.push(this.balance(ts))
+  }
+
+  /**
+   * Cash and the position follow one execution; returns its fill message and the position after it. Sells never
+   * exceed what is held and not offered elsewhere (place, sellable), so a position cannot go short.
+   */
+  private execute(
+    orderId: string,
+    market: AccountMarket,
+    contract: Outcome,
+    side: Side,
+    tick: number,
+    size: number,
+    feeMicro: number,
+    liquidity: 'maker' | 'taker',
+    ts: number,
+  ): { fill: FillMessage; pos: Position } {
+    const price = tick / 100
+    const key = positionKey(market.id, contract)
+    let pos = this.positions.get(key)
     if (pos === undefined) {
-      pos = { market: o.market, size: 0, avgPrice: 0, realizedPnl: 0, sentMark: null }
-      this.positions.set(o.market.id, pos)
+      pos = { market, contract, size: 0, avgPrice: 0, realizedPnl: 0, sentMark: null }
+      this.positions.set(key, pos)
     }
-    if (o.side === 'buy') {
+    if (side === 'buy') {
       pos.avgPrice = (pos.avgPrice * pos.size + price * size) / (pos.size + size)
       pos.size += size
       this.cashMicro -= notionalMicro(tick, size) + feeMicro
     } else {
-      // Sell orders never exceed what is held (see place), so the position cannot go short.
       pos.realizedPnl += (price - pos.avgPrice) * size
       pos.size -= size
       this.cashMicro += notionalMicro(tick, size) - feeMicro
     }
-    out.push({
+    const fill: FillMessage = {
       type: 'fill',
       id: `fill-${++this.fillNo}`,
-      orderId: o.id,
-      market: o.market.id,
-      event: o.market.eventId,
-      side: o.side,
+      orderId,
+      market: market.id,
+      event: market.eventId,
+      ...(contract === 'NO' ? { contract: 'NO' as const } : {}),
+      side,
       price,
       size,
       fee: usdc(feeMicro),
       liquidity,
       ts,
-    })
-    out.push(this.orderUpdate(o, ts))
-    out.push(this.positionUpdate(pos, ts))
-    if (pos.size === 0) {
-      this.positions.delete(o.market.id)
     }
-    if (o.status === 'filled') this.orders.delete(o.id)
-    out.push(this.balance(ts))
+    return { fill, pos }
   }
 
-  /** Shares of a market not yet promised to an open sell order. */
-  private sellable(marketId: string): number {
-    let size = this.positions.get(marketId)?.size ?? 0
-    for (const o of this.orders.values())
-      if (o.side === 'sell' && o.market.id === marketId) size -= o.size - o.filled
+  /** Contracts of a market's outcome held and not yet offered by any resting sell, the trader's or external. */
+  sellable(marketId: string, contract: Outcome): number {
+    let size = this.positions.get(positionKey(marketId, contract))?.size ?? 0
+    size -= this.external.offered(marketId, contract)
+    if (contract === 'YES') size -= this.traderOffered(marketId)
     return size
+  }
+
+  private traderOffered(marketId: string): number {
+    let size = 0
+    for (const o of this.orders.values())
+      if (o.side === 'sell' && o.market.id === marketId) size += o.size - o.filled
+    return size
+  }
+
+  /** YES shares the trader may still offer: its own purchases only, of what no other sell holds. */
+  private traderSellable(marketId: string): number {
+    const held = this.positions.get(positionKey(marketId, 'YES'))?.size ?? 0
+    const own = Math.min(held - this.external.offered(marketId, 'YES'), this.traderHeld.get(marketId) ?? 0)
+    return own - this.traderOffered(marketId)
+  }
+
+  /** An external order's execution: cash, position and wallet follow; returns the updates, as a step would. */
+  settle(f: ExternalFill): UserUpdate[] {
+    const market = this.byId.get(f.market)
+    if (market === undefined) throw new RangeError(`settle: unknown market ${f.market}`)
+    if (f.side === 'sell' && f.size > (this.positions.get(positionKey(f.market, f.contract))?.size ?? 0)) {
+      throw new RangeError('settle: a sell larger than the position')
+    }
+    const feeMicro = f.feeCents * MICRO_PER_CENT
+    const { fill, pos } = this.execute(
+      f.orderId,
+      market,
+      f.contract,
+      f.side,
+      f.tick,
+      f.size,
+      feeMicro,
+      f.liquidity,
+      f.ts,
+    )
+    const out: UserUpdate[] = [fill, this.positionUpdate(pos, f.ts)]
+    if (pos.size === 0) this.positions.delete(positionKey(f.market, f.contract))
+    this.clampTraderHeld(f.market)
+    out.push(this.balance(f.ts))
+    return out
+  }
+
+  /** What an external sell or merge took beyond the user's own purchases came out of the trader's. */
+  private clampTraderHeld(marketId: string): void {
+    const held = this.positions.get(positionKey(marketId, 'YES'))?.size ?? 0
+    const trader = this.traderHeld.get(marketId) ?? 0
+    if (trader <= held) return
+    if (held > 0) this.traderHeld.set(marketId, held)
+    else this.traderHeld.delete(marketId)
+  }
+
+  /**
+   * Burn `quantity` YES/NO pairs of a market for R$ 1,00 each. The pairs' realized P&L (1 − both averages) is
+   * booked on the YES row. The caller checks `sellable` first.
+   */
+  merge(marketId: string, quantity: number, ts: number): UserUpdate[] {
+    const yes = this.positions.get(positionKey(marketId, 'YES'))
+    const no = this.positions.get(positionKey(marketId, 'NO'))
+    if (
+      yes === undefined ||
+      no === undefined ||
+      quantity > this.sellable(marketId, 'YES') ||
+      quantity > this.sellable(marketId, 'NO')
+    ) {
+      throw new RangeError('merge: more pairs than the account may offer')
+    }
+    yes.realizedPnl += (1 - yes.avgPrice - no.avgPrice) * quantity
+    yes.size -= quantity
+    no.size -= quantity
+    this.cashMicro += quantity * 100 * MICRO_PER_CENT
+    const out: UserUpdate[] = []
+    for (const p of [yes, no]) {
+      out.push(this.positionUpdate(p, ts))
+      if (p.size === 0) this.positions.delete(positionKey(marketId, p.contract))
+    }
+    this.clampTraderHeld(marketId)
+    out.push(this.balance(ts))
+    return out
   }
 
   private place(stepNo: number, ts: number, out: UserUpdate[]): void {
     const r = this.rng
     const sellMarkets = [...this.positions.values()]
-      .filter((p) => this.sellable(p.market.id) >= 5 && valid(p.market.quote()))
+      .filter((p) => p.contract === 'YES' && this.traderSellable(p.market.id) >= 5 && valid(p.market.quote()))
       .map((p) => p.market)
     const buyMarkets = this.focus.filter((m) => valid(m.quote()))
     // The more inventory is held, the more the trader leans to selling it down.
     let held = 0
-    for (const p of this.positions.values()) held += p.size * p.avgPrice
+    for (const p of this.positions.values())
+      if (p.contract === 'YES') held += Math.min(p.size, this.traderHeld.get(p.market.id) ?? 0) * p.avgPrice
     const pSell = Math.min(0.75, 0.35 + held / 2000)
-    const availableMicro = this.cashMicro - this.reservedMicro()
+    const availableMicro = this.availableMicro()
     const side: Side | null =
       sellMarkets.length > 0 && (buyMarkets.length === 0 || r() < pSell)
         ? 'sell'
@@ -410,7 +575,7 @@ export class DemoAccount {
         : Math.min(99, q.ask + pick(r, OFFSETS))
     let size: number = pick(r, LOTS)
     if (side === 'sell') {
-      const can = this.sellable(m.id)
+      const can = this.traderSellable(m.id)
       // Sometimes the whole holding goes, as when a trader closes out.
       size = r() < 0.25 ? can : Math.min(size, can)
     } else {

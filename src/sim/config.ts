@@ -23,18 +23,23 @@ const keySchema = z
   })
   .strict()
 
+const rateLimitSchema = z
+  .object({
+    requests: z.number().int().min(1),
+    windowMs: z.number().int().min(1),
+  })
+  .strict()
+
 export const simConfigSchema = z
   .object({
     keys: z.array(keySchema).optional(),
     events: z.number().int().min(1).max(500).optional(),
     marketsPerEvent: z.number().int().min(1).max(20).optional(),
-    rateLimit: z
-      .object({
-        requests: z.number().int().min(1),
-        windowMs: z.number().int().min(1),
-      })
-      .strict()
-      .optional(),
+    rateLimit: rateLimitSchema.optional(),
+    /** VoxFi: the trade paths' own per-key bucket. */
+    tradeRateLimit: rateLimitSchema.optional(),
+    /** VoxFi: which documented answer Place Order gives, (a) the trades or (b) the dev page's order status. */
+    orderAnswer: z.enum(['a', 'b']).optional(),
   })
   .strict()
 
@@ -46,12 +51,16 @@ export interface ResolvedConfig {
   events: number
   marketsPerEvent: number
   rateLimit: { requests: number; windowMs: number }
+  tradeRateLimit: { requests: number; windowMs: number }
+  orderAnswer: 'a' | 'b'
 }
 
 export const DEFAULTS = {
   events: 12,
   marketsPerEvent: 4,
   rateLimit: { requests: 120, windowMs: 60_000 },
+  tradeRateLimit: { requests: 40, windowMs: 1000 },
+  orderAnswer: 'a',
 } as const
 
 export class ConfigError extends Error {
@@ -83,6 +92,8 @@ export function resolveConfig(config: SimConfig | undefined): ResolvedConfig {
     events: c.events ?? DEFAULTS.events,
     marketsPerEvent: c.marketsPerEvent ?? DEFAULTS.marketsPerEvent,
     rateLimit: c.rateLimit ?? { ...DEFAULTS.rateLimit },
+    tradeRateLimit: c.tradeRateLimit ?? { ...DEFAULTS.tradeRateLimit },
+    orderAnswer: c.orderAnswer ?? DEFAULTS.orderAnswer,
   }
 }
 

@@ -2,6 +2,42 @@
 // must survive, on demand, in both dialects (each dialect supplies its hub, gap, crossed and firehose).
 import type { DeltaOut } from './market'
 
+/**
+ * How the venue mishandles a trade request (VoxFi's POST/DELETE under /v1/trade/): `delay` executes it at once and
+ * answers `ms` later; `drop` destroys the connection without an answer, after executing it or without; `error`
+ * answers `status` with `body` and executes nothing.
+ */
+export type OrderFault =
+  | { kind: 'delay'; ms: number }
+  | { kind: 'drop'; execute: boolean }
+  | { kind: 'error'; status: number; body: unknown }
+
+/** One trade request as the venue received it, in order of arrival. */
+export interface OrderLogEntry {
+  /** ms since epoch. */
+  at: number
+  method: string
+  /** The path without the query. */
+  path: string
+  /** The parsed JSON body; null without one, or when it was not JSON. */
+  body: unknown
+  /** What was answered; null when the connection was dropped instead. */
+  status: number | null
+  answer: unknown
+  /** Whether the venue acted on it: an order placed, canceled or a merge done. */
+  executed: boolean
+  /** The order fault applied to it, if any. */
+  fault: OrderFault['kind'] | null
+}
+
+/** The VoxFi dialect's trade paths, as faults reach them. */
+export interface OrderFaultTarget {
+  orderFault(fault: OrderFault, count: number): void
+  orderLog(): OrderLogEntry[]
+  closeMarket(marketId: string): boolean
+  reopenMarket(marketId: string): boolean
+}
+
 export interface SimulatorFaults {
   /** Terminate every WebSocket connection abruptly (no close frame). */
   dropAll(): void
@@ -39,6 +75,19 @@ export interface SimulatorFaults {
   closeAll(code: number, reason?: string): void
   /** VoxFi's 4003 "server error": `closeAll(4003, 'server error')`. */
   serverError(): void
+  /**
+   * VoxFi only: the next `count` (default 1) trade requests (place, cancel or merge) that pass the key and rate-limit
+   * checks meet `fault`. Faults queue up in the order given. Throws in the reference dialect (it takes no orders).
+   */
+  orderFault(fault: OrderFault, count?: number): void
+  /** VoxFi only: every request to a trade path so far (the last 10,000), oldest first; empty in the reference dialect. */
+  orderLog(): OrderLogEntry[]
+  /**
+   * VoxFi only: close a market for trading (orders get 406 PO8, resting ones stop filling, the listing shows
+   * closed_at) or open it again. False for an unknown market or in the reference dialect.
+   */
+  closeMarket(marketId: string): boolean
+  reopenMarket(marketId: string): boolean
 }
 
 export interface FaultBook {
@@ -66,6 +115,8 @@ export interface FaultDeps {
   malformed?: readonly string[]
   /** Start of the oversized frame, a JSON string value follows (default: a reference-looking notice). */
   oversizedHead?: string
+  /** The trade paths (VoxFi only). */
+  orders?: OrderFaultTarget
 }
 
 const MALFORMED = [
@@ -119,5 +170,41 @@ export function createFaults(d: FaultDeps): SimulatorFaults {
     sendRaw: (text) => d.hub.sendToAll(text),
     closeAll,
     serverError: () => closeAll(4003, 'server error'),
+    orderFault: (fault, count = 1) => {
+      if (d.orders === undefined) throw new Error('orderFault: the reference dialect takes no orders')
+      d.orders.orderFault(checkOrderFault(fault, count), count)
+    },
+    orderLog: () => d.orders?.orderLog() ?? [],
+    closeMarket: (id) => d.orders?.closeMarket(id) ?? false,
+    reopenMarket: (id) => d.orders?.reopenMarket(id) ?? false,
   }
+}
+
+/** An order fault from a test (or across the worker boundary): a clear error for anything it cannot be. */
+export function checkOrderFault(f: unknown, count: unknown): OrderFault {
+  if (!Number.isInteger(count) || (count as number) < 1 || (count as number) > 1_000_000) {
+    throw new RangeError(`orderFault: count must be an integer in [1, 1000000], got ${String(count)}`)
+  }
+  const o = (typeof f === 'object' && f !== null ? f : {}) as Record<string, unknown>
+  if (o.kind === 'delay' && typeof o.ms === 'number' && o.ms >= 0 && o.ms <= 600_000) {
+    return { kind: 'delay', ms: o.ms }
+  }
+  if (o.kind === 'drop' && typeof o.execute === 'boolean') return { kind: 'drop', execute: o.execute }
+  if (
+    o.kind === 'error' &&
+    Number.isInteger(o.status) &&
+    (o.status as number) >= 200 &&
+    (o.status as number) <= 599
+  ) {
+    let body: unknown
+    try {
+      body = JSON.parse(JSON.stringify(o.body ?? null)) as unknown
+    } catch {
+      throw new RangeError('orderFault: an error fault needs a JSON body')
+    }
+    return { kind: 'error', status: o.status as number, body }
+  }
+  throw new RangeError(
+    'orderFault: expected {kind:"delay",ms: 0–600000}, {kind:"drop",execute: boolean} or {kind:"error",status: 200–599,body}',
+  )
 }

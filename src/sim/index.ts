@@ -19,17 +19,18 @@ import {
   VOXFI_MALFORMED,
   VOXFI_OVERSIZED_HEAD,
   type ListingEnvelope,
+  type OrderAnswer,
   type VoxfiListing,
 } from './voxfi'
 import { startOfUtcDay } from './voxfi/listing'
 
 export type { SimConfig, SimKeyConfig, Permission } from './config'
 export { PERMISSIONS, parseConfig, loadConfigFile, ConfigError } from './config'
-export type { SimulatorFaults } from './faults'
+export type { SimulatorFaults, OrderFault, OrderLogEntry } from './faults'
 export type { Subscription } from './hub'
 export type { EventsListing, ListingEvent, ListingMarket } from './catalog'
 export type { KeyPatch } from './keys'
-export type { VoxfiListing, VoxEvent, VoxMarket, VoxOption } from './voxfi'
+export type { VoxfiListing, VoxEvent, VoxMarket, VoxOption, OrderAnswer } from './voxfi'
 export { VOXFI_CLOSE } from './voxfi'
 
 export type Dialect = 'voxfi' | 'reference'
@@ -69,6 +70,11 @@ export interface SimulatorOptions {
    * `{"data": […]}` or `{"events": […]}`. `listing()` always returns the events themselves.
    */
   voxfiListingEnvelope?: ListingEnvelope
+  /**
+   * VoxFi only: which documented answer POST /v1/trade/order gives (docs/voxfi.md §4.5), (a) the trades (default)
+   * or (b) the dev page's order status; overrides the config's `orderAnswer`.
+   */
+  orderAnswer?: OrderAnswer
   /** Diagnostics (default: none). */
   log?: (line: string) => void
 }
@@ -192,6 +198,8 @@ export async function createSimulator(
           account,
           keys,
           rateLimit: cfg.rateLimit,
+          tradeRateLimit: cfg.tradeRateLimit,
+          orderAnswer: options.orderAnswer ?? cfg.orderAnswer,
           pingMs,
           pongTimeoutMs,
           epochMs: options.voxfiEpochMs ?? startOfUtcDay(Date.now()),
@@ -373,6 +381,7 @@ export async function createSimulator(
           crossed: vox.crossed,
           malformed: VOXFI_MALFORMED,
           oversizedHead: VOXFI_OVERSIZED_HEAD,
+          orders: vox.orders,
         },
   )
 
@@ -396,7 +405,7 @@ export async function createSimulator(
       return changed
     },
     addKey: (k) => keys.add(k),
-    resetRateLimits: () => rest.limiter.reset(),
+    resetRateLimits: () => rest.resetLimits(),
     stats: () =>
       vox === null
         ? { framesSent: theHub.framesSent, firehoseSent: fh.sent }

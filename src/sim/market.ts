@@ -85,6 +85,8 @@ export class MarketBook {
   private tradeNo = 0
   private nextTradeStep: number
   private last: number | null = null
+  /** A side that outside takers (VoxFi's user orders) left thinner than MIN_LEVELS, refilled at the next step. */
+  private depleted: { bid: number | null; ask: number | null } | null = null
 
   constructor(
     readonly id: string,
@@ -196,9 +198,50 @@ export class MarketBook {
     return { seq: this.nextSeq(), bids: [[price(Math.min(ask, MAX_TICK)), 100]], asks: [] }
   }
 
+  /**
+   * An outside taker (a VoxFi user order) takes `size` from the level at `tick`: a buyer from the asks, a seller
+   * from the bids. The level must hold that much. The print itself is `printed`'s.
+   */
+  take(taker: Side, tick: number, size: number): void {
+    const book = taker === 'buy' ? this.asks : this.bids
+    const level = book[tick] ?? 0
+    if (!Number.isInteger(size) || size <= 0 || size > level) {
+      throw new RangeError(`take: ${size} at ${tick} from a level of ${level}`)
+    }
+    if (taker === 'buy') this.setAsk(tick, level - size)
+    else this.setBid(tick, level - size)
+    if (this.count(book) >= MIN_LEVELS) return
+    // Where the side was swept, its makers come back behind the deepest level taken.
+    this.depleted ??= { bid: null, ask: null }
+    if (taker === 'buy') this.depleted.ask = Math.max(this.depleted.ask ?? tick, tick)
+    else this.depleted.bid = Math.min(this.depleted.bid ?? tick, tick)
+  }
+
+  /** A trade printed outside the step (a VoxFi user order, or one that met it): the last price. */
+  printed(tick: number): void {
+    this.last = price(tick)
+  }
+
+  /** Makers re-quote a side that outside takers left thinner than MIN_LEVELS, behind what is left or was taken. */
+  private refill(d: { bid: number | null; ask: number | null }): void {
+    const r = this.rng
+    if (d.ask !== null) {
+      let w = this.count(this.asks) > 0 ? this.worstAskTick() : Math.max(d.ask, this.bestBidTick() + 1) - 1
+      for (let n = this.count(this.asks); n < MIN_LEVELS && w < MAX_TICK; n++) this.setAsk(++w, randSize(r))
+    }
+    if (d.bid !== null) {
+      let w = this.count(this.bids) > 0 ? this.worstBidTick() : Math.min(d.bid, this.bestAskTick() - 1) + 1
+      for (let n = this.count(this.bids); n < MIN_LEVELS && w > MIN_TICK; n++) this.setBid(--w, randSize(r))
+    }
+  }
+
   /** Advance one step: maybe a trade (which always changes the book), some size changes, quote moves. */
   step(stepNo: number): StepOut {
     const r = this.rng
+    if (this.depleted !== null) {
+      this.refill(this.depleted)
+      this.depleted = null
+    }
     const band = this.fair === undefined ? null : bandAt(this.fair(stepNo) * 100)
     let trade: TradeOut | null = null
     if (stepNo >= this.nextTradeStep) {

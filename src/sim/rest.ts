@@ -60,33 +60,46 @@ export interface AdmitOptions {
   rateLimit: { requests: number }
   /** The 429 body: the dialects word it differently. */
   limitedBody: (retryAfterSeconds: number) => unknown
+  /** The methods the path serves (default GET and HEAD); the first is named in a 405's Allow. */
+  methods?: readonly string[]
 }
 
+type Headers = Record<string, string | number>
+
+export type Admission =
+  | { ok: true; key: KeyRecord; headers: Headers }
+  | { ok: false; status: number; body: unknown; headers: Headers }
+
 /**
- * The rules every REST request meets, in both dialects: GET only, the key's check (401/403), and the per-key rate
- * limit (429 with Retry-After, and the X-RateLimit headers near the limit). Returns the admitted key and the
- * headers the answer must carry, or null once it has answered with the refusal.
+ * The rules every REST request meets, in both dialects: the path's methods (GET by default), the key's check
+ * (401/403), and the per-key rate limit (429 with Retry-After, and the X-RateLimit headers near the limit).
+ * Returns the admitted key and the headers the answer must carry, or the refusal to send.
  */
-export function admitRequest(
-  req: IncomingMessage,
-  res: ServerResponse,
-  o: AdmitOptions,
-): { key: KeyRecord; headers: Record<string, string | number> } | null {
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
-    sendJson(res, 405, { error: 'method not allowed' }, { Allow: 'GET' })
-    return null
+export function admit(req: IncomingMessage, o: AdmitOptions): Admission {
+  const methods = o.methods ?? ['GET', 'HEAD']
+  if (!methods.includes(req.method ?? '')) {
+    return {
+      ok: false,
+      status: 405,
+      body: { error: 'method not allowed' },
+      headers: { Allow: methods[0] ?? 'GET' },
+    }
   }
   const header = req.headers['x-api-key']
   const value = Array.isArray(header) ? header[0] : header
   const check = o.keys.check(value, req.socket.remoteAddress)
   if (!check.ok) {
-    sendJson(res, check.error === 'unauthorized' ? 401 : 403, { error: check.error })
-    return null
+    return {
+      ok: false,
+      status: check.error === 'unauthorized' ? 401 : 403,
+      body: { error: check.error },
+      headers: {},
+    }
   }
   const now = Date.now()
   const rl = o.limiter.take(check.key.value, now)
   const limit = o.rateLimit.requests
-  const headers: Record<string, string | number> =
+  const headers: Headers =
     rl.remaining <= limit * 0.2
       ? {
           'X-RateLimit-Limit': limit,
@@ -96,10 +109,14 @@ export function admitRequest(
       : {}
   if (!rl.allowed) {
     const retryAfter = Math.max(1, Math.ceil((rl.resetAt - now) / 1000))
-    sendJson(res, 429, o.limitedBody(retryAfter), { ...headers, 'Retry-After': retryAfter })
-    return null
+    return {
+      ok: false,
+      status: 429,
+      body: o.limitedBody(retryAfter),
+      headers: { ...headers, 'Retry-After': retryAfter },
+    }
   }
-  return { key: check.key, headers }
+  return { ok: true, key: check.key, headers }
 }
 
 /** What an admitted request gets: a status and a JSON body, sent with the rate-limit headers. */
@@ -116,22 +133,37 @@ export interface GatedHandlerOptions extends Omit<AdmitOptions, 'limiter'> {
 
 export interface RestHandler {
   handle: (req: IncomingMessage, res: ServerResponse) => void
-  limiter: RateLimiter
+  /** Forget every key's rate-limit windows. */
+  resetLimits(): void
 }
 
-/** A REST server's request handler in either dialect: route, admitRequest, answer, and a 500 for what throws. */
+/** A request's URL, and its path without a trailing slash (what routes match); a URL that does not parse has none. */
+export function requestUrl(req: IncomingMessage): { url: URL; path: string } {
+  let url: URL
+  try {
+    url = new URL(req.url ?? '/', 'http://sim.invalid')
+  } catch {
+    url = new URL('http://sim.invalid/')
+  }
+  return { url, path: url.pathname.replace(/\/+$/, '') }
+}
+
+/** A REST server's request handler in either dialect: route, admit, answer, and a 500 for what throws. */
 export function createGatedHandler(o: GatedHandlerOptions): RestHandler {
   const limiter = new RateLimiter(o.rateLimit)
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     try {
-      const url = new URL(req.url ?? '/', 'http://sim.invalid')
-      const answer = o.route(url.pathname.replace(/\/+$/, ''))
+      const { url, path } = requestUrl(req)
+      const answer = o.route(path)
       if (answer === undefined) {
         sendJson(res, 404, { error: 'not found' })
         return
       }
-      const admitted = admitRequest(req, res, { ...o, limiter })
-      if (admitted === null) return
+      const admitted = admit(req, { ...o, limiter })
+      if (!admitted.ok) {
+        sendJson(res, admitted.status, admitted.body, admitted.headers)
+        return
+      }
       const { status, body } = answer(admitted.key, url.searchParams)
       sendJson(res, status, body, admitted.headers)
     } catch (e) {
@@ -140,7 +172,7 @@ export function createGatedHandler(o: GatedHandlerOptions): RestHandler {
       else res.destroy()
     }
   }
-  return { handle, limiter }
+  return { handle, resetLimits: () => limiter.reset() }
 }
 
 export function createRestHandler(opts: RestOptions): RestHandler {

@@ -4,6 +4,7 @@
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
+import { checkOrderFault, type OrderFault, type OrderLogEntry } from './faults'
 import type { Dialect, SimulatorOptions } from './index'
 import type { WorkerFault, WorkerInput, WorkerReply } from './worker-entry'
 
@@ -17,6 +18,12 @@ export interface SimulatorWorker {
   demoKey: string
   /** Test hook: inject a fault into the simulator running in the worker. */
   fault(kind: WorkerFault): void
+  /** Test hooks of the VoxFi dialect's trade paths, as SimulatorFaults has them; a malformed fault throws here. */
+  orderFault(fault: OrderFault, count?: number): void
+  closeMarket(marketId: string): void
+  reopenMarket(marketId: string): void
+  /** Every trade request the simulator received so far (SimulatorFaults.orderLog). */
+  orderLog(): Promise<OrderLogEntry[]>
   close(): Promise<void>
 }
 
@@ -55,9 +62,16 @@ export function startSimulatorWorker(options: SimulatorWorkerOptions = {}): Prom
     worker.once('exit', (code) =>
       fail(new Error(`simulator worker exited (code ${code}) before it was ready`)),
     )
+    const logRequests = new Map<number, (entries: OrderLogEntry[]) => void>()
+    let logRequestNo = 0
     worker.on('message', (m: WorkerReply) => {
       if (m.type === 'log') {
         log?.(m.line)
+        return
+      }
+      if (m.type === 'order-log') {
+        logRequests.get(m.id)?.(m.entries)
+        logRequests.delete(m.id)
         return
       }
       if (settled) return
@@ -75,6 +89,17 @@ export function startSimulatorWorker(options: SimulatorWorkerOptions = {}): Prom
         wsUrl: m.wsUrl,
         demoKey: m.demoKey,
         fault: (kind) => worker.postMessage({ type: 'fault', kind }),
+        orderFault: (fault, count = 1) =>
+          worker.postMessage({ type: 'order-fault', fault: checkOrderFault(fault, count), count }),
+        closeMarket: (market) => worker.postMessage({ type: 'market', market, open: false }),
+        reopenMarket: (market) => worker.postMessage({ type: 'market', market, open: true }),
+        orderLog: () =>
+          new Promise((resolveLog, rejectLog) => {
+            const id = ++logRequestNo
+            logRequests.set(id, resolveLog)
+            void exited.then(() => rejectLog(new Error('simulator worker exited')))
+            worker.postMessage({ type: 'order-log', id })
+          }),
         close: () => {
           closing ??= (async () => {
             worker.postMessage({ type: 'close' })

@@ -24,24 +24,37 @@ test.describe('alert rules in the form and the pane', () => {
     await host?.close()
   })
 
-  test('an alert at 5 on a 0–1 market is refused in the form, naming the value', async ({ page }) => {
+  test('an alert at 500¢ on a 0–100¢ market is refused in the form, naming the value in the unit shown', async ({
+    page,
+  }) => {
     await openLive(page, host.url)
     await openFirstMarket(page)
     await openLastPriceForm(page)
-    await page.getByTestId('alert-value').fill('5')
-    await page.getByTestId('alert-save').click()
-    const error = page.getByTestId('alert-form-error')
-    await expect(error).toHaveText(
+    // The level is typed in the unit the app shows: cents, as the ladder.
+    await expect(page.getByTestId('alert-form')).toContainText('Price (¢)')
+    const refused = async (typed: string, words: string) => {
+      await page.getByTestId('alert-value').fill(typed)
+      await page.getByTestId('alert-save').click()
+      await expect(page.getByTestId('alert-form-error')).toHaveText(words)
+      await expect(page.getByTestId('alert-value')).toHaveAttribute('aria-invalid', 'true')
+      await expect(page.getByTestId('alert-form')).toBeVisible()
+    }
+    await refused(
+      '500',
+      "Price 500¢ is outside this market's prices (0¢ to 100¢): the alert could never fire as meant.",
+    )
+    // Off the tick: refused too, with the two prices the market has.
+    await refused('25.5', 'Price 25.5¢ is not a price this market trades at (tick 1¢): use 25¢ or 26¢.')
+    await page.keyboard.press('Escape')
+    // As probabilities, the same words in 0–1.
+    await page.getByTestId('price-unit-probability').click()
+    await openLastPriceForm(page)
+    await refused(
+      '5',
       "Price 5 is outside this market's prices (0 to 1): the alert could never fire as meant.",
     )
-    await expect(page.getByTestId('alert-value')).toHaveAttribute('aria-invalid', 'true')
-    await expect(page.getByTestId('alert-form')).toBeVisible()
-    // Off the tick: refused too, with the two prices the market has.
-    await page.getByTestId('alert-value').fill('0.255')
-    await page.getByTestId('alert-save').click()
-    await expect(error).toHaveText(
-      /^Price 0\.255 is not a price this market trades at \(tick 0\.01\): use 0\.25 or 0\.26\.$/,
-    )
+    await page.keyboard.press('Escape')
+    await page.getByTestId('price-unit-cents').click()
   })
 
   test('the default level is the current price, and the pane names the market, not its id', async ({
@@ -54,7 +67,7 @@ test.describe('alert rules in the form and the pane', () => {
     let matched = false
     for (let attempt = 0; attempt < 5 && !matched; attempt++) {
       await openLastPriceForm(page)
-      const shown = (await page.getByTestId('alert-current').textContent())?.replace(/^now\s*/, '') ?? ''
+      const shown = (await page.getByTestId('alert-current').textContent())?.replace(/^now\s*|¢$/g, '') ?? ''
       const value = await page.getByTestId('alert-value').inputValue()
       matched = Number(shown) === Number(value) && value !== ''
       if (!matched) {
@@ -64,8 +77,8 @@ test.describe('alert rules in the form and the pane', () => {
       }
     }
     expect(matched).toBe(true)
-    // The value has two decimals at most: on the tick.
-    expect(await page.getByTestId('alert-value').inputValue()).toMatch(/^(0|1)(\.\d{1,2})?$/)
+    // A whole number of cents: on the tick.
+    expect(await page.getByTestId('alert-value').inputValue()).toMatch(/^\d{1,3}$/)
 
     const name = (await page.getByTestId('alert-market-name').textContent())?.trim() ?? ''
     expect(name).not.toBe('')

@@ -58,7 +58,8 @@ test('a price alert from the ladder fires after its pane is closed: toast and hi
   await expect(form).toBeVisible()
   await expect(page.getByTestId('alert-subject')).toHaveValue('ask')
   await expect(page.getByTestId('alert-op')).toHaveValue('crosses-above')
-  await expect(page.getByTestId('alert-value')).toHaveValue(String(level))
+  // Typed in the unit the ladder shows: the row's data-price 0.57 is 57¢.
+  await expect(page.getByTestId('alert-value')).toHaveValue(String(Number((level * 100).toPrecision(10))))
   await expect(page.getByTestId('alert-market')).toHaveValue(market)
   await page.getByTestId('alert-save').click()
   await expect(form).toHaveCount(0)

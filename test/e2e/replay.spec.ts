@@ -96,13 +96,14 @@ test('record 30 s, replay it at 10× with the banner, and the ladder moves', asy
   const badge = page.getByTestId('market-pane').getByTestId('freshness')
   const play = page.getByTestId('replay-play')
   // Still playing (30 s at 10× lasts about 3 s, so on a slow machine it may be over): paused, it says so.
+  // The pause may reach the engine after the last frame played: then the replay has ended, not paused.
   if ((await play.textContent()) === 'Pause') {
     await play.click()
-    if ((await banner.getAttribute('data-state')) !== 'ended') {
-      await expect(banner).toHaveAttribute('data-state', 'paused')
+    await expect(banner).toHaveAttribute('data-state', /^(paused|ended)$/)
+    if ((await banner.getAttribute('data-state')) === 'paused') {
       await expect(badge).toHaveText('Replay paused')
       await play.click()
-    }
+    } else console.log('replay e2e: the replay ended before the pause reached it')
   }
   await expect(banner).toHaveAttribute('data-state', 'ended', { timeout: 20_000 })
   await expect(badge).toHaveText('Replay ended')

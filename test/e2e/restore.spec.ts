@@ -1,6 +1,7 @@
 // What was on screen comes back: the main window's selected market and a pane pinned to another survive a
 // reload and a restart of the host on the same settings file; a remembered market the listing no longer holds
-// is shown by id with a "not in the listing" note; a market window opened by URL keeps its own market.
+// is shown by id with a "not in the listing" note; a market window opened by URL keeps its own market; two pages
+// of the main view each come back to their own market.
 import { readFile, writeFile } from 'node:fs/promises'
 import { expect, test, type Page } from '@playwright/test'
 import { withSettingsHost } from './host'
@@ -85,6 +86,52 @@ test('the selected market and a pinned pane survive a reload and a restart on th
     }
     // Choosing nothing else leaves the main window's choice as it was.
     expect((await saved(settings)).selected).toBe(second)
+  })
+})
+
+test('two pages of the main view each reload to their own market, and a new page opens on the last one picked', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1600, height: 950 })
+  const settings = test.info().outputPath('pages.json')
+  await withSettingsHost(settings, async (host) => {
+    const ladderOf = (p: Page) => dockPane(p, 'ladder')
+    await openLive(page, host.url)
+    const first = await openFirstMarket(page)
+    await expect.poll(async () => (await saved(settings)).selected).toBe(first)
+
+    const other = await page.context().newPage()
+    try {
+      await other.setViewportSize({ width: 1600, height: 950 })
+      await openLive(other, host.url)
+      // A new page starts where the main view was last left.
+      await expect(ladderOf(other)).toHaveAttribute('data-market', first, { timeout: 30_000 })
+      await other.getByTestId('event-row').first().click()
+      const row = other.getByTestId('market-row').nth(1)
+      const second = (await row.getAttribute('data-market')) as string
+      expect(second).not.toBe(first)
+      await row.click()
+      await expect(ladderOf(other)).toHaveAttribute('data-market', second)
+      await expect.poll(async () => (await saved(settings)).selected).toBe(second)
+
+      // Each page, reloaded, shows its own market, not the one the other picked last.
+      await page.reload()
+      await expect(ladderOf(page)).toHaveAttribute('data-market', first, { timeout: 30_000 })
+      await other.reload()
+      await expect(ladderOf(other)).toHaveAttribute('data-market', second, { timeout: 30_000 })
+      await page.reload()
+      await expect(ladderOf(page)).toHaveAttribute('data-market', first, { timeout: 30_000 })
+
+      const third = await page.context().newPage()
+      try {
+        await openLive(third, host.url)
+        await expect(ladderOf(third)).toHaveAttribute('data-market', second, { timeout: 30_000 })
+      } finally {
+        await third.close()
+      }
+    } finally {
+      await other.close()
+    }
   })
 })
 

@@ -38,7 +38,7 @@ test('screenshots', async ({ page, context }) => {
   await page.getByTestId('market-row').nth(1).hover()
   await page.screenshot({ path: docs('main-window.png') })
 
-  // The alert manager with a rule that has fired (bid at or above 0.01 holds at once) and one still armed.
+  // The alert manager with a rule that has fired (bid at or above 1¢ holds at once) and one still armed.
   const makeAlert = async (subject: string, op: string, value: string, label: string) => {
     await page.locator('.market-pane').getByTestId('alert-new').click()
     await page.getByTestId('alert-subject').selectOption(subject)
@@ -48,8 +48,8 @@ test('screenshots', async ({ page, context }) => {
     await page.getByTestId('alert-save').click()
     await expect(page.getByTestId('alert-form')).toHaveCount(0)
   }
-  await makeAlert('bid', 'above', '0.01', 'bid is quoted')
-  await makeAlert('mid', 'crosses-above', '0.97', 'breakout')
+  await makeAlert('bid', 'above', '1', 'bid is quoted')
+  await makeAlert('mid', 'crosses-above', '97', 'breakout')
   await expect(page.getByTestId('alert-toast')).toHaveCount(1, { timeout: 10_000 })
   await page.getByTestId('alerts-badge').click()
   await expect(page.getByTestId('alert-history-row')).toHaveCount(1)

@@ -78,6 +78,33 @@ describe('lint enforces the layering and the security checklist', () => {
       "import { A } from '../src/main/services/monitor'\nexport const x = A\n",
       'no-restricted-imports',
     ],
+    // The renderer's folders point one way, and a feature reaches another only through its door.
+    ...[
+      ['src/renderer/ui/x.tsx', '../features/market/MarketPane'],
+      ['src/renderer/ui/x.tsx', '../features/market'],
+      ['src/renderer/ui/x.tsx', '../store/monitor'],
+      ['src/renderer/lib/x.ts', '../features/workspace/window-state'],
+      ['src/renderer/lib/x.ts', '../store/monitor'],
+      ['src/renderer/store/x.ts', '../features/workspace/window-state'],
+      ['src/renderer/store/x.ts', '../hooks/context'],
+      ['src/renderer/store/x.ts', '../api/alert-delivery'],
+      ['src/renderer/api/x.ts', '../hooks/context'],
+      ['src/renderer/hooks/x.ts', '../views/MainView'],
+      ['src/renderer/hooks/x.ts', '../features/alerts'],
+      ['src/renderer/features/events/x.tsx', '../market/MarketPane'],
+      ['src/renderer/features/events/x.tsx', '../workspace/index'],
+      ['src/renderer/features/events/x.tsx', '../../views/MainView'],
+      ['src/renderer/features/events/x.tsx', '../../features/market/MarketPane'],
+    ].map(([file, from]): [string, string, string] => [
+      file!,
+      `import { A } from '${from!}'\nexport const x = A\n`,
+      'no-restricted-imports',
+    ]),
+    [
+      'src/renderer/features/events/x.tsx',
+      "import { A } from '../../../main/services/market/books'\nexport const x = A\n",
+      'no-restricted-imports',
+    ],
     [
       'src/main/x.ts',
       'export const w = { webPreferences: { nodeIntegration: true } }\n',
@@ -118,6 +145,22 @@ describe('lint enforces the layering and the security checklist', () => {
     ['src/main/services/settings/x.ts', "import { A } from '../credentials/store'\nexport const x = A\n"],
     ['src/main/services/x.ts', "import { A } from './alerts/service'\nexport const x = A\n"],
     ['src/main/x.ts', "import { A } from './services'\nexport const x = A\n"],
+    ...[
+      ['src/renderer/features/events/x.tsx', '../market'],
+      ['src/renderer/features/events/x.tsx', './EventMeta'],
+      ['src/renderer/features/events/x.tsx', '../../store/monitor'],
+      ['src/renderer/features/events/x.tsx', '../../ui/Dialog'],
+      ['src/renderer/features/events/x.tsx', '../../hooks/context'],
+      ['src/renderer/features/events/x.tsx', '../../api'],
+      ['src/renderer/features/events/x.tsx', '../../lib/format'],
+      ['src/renderer/features/events/x.tsx', '../../../shared/model'],
+      ['src/renderer/ui/x.tsx', '../hooks/dialog'],
+      ['src/renderer/hooks/x.ts', '../api/alert-delivery'],
+      ['src/renderer/api/x.ts', '../store/alerts-ui'],
+      ['src/renderer/store/x.ts', '../lib/market-names'],
+      ['src/renderer/views/x.tsx', '../features/workspace/Workspace'],
+      ['src/renderer/main.tsx', './features/workspace/window-state'],
+    ].map(([file, from]): [string, string] => [file!, `import { A } from '${from!}'\nexport const x = A\n`]),
   ])('%s may do what it exists for', async (file, code) => {
     const found = await messages(file, code)
     expect(

@@ -7,6 +7,7 @@ import { createAlertIntake } from '../../src/renderer/api/alert-delivery'
 import {
   alertText,
   draftFromRule,
+  emptyDraft,
   draftToInput,
   draftFieldOf,
   ladderDraft,
@@ -118,22 +119,27 @@ describe('alert intake', () => {
 
 describe('alert form model', () => {
   it('a ladder level: its side, its price, and the direction from the mid', () => {
-    expect(ladderDraft('m1', 'ask', 0.6, 0.57)).toMatchObject({
+    expect(ladderDraft('m1', 'ask', 0.6, 0.57, 'probability')).toMatchObject({
       market: 'm1',
       subject: 'ask',
       op: 'crosses-above',
       value: '0.6',
     })
-    expect(ladderDraft('m1', 'bid', 0.55, 0.57)).toMatchObject({
+    expect(ladderDraft('m1', 'bid', 0.55, 0.57, 'probability')).toMatchObject({
       subject: 'bid',
       op: 'crosses-below',
       value: '0.55',
     })
+    // In the unit the app shows: the ladder's 55¢ is typed 55.
+    expect(ladderDraft('m1', 'bid', 0.55, 0.57, 'cents')).toMatchObject({ value: '55', unit: 'cents' })
     expect(numberText(0.1 + 0.2)).toBe('0.3')
   })
 
   it('builds the rule input for each kind, with only the fields it has', () => {
-    const price = draftToInput(prefill({ market: 'm1', subject: 'mid', op: 'below', value: '0.4' }), EVENTS)
+    const price = draftToInput(
+      prefill({ market: 'm1', subject: 'mid', op: 'below', value: '0.4' }, 'probability'),
+      EVENTS,
+    )
     expect(price).toEqual({
       ok: true,
       input: {
@@ -143,10 +149,10 @@ describe('alert form model', () => {
         label: null,
       },
     })
-    const order = draftToInput(prefill({ market: '', subject: 'order-filled' }), EVENTS)
+    const order = draftToInput(prefill({ market: '', subject: 'order-filled' }, 'probability'), EVENTS)
     expect(order.ok && order.input.condition).toEqual({ kind: 'order', market: null, status: 'filled' })
     const event = draftToInput(
-      prefill({ market: 'm2', subject: 'trade-size', scope: 'event', value: '500' }),
+      prefill({ market: 'm2', subject: 'trade-size', scope: 'event', value: '500' }, 'probability'),
       EVENTS,
     )
     expect(event.ok && event.input.condition).toEqual({
@@ -156,68 +162,90 @@ describe('alert form model', () => {
       minSize: 500,
     })
     const rearm = draftToInput(
-      prefill({
-        market: 'm1',
-        subject: 'last',
-        value: '0.5',
-        mode: 'rearm',
-        hysteresis: '0.02',
-        cooldown: '30',
-      }),
+      prefill(
+        {
+          market: 'm1',
+          subject: 'last',
+          value: '0.5',
+          mode: 'rearm',
+          hysteresis: '0.02',
+          cooldown: '30',
+        },
+        'probability',
+      ),
       EVENTS,
     )
     expect(rearm.ok && rearm.input).toMatchObject({ mode: 'rearm', hysteresis: 0.02, cooldownSec: 30 })
-    const stale = draftToInput(prefill({ subject: 'disconnected', value: '15' }), EVENTS)
+    const stale = draftToInput(prefill({ subject: 'disconnected', value: '15' }, 'probability'), EVENTS)
     expect(stale.ok && stale.input.condition).toEqual({ kind: 'disconnected', seconds: 15 })
   })
 
   it('an order or position subject is its status or change after the prefix, both ways', () => {
     for (const status of ORDER_STATUSES) {
-      const input = draftToInput(prefill({ market: 'm1', subject: `order-${status}` }), EVENTS)
+      const input = draftToInput(prefill({ market: 'm1', subject: `order-${status}` }, 'probability'), EVENTS)
       expect(input.ok && input.input.condition).toEqual({ kind: 'order', market: 'm1', status })
-      expect(draftFromRule(ruleView({ condition: { kind: 'order', market: 'm1', status } })).subject).toBe(
-        `order-${status}`,
-      )
+      expect(
+        draftFromRule(ruleView({ condition: { kind: 'order', market: 'm1', status } }), 'probability')
+          .subject,
+      ).toBe(`order-${status}`)
     }
     for (const change of POSITION_CHANGES) {
-      const input = draftToInput(prefill({ market: '', subject: `position-${change}` }), EVENTS)
-      expect(input.ok && input.input.condition).toEqual({ kind: 'position', market: null, change })
-      expect(draftFromRule(ruleView({ condition: { kind: 'position', market: null, change } })).subject).toBe(
-        `position-${change}`,
+      const input = draftToInput(
+        prefill({ market: '', subject: `position-${change}` }, 'probability'),
+        EVENTS,
       )
+      expect(input.ok && input.input.condition).toEqual({ kind: 'position', market: null, change })
+      expect(
+        draftFromRule(ruleView({ condition: { kind: 'position', market: null, change } }), 'probability')
+          .subject,
+      ).toBe(`position-${change}`)
     }
   })
 
   it('refuses a level the market cannot have with the engine’s own words (one rule: checkAlertCondition)', () => {
     const grid = { min: 0, max: 1, tick: 0.01 }
     const events = [{ id: 'e9', title: 'Rain', markets: [{ id: 'v1', title: 'SP', priceGrid: grid }] }]
-    const draft = prefill({ market: 'v1', subject: 'last', op: 'crosses-above', value: '5' })
-    const expected = checkAlertCondition(
-      { kind: 'price', market: 'v1', subject: 'last', op: 'crosses-above', value: 5 },
-      grid,
-    )
-    expect(expected).not.toBeNull()
-    expect(draftToInput(draft, events)).toEqual({ ok: false, field: 'value', message: expected?.message })
+    const draft = prefill({ market: 'v1', subject: 'last', op: 'crosses-above', value: '5' }, 'probability')
+    const said = "Price 5 is outside this market's prices (0 to 1): the alert could never fire as meant."
+    expect(draftToInput(draft, events)).toEqual({ ok: false, field: 'value', message: said })
+    // The engine's check says the same.
+    expect(
+      checkAlertCondition(
+        { kind: 'price', market: 'v1', subject: 'last', op: 'crosses-above', value: 5 },
+        grid,
+        'probability',
+      ),
+    ).toEqual({ field: 'condition.value', message: said })
     expect(draftToInput({ ...draft, value: '0.25' }, events).ok).toBe(true)
+    // Typed in cents, named in cents: 500 is 500¢.
+    expect(draftToInput({ ...draft, value: '500', unit: 'cents' }, events)).toEqual({
+      ok: false,
+      field: 'value',
+      message:
+        "Price 500¢ is outside this market's prices (0¢ to 100¢): the alert could never fire as meant.",
+    })
     // A market the listing gives no prices for: the form leaves the range to the engine.
     expect(draftToInput({ ...draft, market: 'm1' }, EVENTS).ok).toBe(true)
   })
 
-  it("a price alert's words in the trader's unit and with the listing's name; others as the engine wrote them", () => {
-    const quote = {
-      subject: 'mid' as const,
-      op: 'crosses-above' as const,
-      level: 0.1,
-      value: 0.105,
-      bid: 0.1,
-      ask: 0.11,
-      fromTrade: false,
-    }
+  it("an alert's words in the unit shown now and with the listing's names; words without them as the engine wrote them", () => {
+    // As the engine keeps them (src/main/services/alerts/history.ts): written out in its unit, parts kept.
     const e = fired(1, {
       title: 'm1 — mid crossed above 0.10',
       detail: 'take profit: mid 0.105 (bid 0.10 · ask 0.11) · fired once the book was live again',
       market: 'm1',
-      quote,
+      words: {
+        title: [{ market: 'm1', name: 'm1' }, ' — mid crossed above ', { price: 0.1 }],
+        detail: [
+          'take profit: mid ',
+          { price: 0.105 },
+          ' (bid ',
+          { price: 0.1 },
+          ' · ask ',
+          { price: 0.11 },
+          ') · fired once the book was live again',
+        ],
+      },
     })
     const names = marketNamesOf(EVENTS)
     expect(alertText(e, names, 'cents')).toEqual({
@@ -226,24 +254,66 @@ describe('alert form model', () => {
     })
     expect(alertText(e, names, 'probability').title).toBe('Fed decision · No change — mid crossed above 0.10')
     // A market this window's listing lacks keeps the engine's name for it.
-    expect(
-      alertText({ ...e, market: 'zz', title: 'Rain · SP — mid crossed above 0.10' }, names, 'cents').title,
-    ).toBe('Rain · SP — mid crossed above 10¢')
+    const trade = fired(3, {
+      title: 'Rain · SP — trade of 500',
+      detail: 'buy 500 @ 0.42 (at least 100)',
+      market: 'zz',
+      words: {
+        title: [{ market: 'zz', name: 'Rain · SP' }, ' — trade of 500'],
+        detail: ['buy 500 @ ', { price: 0.42 }, ' (at least 100)'],
+      },
+    })
+    expect(alertText(trade, names, 'cents')).toEqual({
+      title: 'Rain · SP — trade of 500',
+      detail: 'buy 500 @ 42¢ (at least 100)',
+    })
     const plain = fired(2, { title: 'Disconnected for 30 s', detail: 'since 10:00', market: null })
     expect(alertText(plain, names, 'cents')).toEqual({ title: plain.title, detail: plain.detail })
   })
 
+  it('a price typed in cents is sent in 0–1, its hysteresis too, and a stored rule comes back in cents', () => {
+    const draft = prefill(
+      { market: 'm1', subject: 'bid', value: '45', mode: 'rearm', hysteresis: '2', cooldown: '0' },
+      'cents',
+    )
+    const input = draftToInput(draft, EVENTS)
+    expect(input.ok && input.input).toMatchObject({
+      condition: { kind: 'price', subject: 'bid', value: 0.45 },
+      hysteresis: 0.02,
+    })
+    expect(emptyDraft('m1', 'cents').hysteresis).toBe('1')
+    // A balance's hysteresis is money, whatever the price unit.
+    const balance = draftToInput(
+      prefill(
+        { subject: 'balance-below', value: '100', mode: 'rearm', hysteresis: '5', cooldown: '0' },
+        'cents',
+      ),
+      EVENTS,
+    )
+    expect(balance.ok && balance.input).toMatchObject({ condition: { value: 100 }, hysteresis: 5 })
+    const rule = ruleView({
+      condition: { kind: 'price', market: 'm1', subject: 'mid', op: 'above', value: 0.455 },
+      mode: 'rearm',
+      hysteresis: 0.02,
+    })
+    expect(draftFromRule(rule, 'cents')).toMatchObject({ value: '45.5', hysteresis: '2', unit: 'cents' })
+    expect(draftFromRule(rule, 'probability')).toMatchObject({ value: '0.455', hysteresis: '0.02' })
+  })
+
   it('the default level of a quote is the value shown, on the tick, crossing toward it', () => {
     const grid = { min: 0, max: 1, tick: 0.01 }
-    expect(quoteDraft('v1', 'last', 0.2499999999, grid)).toMatchObject({ value: '0.25', op: 'crosses-above' })
-    expect(quoteDraft('v1', 'bid', 0.2549, grid)).toMatchObject({ value: '0.25', op: 'crosses-below' })
-    expect(quoteDraft('v1', 'mid', 0.245, grid)).toMatchObject({ value: '0.245' })
-    expect(quoteDraft('v1', 'mid', null, grid).value).toBe('')
+    const q = (subject: 'last' | 'bid' | 'mid', value: number | null) =>
+      quoteDraft('v1', subject, value, grid, 'probability')
+    expect(q('last', 0.2499999999)).toMatchObject({ value: '0.25', op: 'crosses-above' })
+    expect(q('bid', 0.2549)).toMatchObject({ value: '0.25', op: 'crosses-below' })
+    expect(q('mid', 0.245)).toMatchObject({ value: '0.245' })
+    expect(q('mid', null).value).toBe('')
+    expect(quoteDraft('v1', 'mid', 0.245, grid, 'cents')).toMatchObject({ value: '24.5' })
   })
 
   it('names the field of an obviously bad number: empty, not a number, negative, zero where it must be positive', () => {
     const bad = (patch: Parameters<typeof prefill>[0]) =>
-      draftToInput(prefill({ market: 'm1', ...patch }), EVENTS)
+      draftToInput(prefill({ market: 'm1', ...patch }, 'probability'), EVENTS)
     expect(bad({ value: '' })).toEqual({ ok: false, field: 'value', message: 'Price: enter a number.' })
     expect(bad({ value: 'abc' })).toMatchObject({
       ok: false,
@@ -267,7 +337,7 @@ describe('alert form model', () => {
       cooldownSec: 120,
       sound: true,
     })
-    const draft = draftFromRule(rule)
+    const draft = draftFromRule(rule, 'probability')
     expect(draft).toMatchObject({
       id: 'r9',
       subject: 'trade-size',

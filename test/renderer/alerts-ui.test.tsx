@@ -19,6 +19,7 @@ import { ServicesProvider } from '../../src/renderer/hooks/context'
 import { resetAlertUi } from '../../src/renderer/store/alerts-ui'
 import { useEvents } from '../../src/renderer/store/events'
 import { useMonitor } from '../../src/renderer/store/monitor'
+import { DEFAULT_PRICE_UNIT, setPriceUnit } from '../../src/renderer/store/prefs'
 import { click, flush, key, setField } from './dom'
 import {
   account,
@@ -85,6 +86,7 @@ class FakeNotification {
 
 beforeEach(() => {
   useMonitor.getState().reset()
+  setPriceUnit(DEFAULT_PRICE_UNIT)
   resetAlertUi()
   resetAlertDelivery()
   useEvents.setState({ phase: 'ready', events: EVENTS, error: null, loadedAt: 1 })
@@ -129,7 +131,8 @@ describe('creating an alert from where the number is', () => {
     expect(one('alert-form')).toBeTruthy()
     expect(field('alert-subject').value).toBe('ask')
     expect(field('alert-op').value).toBe('crosses-above')
-    expect(field('alert-value').value).toBe('0.6')
+    // In the unit the app shows: the ladder's 60¢ is typed 60.
+    expect(field('alert-value').value).toBe('60')
     expect(field('alert-market').value).toBe('m1')
     // A bid level is reached from above.
     await key(one('alert-form'), 'Escape')
@@ -141,6 +144,14 @@ describe('creating an alert from where the number is', () => {
     await key(one('context-menu'), 'Enter')
     expect(field('alert-subject').value).toBe('bid')
     expect(field('alert-op').value).toBe('crosses-below')
+    expect(field('alert-value').value).toBe('55')
+    await key(one('alert-form'), 'Escape')
+    // As probabilities, the same level reads 0.55.
+    await act(async () => setPriceUnit('probability'))
+    await act(async () => {
+      bid.dispatchEvent(new MouseEvent('contextmenu', { bubbles: true, cancelable: true }))
+    })
+    await key(one('context-menu'), 'Enter')
     expect(field('alert-value').value).toBe('0.55')
   })
 
@@ -167,7 +178,7 @@ describe('creating an alert from where the number is', () => {
     expect(cursor()?.dataset.price).toBe('0.6')
     await key(levels, 'a')
     expect(field('alert-subject').value).toBe('ask')
-    expect(field('alert-value').value).toBe('0.6')
+    expect(field('alert-value').value).toBe('60')
     await key(one('alert-form'), 'Escape')
     await key(levels, 'ArrowDown')
     await key(levels, 'ArrowDown')
@@ -194,7 +205,7 @@ describe('creating an alert from where the number is', () => {
     )
     await click(one('quote-last'))
     expect(field('alert-subject').value).toBe('last')
-    expect(field('alert-value').value).toBe('0.57')
+    expect(field('alert-value').value).toBe('57')
     await key(one('alert-form'), 'Escape')
     // The header's alert-new starts from this market.
     await click(byTestId('alert-new')[0] as HTMLElement)
@@ -251,7 +262,11 @@ describe('the alert form', () => {
   it('Enter in a field saves the rule; the form closes', async () => {
     const api = createFakeApi()
     await openForm(api)
-    await setField(field('alert-value'), '0.5')
+    // Typed in cents, as the form's label says and the ladder shows; sent in 0–1.
+    expect(one('alert-form').textContent).toContain('Price (¢)')
+    expect(one('alert-current').textContent).toBe('now 56¢')
+    await setField(field('alert-value'), '50')
+    expect(one('alert-preview').textContent).toBe('Alert when Fed decision · No change bid crosses below 50¢')
     await key(field('alert-value'), 'Enter')
     await flush()
     expect(api.callsOf('saveAlert')).toEqual([
@@ -288,7 +303,7 @@ describe('the alert form', () => {
     // The preview never stands empty above the refusal.
     expect(one('alert-preview').textContent).toMatch(/once its condition is complete/)
 
-    await setField(field('alert-value'), '0.3')
+    await setField(field('alert-value'), '30')
     expect(byTestId('alert-form-error')).toHaveLength(0)
     await click(one('alert-save'))
     expect(api.callsOf('saveAlert')).toHaveLength(1)

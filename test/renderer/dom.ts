@@ -1,7 +1,7 @@
 // A fresh React root in a fresh container for every test of a file (happy-dom), with the store reset.
 import { act } from 'react'
 import { createRoot, type Root } from 'react-dom/client'
-import { afterEach, beforeEach, vi } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest'
 import { useMonitor } from '../../src/renderer/store/monitor'
 
 ;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
@@ -90,4 +90,24 @@ export function captureDownloads(): { names: string[]; texts(): Promise<string[]
     names.push(this.download)
   })
   return { names, texts: () => Promise.all(blobs.map((b) => b.text())) }
+}
+
+/**
+ * Call at the top level of a test file: elements of class `className` report `px` as their height. A virtualised
+ * list renders only the rows its scroll box has room for, and happy-dom lays nothing out.
+ */
+export function withScrollHeight(className: string, px: number): void {
+  const own = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight')
+  beforeAll(() => {
+    Object.defineProperty(HTMLElement.prototype, 'clientHeight', {
+      configurable: true,
+      get(this: HTMLElement) {
+        return this.classList.contains(className) ? px : 0
+      },
+    })
+  })
+  afterAll(() => {
+    if (own) Object.defineProperty(HTMLElement.prototype, 'clientHeight', own)
+    else delete (HTMLElement.prototype as { clientHeight?: number }).clientHeight
+  })
 }

@@ -2,7 +2,7 @@
 // Events as a VoxFi trader reads them: category, status and the time left to resolution ("3d 4h", "closes in
 // 12m", "resolved") on one shared minute clock, and category / tag filters that combine with the search.
 import { act, type ReactNode } from 'react'
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { EventSummary } from '../../src/shared/model'
 import { EventList } from '../../src/renderer/features/events/EventList'
 import { ServicesProvider } from '../../src/renderer/hooks/context'
@@ -15,7 +15,7 @@ import {
   sortEvents,
 } from '../../src/renderer/lib/events'
 import { formatTimeLeft } from '../../src/renderer/lib/format'
-import { withDom } from './dom'
+import { withDom, withScrollHeight } from './dom'
 import { createFakeApi, type FakeApi } from './fake-api'
 
 const dom = withDom()
@@ -68,20 +68,8 @@ afterEach(() => {
   vi.useRealTimers()
 })
 
-// The list is virtualised and happy-dom lays nothing out: give the list's scroll box a height, so rows render.
-const ownHeight = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight')
-beforeAll(() => {
-  Object.defineProperty(HTMLElement.prototype, 'clientHeight', {
-    configurable: true,
-    get(this: HTMLElement) {
-      return this.classList.contains('event-list') ? 600 : 0
-    },
-  })
-})
-afterAll(() => {
-  if (ownHeight) Object.defineProperty(HTMLElement.prototype, 'clientHeight', ownHeight)
-  else delete (HTMLElement.prototype as { clientHeight?: number }).clientHeight
-})
+// The list is virtualised: its scroll box gets a height, so rows render.
+withScrollHeight('event-list', 600)
 
 describe('time left to resolution', () => {
   it('formats minutes, hours and days, rounded up to the minute', () => {

@@ -7,6 +7,9 @@ import type { BookView, EventSummary, ReplayStatus, StreamStatus } from '../../s
 import { flushBatches } from '../../src/renderer/store/monitor'
 import type { PositionRow } from '../../src/shared/account'
 import { DEFAULT_LIMITS, type AccountView, type OrderRequest, type OrderView } from '../../src/shared/trading'
+import { usePrefs } from '../../src/renderer/store/prefs'
+import type { PriceUnit } from '../../src/shared/price-format'
+import type { WorkspaceView } from '../../src/shared/workspace'
 
 export interface FakeApi extends MonitorApi {
   calls: Array<{ method: string; args: unknown[] }>
@@ -192,6 +195,11 @@ export function orderOf(request: OrderRequest, partial: Partial<OrderView> = {})
   }
 }
 
+/** An empty workspace view, as the engine sends it, with the app's price unit. */
+export function workspaceOf(priceUnit: PriceUnit): WorkspaceView {
+  return { workspaces: [], watchlists: [], windows: [], markets: [], bigTrades: [], priceUnit }
+}
+
 function fakeReplayStatus(): ReplayStatus {
   const status: ReplayStatus = {
     file: 'rec-test.jsonl.gz',
@@ -291,10 +299,17 @@ export function createFakeApi(overrides: Partial<MonitorApi> = {}): FakeApi {
     openWindow: rec('openWindow', ok(undefined)),
     installUpdate: rec('installUpdate', ok(undefined)),
     // workspaces and watchlists
-    getWorkspaces: rec(
-      'getWorkspaces',
-      ok({ workspaces: [], watchlists: [], windows: [], markets: [], bigTrades: [] }),
-    ),
+    // The engine's view, with the unit the window shows (a test sets that with setPriceUnit).
+    async getWorkspaces() {
+      calls.push({ method: 'getWorkspaces', args: [] })
+      return ok(workspaceOf(usePrefs.getState().priceUnit))
+    },
+    async setPriceUnit(unit) {
+      calls.push({ method: 'setPriceUnit', args: [unit] })
+      // As the engine does: every window (this one too) hears the setting in the next workspace view.
+      api.deliver({ workspace: workspaceOf(unit) })
+      return ok(undefined)
+    },
     setWindowMarket: rec('setWindowMarket', ok(undefined)),
     async saveWorkspace(input) {
       calls.push({ method: 'saveWorkspace', args: [input] })

@@ -7,6 +7,7 @@ import type { FillRow, PositionRow } from '../../src/shared/account'
 import { AccountPane } from '../../src/renderer/features/account/AccountPane'
 import { ServicesProvider } from '../../src/renderer/hooks/context'
 import { useProfiles } from '../../src/renderer/store/profiles'
+import { setPriceUnit } from '../../src/renderer/store/prefs'
 import { formatMid } from '../../src/renderer/lib/format'
 import type * as Format from '../../src/renderer/lib/format'
 import { captureDownloads, withDom } from './dom'
@@ -84,7 +85,14 @@ describe('positions with P&L', () => {
     const mark = cell('m1', 'position-mark')
     expect(mark.dataset.source).toBe('mid')
     expect(mark.dataset.live).toBe('true')
-    expect(mark.textContent).toBe('mid0.570')
+    expect(mark.textContent).toBe('mid57.0¢')
+    // The average and the mark in the unit the app shows, as the ladder beside them.
+    expect(cell('m1', 'position-avg').textContent).toBe('40¢')
+    expect(cell('m1', 'position-upnl').title).toMatch(/^\(mark 57.0¢ − avg 40¢\) × 100;/)
+    await act(async () => setPriceUnit('probability'))
+    expect(cell('m1', 'position-avg').textContent).toBe('0.40')
+    expect(cell('m1', 'position-mark').textContent).toBe('mid0.570')
+    await act(async () => setPriceUnit('cents'))
     // Computed from the mark, not the venue's 99.
     expect(cell('m1', 'position-upnl').textContent).toBe('17.00')
     expect(cell('m1', 'position-rpnl').textContent).toBe('1.25')
@@ -132,7 +140,7 @@ describe('positions with P&L', () => {
       }),
     )
     expect(mark.dataset.source).toBe('last')
-    expect(mark.textContent).toBe('last0.50')
+    expect(mark.textContent).toBe('last50¢')
     expect(mark.title).toContain('last trade')
     // Short 20 at 0.60, marked at 0.50: +2.00.
     expect(cell('m1', 'position-upnl').textContent).toBe('2.00')
@@ -164,7 +172,7 @@ describe('positions with P&L', () => {
     )
     const m2Book = book({ market: 'm2', bids: [[0.3, 10]], asks: [[0.4, 10]] })
     await act(async () => api.push({ books: [book(), m2Book] }))
-    expect(cell('m2', 'position-mark').textContent).toBe('mid0.350')
+    expect(cell('m2', 'position-mark').textContent).toBe('mid35.0¢')
     const rendersOf = (mid: number) => vi.mocked(formatMid).mock.calls.filter(([v]) => v === mid).length
     vi.mocked(formatMid).mockClear()
     // m1's top of book moves; m2 gets a new book object whose deeper levels and seq changed, top unchanged.
@@ -185,12 +193,12 @@ describe('positions with P&L', () => {
       }),
     )
     await flush()
-    expect(cell('m1', 'position-mark').textContent).toBe('mid0.575')
+    expect(cell('m1', 'position-mark').textContent).toBe('mid57.5¢')
     expect(rendersOf(0.575)).toBeGreaterThan(0)
     expect(rendersOf(0.35)).toBe(0)
     // m2's own quote changing does re-render it.
     await act(async () => api.push({ books: [{ ...m2Book, asks: [[0.36, 1]], seq: 10 }] }))
-    expect(cell('m2', 'position-mark').textContent).toBe('mid0.330')
+    expect(cell('m2', 'position-mark').textContent).toBe('mid33.0¢')
   })
 })
 

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 // Prices in cents ("40¢", VoxFi's own way and the default) or as probabilities ("0.40"): the formatting, the
-// preference kept in localStorage and shared by the app's windows, and the status bar's switch.
+// setting the engine keeps and every window mirrors, and the status bar's switch.
 import { act, type ReactNode } from 'react'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { MarketPane } from '../../src/renderer/features/market/MarketPane'
@@ -14,16 +14,11 @@ import {
   formatPriceChange,
 } from '../../src/renderer/lib/format'
 import { changeOf, venueFigures } from '../../src/renderer/features/workspace/WatchlistPane'
-import {
-  DEFAULT_PRICE_UNIT,
-  PRICE_UNIT_KEY,
-  parsePriceUnit,
-  reloadPrefs,
-  setPriceUnit,
-  usePrefs,
-} from '../../src/renderer/store/prefs'
+import { choosePriceUnit, DEFAULT_PRICE_UNIT, setPriceUnit, usePrefs } from '../../src/renderer/store/prefs'
+import { useMonitor } from '../../src/renderer/store/monitor'
+import { fail } from '../../src/shared/ipc'
 import { withDom } from './dom'
-import { book, createFakeApi, status, type FakeApi } from './fake-api'
+import { book, createFakeApi, status, workspaceOf, type FakeApi } from './fake-api'
 
 const dom = withDom()
 
@@ -34,8 +29,7 @@ async function render(api: FakeApi, node: ReactNode) {
 }
 
 beforeEach(() => {
-  localStorage.clear()
-  reloadPrefs()
+  setPriceUnit(DEFAULT_PRICE_UNIT)
 })
 
 describe('price formatting by unit', () => {
@@ -114,24 +108,21 @@ describe('the price preference', () => {
     expect(usePrefs.getState().priceUnit).toBe('cents')
   })
 
-  it('is saved in localStorage and read back; a damaged value falls back to the default', () => {
-    setPriceUnit('probability')
-    expect(localStorage.getItem(PRICE_UNIT_KEY)).toBe('probability')
-    usePrefs.setState({ priceUnit: 'cents' })
-    reloadPrefs()
+  it("is the engine's: every workspace view, from any window, sets what this window shows", async () => {
+    const api = createFakeApi()
+    await render(api, <StatusBar />)
+    await act(async () => api.push({ workspace: workspaceOf('probability') }))
     expect(usePrefs.getState().priceUnit).toBe('probability')
-    localStorage.setItem(PRICE_UNIT_KEY, 'percent')
-    reloadPrefs()
+    expect((dom.byTestId('price-unit')[0] as HTMLElement).dataset.unit).toBe('probability')
+    await act(async () => api.push({ workspace: workspaceOf('cents') }))
     expect(usePrefs.getState().priceUnit).toBe('cents')
-    expect(parsePriceUnit('cents')).toBe('cents')
-    expect(parsePriceUnit(42)).toBeNull()
   })
 
-  it('follows a change made in another window (the storage event)', () => {
+  it('a choice the engine refuses is taken back', async () => {
+    const api = createFakeApi({ setPriceUnit: async () => fail({ code: 'internal', message: 'disk full' }) })
+    useMonitor.setState({ workspace: workspaceOf('cents') })
+    await choosePriceUnit(api, 'probability')
     expect(usePrefs.getState().priceUnit).toBe('cents')
-    localStorage.setItem(PRICE_UNIT_KEY, 'probability')
-    window.dispatchEvent(new StorageEvent('storage', { key: PRICE_UNIT_KEY, newValue: 'probability' }))
-    expect(usePrefs.getState().priceUnit).toBe('probability')
   })
 
   it('is switched from the status bar, and every price on screen follows', async () => {
@@ -159,7 +150,8 @@ describe('the price preference', () => {
     await act(async () => prob.click())
     expect(group.dataset.unit).toBe('probability')
     expect(prob.getAttribute('aria-pressed')).toBe('true')
-    expect(localStorage.getItem(PRICE_UNIT_KEY)).toBe('probability')
+    // Asked of the engine, which keeps it for every window and its own alert texts.
+    expect(api.callsOf('setPriceUnit')).toEqual([['probability']])
     expect(bid()).toBe('0.56')
     expect(ladderBest()).toBe('0.56')
     // data-price never changes with the unit.

@@ -99,6 +99,7 @@ function setup() {
     },
     now: () => 1_700_000_000_000,
     changed: () => fanout.workspaceChanged(),
+    priceUnitChanged: () => {},
   })
   let closed = false
   const hub = new ClientHub({

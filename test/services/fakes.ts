@@ -64,6 +64,11 @@ export function fakeRest(events: EventSummary[] = []): FakeRest {
         ok: false,
         error: { code: 'not_found', status: 404, message: `no ${path} in this fake` },
       }),
+      send: async () => ({
+        ok: false,
+        error: { code: 'unavailable', message: 'no trading in this fake' },
+        sent: 'no',
+      }),
       verifyKey: async (key) => {
         fake.verifyCalls.push(key)
         return fake.verify(key)
@@ -96,8 +101,8 @@ export function createCatalog(
     profile: profile(),
     rest,
     unavailable: null,
-    key: 'key-abcdef-123',
-    storedKey: 'key-abcdef-123',
+    key: 'key-abcdef-0123456789',
+    storedKey: 'key-abcdef-0123456789',
     credentialsError: null,
     loaded: 0,
     refused: [],

@@ -4,7 +4,7 @@
 import { builtinAdapters, FrameDecoder } from '../../src/shared/adapters'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ViewBatch } from '../../src/shared/ipc'
-import type { Level, TradeView, UserUpdateView } from '../../src/shared/model'
+import type { Level, TradeView, Update } from '../../src/shared/model'
 import { BookStore } from '../../src/main/services/market/books'
 import { Fanout } from '../../src/main/services/fanout/fanout'
 import { FrameRouter } from '../../src/main/services/frames'
@@ -13,11 +13,14 @@ import { createInspector } from '../../src/main/services/health/inspector'
 import { InterestIndex } from '../../src/main/services/market/interests'
 import { MarketLiveness } from '../../src/main/services/health/liveness'
 import { LIVENESS_DEFAULTS, RESYNC_DEFAULTS } from '../../src/main/services/health/thresholds'
-import { REDACTED, SecretRedactor } from '../../src/main/services/feed/redact'
+import { REDACTED } from '../../src/main/services/base/key-scrub'
+import { SecretRedactor } from '../../src/main/services/feed/redact'
 import { ResyncTracker } from '../../src/main/services/market/resync'
 import { StatusTracker } from '../../src/main/services/health/status'
 import { TapeStore } from '../../src/main/services/market/tapes'
 import { UserFeed } from '../../src/main/services/account/user-feed'
+import { AccountModel } from '../../src/main/services/account/model'
+import type { AccountChange } from '../../src/shared/account'
 import { captureLogger } from './helpers'
 import { createCatalog, fakeRest, listing, recordingRegistry } from './fakes'
 
@@ -144,7 +147,8 @@ async function setup(options: { realResync?: boolean; replayed?: boolean } = {})
     onTicker: (m: string) => void alertCalls.push(`ticker ${m}`),
     onTrade: (t: TradeView) =>
       void alertCalls.push(`trade ${t.market} ${books.ticker(t.market)?.last ?? '-'}`),
-    onUser: (u: UserUpdateView) => void alertCalls.push(`user ${u.topic}`),
+    onAccount: (changes: readonly AccountChange[]) =>
+      void alertCalls.push(`account ${changes.map((c) => c.kind).join(',')}`),
   }
   // What the recorder would write.
   const tapped: string[] = []
@@ -159,6 +163,7 @@ async function setup(options: { realResync?: boolean; replayed?: boolean } = {})
     books,
     tapes,
     userFeed,
+    account: new AccountModel({ changed: () => undefined }),
     registry,
     liveness,
     // The router calls only these three; the stub is cast to the class it stands in for.
@@ -177,6 +182,7 @@ async function setup(options: { realResync?: boolean; replayed?: boolean } = {})
     return batches.slice(mark)
   }
   return {
+    router,
     feed,
     flushed,
     now,
@@ -346,7 +352,7 @@ describe('FrameRouter', () => {
     s.feed(trade('m3', 0.5, 't-2'))
     s.feed(book('m3', { snapshot: true, seq: 1, bids: [[0.4, 10]], asks: [[0.6, 7]] }))
     s.feed(JSON.stringify({ channel: 'user', type: 'fill', data: { id: 'f1', price: 0.5, size: 2 } }))
-    expect(s.alertCalls).toEqual(['book m1 0.4', 'book m1 0.45', 'trade m1 0.52', 'user fill'])
+    expect(s.alertCalls).toEqual(['book m1 0.4', 'book m1 0.45', 'trade m1 0.52', 'account fill'])
   })
 
   it('a trade goes on the tape, sets the last price and reaches the window', async () => {
@@ -385,14 +391,15 @@ describe('FrameRouter', () => {
 
   it('decodes every frame as received: a known key changes only the copies that leave (issue 28 §2)', async () => {
     const s = await setup()
-    // Contrived so that a scrub before decoding would break every book frame: the key is part of its structure.
-    const key = '"type":"orderbook"'
+    // Contrived so that a scrub before decoding would break every book frame: the key is the market's id, which
+    // every book frame names (a market id pasted as a key and refused is scrubbed like any well-formed key).
+    const key = 'mkt-0123456789abcdef'
     s.secrets.add(key)
-    s.watch('a', [{ channel: 'market', id: 'm1', filter: 'all' }])
-    s.feed(book('m1', { snapshot: true, seq: 1, bids: [[0.4, 10]], asks: [[0.6, 7]] }))
-    s.feed(book('m1', { snapshot: false, seq: 2, bids: [[0.45, 3]] }))
-    expect(s.books.get('m1')?.state).toBe('live')
-    expect(s.books.get('m1')?.bestBid).toBe(0.45)
+    s.watch('a', [{ channel: 'market', id: key, filter: 'all' }])
+    s.feed(book(key, { snapshot: true, seq: 1, bids: [[0.4, 10]], asks: [[0.6, 7]] }))
+    s.feed(book(key, { snapshot: false, seq: 2, bids: [[0.45, 3]] }))
+    expect(s.books.get(key)?.state).toBe('live')
+    expect(s.books.get(key)?.bestBid).toBe(0.45)
     expect(s.inspector.counters()).toMatchObject({ frames: 2, malformed: 0, unknown: 0 })
     // The copies that leave: the recorder's lines and the inspector's frames are scrubbed.
     expect(s.tapped).toHaveLength(2)
@@ -442,6 +449,29 @@ describe('FrameRouter', () => {
     s.feed(JSON.stringify({ type: 'error', error: 'unauthorized', message: 'bad key' }))
     expect(s.registry.authError()?.code).toBe('unauthorized')
     expect(s.status.status().lastError).toBeNull()
+  })
+
+  it('a REST book is applied when no stream book came after it was asked for, and never over one that did', async () => {
+    const s = await setup()
+    s.watch('a', [{ channel: 'market', id: 'm1', filter: 'all' }])
+    const restBook = (bid: number): Update[] => [
+      { kind: 'book', market: 'm1', snapshot: true, bids: [[bid, 4]], asks: [[0.6, 4]] },
+    ]
+    // Asked for before the stream spoke: nothing newer to keep, so it is the book.
+    expect(s.router.applyRest('m1', restBook(0.3), s.now() - 50)).toBe(true)
+    expect(s.books.bookView('m1', 5)).toMatchObject({ state: 'live', source: 'rest', bids: [[0.3, 4]] })
+    // The stream's book, then a REST answer to a request that went out before it: the stream's stays.
+    const askedAt = s.now() + 50
+    s.feed(book('m1', { snapshot: true, seq: 1, bids: [[0.4, 10]], asks: [[0.6, 7]] }))
+    expect(s.router.applyRest('m1', restBook(0.35), askedAt)).toBe(false)
+    const kept = s.books.bookView('m1', 5)
+    expect(kept).toMatchObject({ state: 'live', seq: 1, bids: [[0.4, 10]] })
+    expect(kept?.source).toBeUndefined()
+    // Asked for after the stream's book: applied, and dated when it was asked for.
+    const later = s.now() + 10
+    expect(s.router.applyRest('m1', restBook(0.45), later)).toBe(true)
+    expect(s.books.get('m1')?.updatedAt).toBe(later)
+    expect(s.books.bookView('m1', 5)).toMatchObject({ source: 'rest', bids: [[0.45, 4]] })
   })
 
   it('with the real resync tracker: a gap resubscribes the market, opens an incident, a snapshot ends it', async () => {

@@ -51,6 +51,15 @@ export class Recorder {
     )
   }
 
+  /** Data the stream (not REST) delivered for `market` after `mark`: a trade, or a live book it sent. */
+  streamed(market: string, mark: number): boolean {
+    return this.since(mark).some(
+      (b) =>
+        (b.trades ?? []).some((t) => t.market === market) ||
+        (b.books ?? []).some((v) => v.market === market && v.state === 'live' && v.source !== 'rest'),
+    )
+  }
+
   /** A book view for `market` after `mark` with the given state. */
   bookState(market: string, state: BookView['state'], mark = 0): boolean {
     return this.since(mark).some((b) => (b.books ?? []).some((v) => v.market === market && v.state === state))

@@ -1,6 +1,20 @@
 // Shared helpers for the engine integration tests: bounded waits and a capturing logger.
 import type { LogFields, Logger } from '../../src/main/services/base/types'
 
+/** Polls `check` every `intervalMs` until it is true or `ms` have passed; whether it was true. */
+async function poll(
+  check: () => boolean | Promise<boolean>,
+  ms: number,
+  intervalMs: number,
+): Promise<boolean> {
+  const deadline = Date.now() + ms
+  for (;;) {
+    if (await check()) return true
+    if (Date.now() > deadline) return false
+    await new Promise((r) => setTimeout(r, intervalMs))
+  }
+}
+
 /** Polls until `predicate` is true; throws with `what` after `timeoutMs` (generous: this is not a timing test). */
 export async function waitFor(
   predicate: () => boolean | Promise<boolean>,
@@ -8,12 +22,21 @@ export async function waitFor(
   timeoutMs = 10_000,
   intervalMs = 20,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    if (await predicate()) return
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, intervalMs))
-  }
+  if (!(await poll(predicate, timeoutMs, intervalMs))) throw new Error(`timed out waiting for ${what}`)
+}
+
+/**
+ * Watches for `what` for `ms` and throws as soon as `seen` is true: the bounded window a test gives something that
+ * must not happen. Use it only after the same test has seen that thing through the same channel (a positive
+ * control), so that a watch which could not see it fails instead of passing for the wrong reason.
+ */
+export async function never(
+  seen: () => boolean | Promise<boolean>,
+  what: string,
+  ms: number,
+  intervalMs = 20,
+): Promise<void> {
+  if (await poll(seen, ms, intervalMs)) throw new Error(`${what}, within ${ms} ms`)
 }
 
 export interface CapturedLog {

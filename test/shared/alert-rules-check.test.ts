@@ -11,49 +11,66 @@ function price(subject: PriceSubject, op: AlertOp, value: number): AlertConditio
 }
 
 describe('checkAlertCondition', () => {
+  it('names prices in the unit the app shows: cents as VoxFi writes them, or probabilities', () => {
+    expect(checkAlertCondition(price('last', 'above', 5), VOXFI, 'cents')?.message).toBe(
+      "Price 500¢ is outside this market's prices (0¢ to 100¢): the alert could never fire as meant.",
+    )
+    expect(checkAlertCondition(price('bid', 'above', 0.255), VOXFI, 'cents')?.message).toBe(
+      'Price 25.5¢ is not a price this market trades at (tick 1¢): use 25¢ or 26¢.',
+    )
+    expect(checkAlertCondition(price('spread', 'above', 0.025), VOXFI, 'cents')?.message).toBe(
+      'Spread 2.5¢ is not a whole number of ticks (tick 1¢): use 2¢ or 3¢.',
+    )
+    expect(checkAlertCondition(price('bid', 'above', 0.255), VOXFI, 'probability')?.message).toBe(
+      'Price 0.255 is not a price this market trades at (tick 0.01): use 0.25 or 0.26.',
+    )
+  })
+
   it('refuses a price outside the range for every op, naming the field', () => {
     for (const op of ['crosses-above', 'crosses-below', 'above', 'below'] as const) {
-      expect(checkAlertCondition(price('last', op, 5), VOXFI)).toEqual({
+      expect(checkAlertCondition(price('last', op, 5), VOXFI, 'probability')).toEqual({
         field: 'condition.value',
         message: "Price 5 is outside this market's prices (0 to 1): the alert could never fire as meant.",
       })
     }
     const narrow: PriceGrid = { min: 0.1, max: 0.9, tick: 0.1 }
-    expect(checkAlertCondition(price('bid', 'crosses-below', 0.05), narrow)?.message).toMatch(/outside/)
+    expect(checkAlertCondition(price('bid', 'crosses-below', 0.05), narrow, 'probability')?.message).toMatch(
+      /outside/,
+    )
   })
 
   it('accepts the ends of the range and every tick, float noise included', () => {
-    expect(checkAlertCondition(price('ask', 'crosses-above', 1), VOXFI)).toBeNull()
-    expect(checkAlertCondition(price('bid', 'crosses-below', 0), VOXFI)).toBeNull()
+    expect(checkAlertCondition(price('ask', 'crosses-above', 1), VOXFI, 'probability')).toBeNull()
+    expect(checkAlertCondition(price('bid', 'crosses-below', 0), VOXFI, 'probability')).toBeNull()
     for (let t = 0; t <= 100; t++) {
-      expect(checkAlertCondition(price('last', 'above', t * 0.01), VOXFI)).toBeNull()
-      expect(checkAlertCondition(price('last', 'above', t / 100), VOXFI)).toBeNull()
+      expect(checkAlertCondition(price('last', 'above', t * 0.01), VOXFI, 'probability')).toBeNull()
+      expect(checkAlertCondition(price('last', 'above', t / 100), VOXFI, 'probability')).toBeNull()
     }
   })
 
   it('refuses a price off the tick and names the two nearest; a mid may sit halfway', () => {
-    expect(checkAlertCondition(price('bid', 'above', 0.255), VOXFI)).toEqual({
+    expect(checkAlertCondition(price('bid', 'above', 0.255), VOXFI, 'probability')).toEqual({
       field: 'condition.value',
       message: 'Price 0.255 is not a price this market trades at (tick 0.01): use 0.25 or 0.26.',
     })
-    expect(checkAlertCondition(price('mid', 'above', 0.255), VOXFI)).toBeNull()
-    expect(checkAlertCondition(price('mid', 'above', 0.2525), VOXFI)?.message).toBe(
+    expect(checkAlertCondition(price('mid', 'above', 0.255), VOXFI, 'probability')).toBeNull()
+    expect(checkAlertCondition(price('mid', 'above', 0.2525), VOXFI, 'probability')?.message).toBe(
       'Price 0.2525 is not a price this market trades at (tick 0.005): use 0.25 or 0.255.',
     )
   })
 
   it('spreads: not negative, not wider than the range, whole ticks', () => {
-    expect(checkAlertCondition(price('spread', 'above', -0.01), VOXFI)).toEqual({
+    expect(checkAlertCondition(price('spread', 'above', -0.01), VOXFI, 'probability')).toEqual({
       field: 'condition.value',
       message: 'Spread must not be negative.',
     })
-    expect(checkAlertCondition(price('spread', 'above', 2), VOXFI)?.message).toBe(
+    expect(checkAlertCondition(price('spread', 'above', 2), VOXFI, 'probability')?.message).toBe(
       "Spread 2 is wider than this market's prices allow (at most 1): the alert could never fire as meant.",
     )
-    expect(checkAlertCondition(price('spread', 'above', 0.015), VOXFI)?.message).toBe(
+    expect(checkAlertCondition(price('spread', 'above', 0.015), VOXFI, 'probability')?.message).toBe(
       'Spread 0.015 is not a whole number of ticks (tick 0.01): use 0.01 or 0.02.',
     )
-    expect(checkAlertCondition(price('spread', 'below', 0.03), VOXFI)).toBeNull()
+    expect(checkAlertCondition(price('spread', 'below', 0.03), VOXFI, 'probability')).toBeNull()
   })
 
   it('sizes must be greater than 0', () => {
@@ -63,21 +80,21 @@ describe('checkAlertCondition', () => {
       id: 'm1',
       minSize,
     })
-    expect(checkAlertCondition(trade(-1), VOXFI)).toEqual({
+    expect(checkAlertCondition(trade(-1), VOXFI, 'probability')).toEqual({
       field: 'condition.minSize',
       message: 'Min size must be greater than 0.',
     })
-    expect(checkAlertCondition(trade(0), null)?.field).toBe('condition.minSize')
-    expect(checkAlertCondition(trade(10), null)).toBeNull()
+    expect(checkAlertCondition(trade(0), null, 'probability')?.field).toBe('condition.minSize')
+    expect(checkAlertCondition(trade(10), null, 'probability')).toBeNull()
   })
 
   it('without a grid only the bounds every market has apply', () => {
-    expect(checkAlertCondition(price('last', 'crosses-above', 5000), null)).toBeNull()
-    expect(checkAlertCondition(price('last', 'crosses-above', -1), null)).toEqual({
+    expect(checkAlertCondition(price('last', 'crosses-above', 5000), null, 'probability')).toBeNull()
+    expect(checkAlertCondition(price('last', 'crosses-above', -1), null, 'probability')).toEqual({
       field: 'condition.value',
       message: 'Price must not be negative.',
     })
-    expect(checkAlertCondition({ kind: 'disconnected', seconds: 30 }, VOXFI)).toBeNull()
+    expect(checkAlertCondition({ kind: 'disconnected', seconds: 30 }, VOXFI, 'probability')).toBeNull()
   })
 })
 

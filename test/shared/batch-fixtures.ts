@@ -117,6 +117,7 @@ export const workspaceView = (watchlist: string): WorkspaceView => ({
   windows: [],
   markets: [],
   bigTrades: [],
+  priceUnit: 'cents',
 })
 
 export const status = (reconnects = 0): StreamStatus => ({

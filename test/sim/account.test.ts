@@ -118,6 +118,57 @@ describe('demo account model (driven by the real books)', () => {
   })
 })
 
+describe('the account shared with orders placed from outside (VoxFi user orders)', () => {
+  it('the trader never sells what the user bought, nor spends or offers what the user holds back', () => {
+    const seed = 6
+    const books = buildMarketBooks(buildCatalog(seed, 12, 4), seed)
+    const acc = new DemoAccount(
+      seed,
+      books.map((b) => ({ id: b.id, eventId: b.eventId, quote: () => quoteOf(b) })),
+      20,
+    )
+    // The markets the trader starts holding: it sells them down over time, the whole holding now and then.
+    const start = acc.snapshot(0).filter((u) => u.type === 'position')
+    expect(start.length).toBeGreaterThan(0)
+    const bought = 500
+    for (const p of start) {
+      const tick = quoteOf(books.find((b) => b.id === p.market)!).ask
+      acc.settle({
+        orderId: 'u',
+        market: p.market,
+        contract: 'YES',
+        side: 'buy',
+        tick,
+        size: bought,
+        feeCents: 0,
+        liquidity: 'taker',
+        ts: 0,
+      })
+    }
+    // And the user holds back cash for a resting buy.
+    const reservedMicro = 2_000_000_000
+    acc.useExternalOrders({ reservedMicro: () => reservedMicro, offered: () => 0 })
+    const lowest = new Map(start.map((p) => [p.market, Number.POSITIVE_INFINITY]))
+    let sells = 0
+    for (let s = 1; s <= 4000; s++) {
+      const prints: AccountPrint[] = []
+      for (const b of books) {
+        const out = b.step(s)
+        if (out.trade !== null) prints.push({ market: b.id, ...out.trade })
+      }
+      for (const u of acc.step(s, s, prints)) {
+        if (u.type === 'position' && lowest.has(u.market))
+          lowest.set(u.market, Math.min(lowest.get(u.market)!, u.size))
+        if (u.type === 'fill' && u.side === 'sell' && lowest.has(u.market)) sells++
+        // The trader's buys leave the user's reservation alone.
+        if (u.type === 'balance') expect(u.available).toBeGreaterThanOrEqual(-1e-6)
+      }
+    }
+    expect(sells).toBeGreaterThan(0)
+    for (const [market, low] of lowest) expect(low, market).toBeGreaterThanOrEqual(bought)
+  })
+})
+
 describe('demo account on the wire', () => {
   let sim: Simulator | undefined
   let client: WsClient | undefined

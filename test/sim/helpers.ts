@@ -1,5 +1,5 @@
 // Test helpers for the simulator: a WebSocket client that buffers frames and waits for matching ones, and a
-// raw HTTP GET that can choose its source address (to test IP allow-lists from 127.0.0.2).
+// raw HTTP request (GET by default) that can choose its source address (to test IP allow-lists from 127.0.0.2).
 import { request } from 'node:http'
 import WebSocket from 'ws'
 
@@ -160,12 +160,23 @@ export interface HttpResult {
 
 export function httpGet(
   url: string,
-  opts: { headers?: Record<string, string>; localAddress?: string; method?: string } = {},
+  opts: {
+    headers?: Record<string, string>
+    localAddress?: string
+    method?: string
+    /** Sent as the request body (POST/DELETE). */
+    body?: string | Buffer
+  } = {},
 ): Promise<HttpResult> {
   return new Promise((resolve, reject) => {
+    // A body is always framed by its length: Node sends a GET's or DELETE's unframed otherwise.
+    const headers =
+      opts.body === undefined
+        ? opts.headers
+        : { ...opts.headers, 'Content-Length': String(Buffer.byteLength(opts.body)) }
     const req = request(
       url,
-      { method: opts.method ?? 'GET', headers: opts.headers, localAddress: opts.localAddress, agent: false },
+      { method: opts.method ?? 'GET', headers, localAddress: opts.localAddress, agent: false },
       (res) => {
         const chunks: Buffer[] = []
         res.on('data', (c: Buffer) => chunks.push(c))
@@ -183,7 +194,7 @@ export function httpGet(
     )
     req.setTimeout(8000, () => req.destroy(new Error('request timed out')))
     req.on('error', reject)
-    req.end()
+    req.end(opts.body)
   })
 }
 

@@ -31,6 +31,8 @@ describe('config', () => {
       events: 12,
       marketsPerEvent: 4,
       rateLimit: { requests: 120, windowMs: 60000 },
+      tradeRateLimit: { requests: 40, windowMs: 1000 },
+      orderAnswer: 'a',
     })
   })
 
@@ -179,6 +181,29 @@ describe('market book', () => {
     }
     expect(run(5)).toEqual(run(5))
     expect(run(5)).not.toEqual(run(6))
+  })
+
+  it('an outside taker (a VoxFi user order) takes from a level; a swept side is quoted again at the next step', () => {
+    // A free market (no fair value): only the refill brings a swept side back at once.
+    const m = new MarketBook('m', 'e', 3, 0)
+    const before = m.snapshot()
+    const [p0, q0] = before.asks[0]!
+    const t0 = Math.round(p0 * 100)
+    expect(() => m.take('buy', t0, q0 + 1)).toThrow(RangeError)
+    m.take('buy', t0, 1)
+    expect(m.snapshot().asks[0]).toEqual([p0, q0 - 1])
+    for (const [p, q] of m.snapshot().asks) m.take('buy', Math.round(p * 100), q)
+    expect(m.snapshot().asks).toEqual([])
+    m.printed(Math.round(before.asks.at(-1)![0] * 100))
+    expect(m.lastPrice).toBe(before.asks.at(-1)![0])
+    m.step(1)
+    const after = m.snapshot()
+    expect(after.asks.length).toBeGreaterThanOrEqual(MIN_LEVELS)
+    expect(after.asks[0]![0]).toBeGreaterThan(after.bids[0]![0])
+    // Behind the deepest level taken: the makers come back where the sweep ended (a step may improve by a tick).
+    expect(Math.round(after.asks[0]![0] * 100)).toBeGreaterThanOrEqual(
+      Math.round(before.asks.at(-1)![0] * 100) - 1,
+    )
   })
 
   it('gap skips exactly one seq; the crossed delta crosses without touching the real book', () => {

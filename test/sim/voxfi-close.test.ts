@@ -134,6 +134,17 @@ describe('4004 invalid message', () => {
     ['empty markets', { type: 'unsubscribe', channel: 'market', markets: [] }, 'markets is required'],
     ['missing events', { type: 'subscribe', channel: 'event', markets: ['x'] }, 'events is required'],
     ['missing auth', { type: 'subscribe', channel: 'user' }, 'auth is required'],
+    // Our choice (docs/voxfi.md §8 item 23): an id with a space or a control character is malformed.
+    [
+      'a market id with a space, beside a good one',
+      { type: 'subscribe', channel: 'market', markets: ['x', 'BAD market'] },
+      'invalid market id',
+    ],
+    [
+      'an event id with a control character',
+      { type: 'unsubscribe', channel: 'event', events: ['e\u0001'] },
+      'invalid event id',
+    ],
   ])('%s closes with 4004 and the docs reason', async (_name, message, reason) => {
     const c = await connect()
     expect(await closedWith(c, message)).toEqual({ code: VOXFI_CLOSE.invalidMessage, reason })

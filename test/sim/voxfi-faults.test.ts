@@ -1,13 +1,9 @@
 // Fault injection in the VoxFi dialect, observed from real WebSocket clients (and, for the gap, from the runtime).
 import { afterEach, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import { createSimulator, type Simulator, type SimulatorOptions, type VoxfiListing } from '../../src/sim'
-import { DemoAccount } from '../../src/sim/account'
-import { buildCatalog } from '../../src/sim/catalog'
-import { KeyStore } from '../../src/sim/keys'
-import { buildMarketBooks } from '../../src/sim/market'
-import { createVoxRuntime } from '../../src/sim/voxfi'
+import type { Simulator, SimulatorOptions, VoxfiListing } from '../../src/sim'
 import { WsClient, httpGet, sleep, type Msg } from './helpers'
+import { startVox, steppedRuntime } from './voxfi-harness'
 
 const open: Array<{ close(): Promise<void> | void }> = []
 afterEach(async () => {
@@ -17,17 +13,8 @@ afterEach(async () => {
 type Lv = { price_ticks: number }
 type Book = { yes_orderbook: { bids: Lv[]; asks: Lv[] }; no_orderbook: { bids: Lv[]; asks: Lv[] } }
 
-async function start(opts: SimulatorOptions = {}): Promise<{ sim: Simulator<VoxfiListing>; market: string }> {
-  const sim = await createSimulator({
-    seed: 4,
-    tickMs: 20,
-    config: { events: 2, marketsPerEvent: 2 },
-    ...opts,
-    dialect: 'voxfi',
-  })
-  open.push(sim)
-  return { sim, market: sim.listing()[0]!.markets[0]!.id }
-}
+const start = (opts: SimulatorOptions = {}): ReturnType<typeof startVox> =>
+  startVox((s) => open.push(s), opts)
 
 async function subscribed(
   sim: Simulator<VoxfiListing>,
@@ -138,53 +125,13 @@ describe('VoxFi faults', () => {
 
   it('gap drops the next book frame of that market (there is no seq in VoxFi); the trade of that step still goes', () => {
     // Two identical runtimes driven step by step, one with the fault: their publications differ in exactly one book.
-    const twin = (): {
-      gap: (id: string) => boolean
-      market: string
-      calls: Array<[number, string, string]>
-      run: (a: number, b: number) => void
-    } => {
-      const seed = 8
-      const catalog = buildCatalog(seed, 2, 2)
-      const books = buildMarketBooks(catalog, seed)
-      const account = new DemoAccount(
-        seed,
-        books.map((b) => ({
-          id: b.id,
-          eventId: b.eventId,
-          quote: () => ({ bid: b.bestBidTick(), ask: b.bestAskTick() }),
-        })),
-        5,
-      )
-      const vox = createVoxRuntime({
-        seed,
-        catalog,
-        books,
-        account,
-        keys: new KeyStore([]),
-        rateLimit: { requests: 10, windowMs: 1000 },
-        pingMs: 10_000,
-        pongTimeoutMs: 20_000,
-        epochMs: Date.UTC(2026, 0, 1),
-        log: () => {},
-      })
-      open.push({ close: () => vox.close() })
-      const market = vox.catalog.markets[0]!.uuid
+    const twin = () => {
+      const t = steppedRuntime(8, { events: 2, marketsPerEvent: 2 })
+      open.push({ close: () => t.vox.close() })
+      const market = t.vox.catalog.markets[0]!.uuid
       const calls: Array<[number, string, string]> = []
-      let step = 0
-      vox.hub.hasSubscribers = () => true
-      vox.hub.publishMarket = (m, _event, book, trade) => {
-        if (m === market) calls.push([step, book === null ? '-' : book(), trade === null ? '-' : trade()])
-      }
-      const run = (a: number, b: number): void => {
-        for (step = a; step <= b; step++)
-          vox.onStep(
-            step,
-            books.map((x) => x.step(step)),
-            account.step(step, 0, []),
-          )
-      }
-      return { gap: vox.gap, market, calls, run }
+      t.frames.set(market, calls)
+      return { gap: t.vox.gap, market, calls, run: t.run }
     }
     const [plain, faulty] = [twin(), twin()]
     plain.run(1, 20)

@@ -1,38 +1,13 @@
 // The VoxFi dialect's REST API over real loopback sockets: bodies with the docs' keys and nesting (the examples in
 // test/fixtures/voxfi), the orderbook snapshot, the account reads, and VoxFi's error bodies and statuses.
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSimulator, type Simulator, type VoxfiListing } from '../../src/sim'
 import { httpGet, sleep } from './helpers'
+import { expectRateLimited, expectShape, fixture } from './voxfi-fixtures'
 
-const FIXTURES = join(__dirname, '..', 'fixtures', 'voxfi')
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 const PAST = '2020-01-01T00:00:00Z'
 const EPOCH = Date.UTC(2026, 5, 1)
-
-function fixture(name: string): unknown {
-  return (JSON.parse(readFileSync(join(FIXTURES, name), 'utf8')) as { example: unknown }).example
-}
-
-/** Same keys at every level as the docs' example (arrays: their first elements; null matches any type). */
-function expectShape(actual: unknown, expected: unknown, path = '$'): void {
-  if (expected === null || actual === null) return
-  if (Array.isArray(expected)) {
-    expect(Array.isArray(actual), path).toBe(true)
-    const a = actual as unknown[]
-    if (expected.length > 0 && a.length > 0) expectShape(a[0], expected[0], `${path}[0]`)
-    return
-  }
-  if (typeof expected === 'object') {
-    expect(typeof actual, path).toBe('object')
-    expect(Object.keys(actual as object).sort(), path).toEqual(Object.keys(expected).sort())
-    for (const [k, v] of Object.entries(expected))
-      expectShape((actual as Record<string, unknown>)[k], v, `${path}.${k}`)
-    return
-  }
-  expect(typeof actual, path).toBe(typeof expected)
-}
 
 type Lv = { price_ticks: number; quantity: number; order_count: number }
 type Side = { outcome: string; bids: Lv[]; asks: Lv[]; spread: number | null; last_price: number | null }
@@ -378,13 +353,7 @@ describe('VoxFi REST rate limit', () => {
         if (i >= 3) expect(r.headers['x-ratelimit-limit']).toBe('5')
       }
       const over = await httpGet(url, { headers: { 'X-Api-Key': 'a' } })
-      expect(over.status).toBe(429)
-      const body = over.json as { error: string; retry_after: number }
-      expect(Object.keys(body)).toEqual(['error', 'retry_after'])
-      expect(body.error).toBe('rate limit exceeded')
-      expect(body.retry_after).toBeGreaterThanOrEqual(1)
-      expect(body.retry_after).toBeLessThanOrEqual(30)
-      expect(over.headers['retry-after']).toBe(String(body.retry_after))
+      expectRateLimited(over, 30)
       // Other endpoints share the key's window; other keys have their own.
       expect(
         (await httpGet(`${sim.baseUrl}/data/wallet/balance`, { headers: { 'X-Api-Key': 'a' } })).status,

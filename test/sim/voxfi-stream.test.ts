@@ -5,28 +5,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSimulator, type Simulator, type VoxfiListing } from '../../src/sim'
 import { WsClient, sleep, type Msg, type Pred } from './helpers'
-
-const FIXTURES = join(__dirname, '..', 'fixtures', 'voxfi')
-const fixture = (name: string): unknown =>
-  (JSON.parse(readFileSync(join(FIXTURES, name), 'utf8')) as { example: unknown }).example
-
-function expectShape(actual: unknown, expected: unknown, path = '$'): void {
-  if (expected === null || actual === null) return
-  if (Array.isArray(expected)) {
-    expect(Array.isArray(actual), path).toBe(true)
-    const a = actual as unknown[]
-    if (expected.length > 0 && a.length > 0) expectShape(a[0], expected[0], `${path}[0]`)
-    return
-  }
-  if (typeof expected === 'object') {
-    expect(typeof actual, path).toBe('object')
-    expect(Object.keys(actual as object).sort(), path).toEqual(Object.keys(expected).sort())
-    for (const [k, v] of Object.entries(expected))
-      expectShape((actual as Record<string, unknown>)[k], v, `${path}.${k}`)
-    return
-  }
-  expect(typeof actual, path).toBe(typeof expected)
-}
+import { expectShape, FIXTURES, fixture } from './voxfi-fixtures'
 
 type Lv = { price_ticks: number; quantity: number; order_count: number }
 type WsSide = {

@@ -167,12 +167,16 @@ describe('web CLI', () => {
       demo: false,
       settingsPath: '/cfg/trading-monitor/web-settings.json',
       build: true,
+      allowTrading: false,
     })
-    expect(parseCliArgs(['--port', '8080', '--demo', '--settings', 'none', '--no-build'], env)).toEqual({
+    expect(
+      parseCliArgs(['--port', '8080', '--demo', '--settings', 'none', '--no-build', '--allow-trading'], env),
+    ).toEqual({
       port: 8080,
       demo: true,
       settingsPath: null,
       build: false,
+      allowTrading: true,
     })
     expect(parseCliArgs(['--settings', 'rel/s.json'], env).settingsPath).toBe(resolve('rel/s.json'))
     expect(defaultSettingsPath({ XDG_CONFIG_HOME: '' })).toMatch(

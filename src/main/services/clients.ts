@@ -232,6 +232,7 @@ export class ClientHub {
       saveWatchlist: guard('saveWatchlist', async (input) => d.workspaces.saveWatchlist(input)),
       deleteWatchlist: guard('deleteWatchlist', async (listId) => d.workspaces.deleteWatchlist(listId)),
       setBigTrade: guard('setBigTrade', async (market, rule) => d.workspaces.setBigTrade(market, rule)),
+      setPriceUnit: guard('setPriceUnit', async (unit) => d.workspaces.setPriceUnit(unit)),
       installUpdate: guard('installUpdate', async () => {
         const install = d.updateInstaller?.() ?? null
         if (!install) return fail({ code: 'unavailable', message: UPDATES_UNAVAILABLE })

@@ -7,7 +7,7 @@
 // recorder's line, the inspector's frame, the account update shown in windows, and the server's error text that
 // reaches the status and the log.
 import type { TextDecoded } from '../../shared/adapters'
-import type { Update } from '../../shared/model'
+import type { TradeView, Update } from '../../shared/model'
 import type { AlertService } from './alerts/service'
 import type { BookStore } from './market/books'
 import type { Fanout } from './fanout/fanout'
@@ -21,6 +21,7 @@ import type { ResyncTracker } from './market/resync'
 import type { StatusTracker } from './health/status'
 import type { TapeStore } from './market/tapes'
 import type { UserFeed } from './account/user-feed'
+import type { AccountModel } from './account/model'
 import type { VenueSilence } from './health/venue-silence'
 
 export interface FrameRouterDeps {
@@ -40,7 +41,11 @@ export interface FrameRouterDeps {
   silence?: VenueSilence
   incidents: IncidentLog
   fanout: Fanout
-  alerts: Pick<AlertService, 'onBook' | 'onTicker' | 'onTrade' | 'onUser'>
+  alerts: Pick<AlertService, 'onBook' | 'onTicker' | 'onTrade' | 'onAccount'>
+  /** The one account (account/model.ts): every user update is folded into it once. */
+  account?: AccountModel
+  /** A public print reached the tape: paper orders it reaches fill (orders/paper.ts). */
+  printed?: (trade: TradeView) => void
   /** Hears that the stream reported something of the account (VoxFi's executions: the REST account is read again). */
   userHeard?: () => void
   /** The second copy of a frame, where the venue sends one per channel (VoxFi: duplicate-frames.ts). */
@@ -58,6 +63,13 @@ export interface FrameRouterDeps {
 /** Narrows an update to one placed in a market without copying it. */
 function hasMarket<U extends { market: string | null }>(update: U): update is U & { market: string } {
   return update.market !== null
+}
+
+/** Whether a frame carries only public market data (books, trades, tickers): the only frames ever sent twice. */
+function onlyMarketData(updates: readonly Update[]): boolean {
+  if (updates.length === 0) return false
+  for (const u of updates) if (u.kind !== 'book' && u.kind !== 'trade' && u.kind !== 'ticker') return false
+  return true
 }
 
 /**
@@ -86,8 +98,16 @@ export class FrameRouter {
     const echoed = d.secrets.active && d.secrets.contains(raw)
     const text = echoed ? d.secrets.redact(raw) : raw
     if (d.tap) d.tap(text, receivedAt)
-    if (d.duplicate?.(raw, receivedAt)) return
     const decoded = d.decoder.decodeText(raw)
+    // The second copy of a market's frame (VoxFi sends it on the market and the event channel alike) is dropped;
+    // never an account frame (two identical fills are two fills) nor an ack.
+    if (
+      d.duplicate !== undefined &&
+      decoded.ok &&
+      onlyMarketData(decoded.updates) &&
+      d.duplicate(raw, receivedAt)
+    )
+      return
     if (!decoded.ok) {
       // A parser's message may quote the frame.
       const error = echoed ? d.secrets.redact(decoded.error) : decoded.error
@@ -168,7 +188,8 @@ export class FrameRouter {
   private applyUser(update: Extract<Update, { kind: 'user' }>, at: number): void {
     const view = this.d.userFeed.push(update, at)
     this.d.fanout.user(view)
-    this.d.alerts.onUser(view)
+    const changes = this.d.account?.apply([view]) ?? []
+    this.d.alerts.onAccount(changes)
   }
 
   /**
@@ -212,6 +233,7 @@ export class FrameRouter {
           d.books.setLast(view.market, view.price, receivedAt)
           d.fanout.trade(view)
           d.alerts.onTrade(view)
+          d.printed?.(view)
         }
         return true
       }

@@ -20,6 +20,7 @@ import { wireFrames } from './wiring/frames'
 import { wireHealth } from './wiring/health'
 import { shutDown } from './wiring/lifecycle'
 import { wireMarket } from './wiring/market'
+import { wireOrders } from './wiring/orders'
 import { wireRecording } from './wiring/recording'
 import { wireSettings } from './wiring/settings'
 
@@ -30,6 +31,7 @@ type Wired = ReturnType<typeof wireHealth> &
   ReturnType<typeof wireFeed> &
   ReturnType<typeof wireMarket> &
   ReturnType<typeof wireAccount> &
+  ReturnType<typeof wireOrders> &
   ReturnType<typeof wireAlerts> &
   ReturnType<typeof wireFrames> &
   ReturnType<typeof wireRecording> &
@@ -102,6 +104,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
   Object.assign(p, wireFeed(w))
   Object.assign(p, wireMarket(w))
   Object.assign(p, wireAccount(w))
+  Object.assign(p, wireOrders(w))
   Object.assign(p, wireAlerts(w))
   Object.assign(p, wireFrames(w))
   Object.assign(p, wireRecording(w))
@@ -110,6 +113,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
   let installUpdate: InstallUpdateHandler | null = null
   p.clients = new ClientHub({
     ...p,
+    trading: p.orders,
     log,
     updateInstaller: () => installUpdate,
     adapters: () => p.venue.choices(),

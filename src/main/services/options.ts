@@ -39,6 +39,8 @@ export interface CreateMonitorOptions {
   recordingsDir?: string | null
   /** A recording stops at this many compressed bytes (default 256 MiB). */
   recordingLimitBytes?: number
+  /** The order journal (docs/trading.md). Default: `journal/` beside the settings file; null keeps none on disk. */
+  journalDir?: string | null
 }
 
 /** A folder given in the options, or the default one beside the settings file (none without a file). */

@@ -27,6 +27,8 @@ export interface BridgeOptions {
   maxInFlight?: number
   /** Ping interval; a page that missed the previous pong is dropped and its interests released. */
   heartbeatMs?: number
+  /** Pages may send live orders to any venue (--allow-trading); otherwise to the built-in simulator only. */
+  allowTrading?: boolean
 }
 
 export interface Bridge {
@@ -111,6 +113,7 @@ export function createBridge(options: BridgeOptions): Bridge {
     }
     const client = engine.attachClient({
       label,
+      trading: options.allowTrading === true ? 'any' : 'builtin-simulator',
       sink: (batch) => {
         if (ws.readyState !== WebSocket.OPEN) return
         pending = pending ? mergeBatches(pending, batch, PAGE_MERGE_CAPS) : batch

@@ -3,7 +3,8 @@
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 
-export const USAGE = 'usage: npm run --silent web -- [--port P] [--demo] [--settings FILE|none] [--no-build]'
+export const USAGE =
+  'usage: npm run --silent web -- [--port P] [--demo] [--settings FILE|none] [--no-build] [--allow-trading]'
 
 export interface CliOptions {
   port: number
@@ -11,6 +12,11 @@ export interface CliOptions {
   /** null = settings in memory only. */
   settingsPath: string | null
   build: boolean
+  /**
+   * Whether a page may send live orders to a venue other than the built-in simulator. Off by default: the page's
+   * token alone must not be enough to trade real money (docs/trading.md).
+   */
+  allowTrading: boolean
 }
 
 export function defaultSettingsPath(env: NodeJS.ProcessEnv = process.env): string {
@@ -20,7 +26,13 @@ export function defaultSettingsPath(env: NodeJS.ProcessEnv = process.env): strin
 }
 
 export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): CliOptions {
-  const options: CliOptions = { port: 0, demo: false, settingsPath: defaultSettingsPath(env), build: true }
+  const options: CliOptions = {
+    port: 0,
+    demo: false,
+    settingsPath: defaultSettingsPath(env),
+    build: true,
+    allowTrading: false,
+  }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]
     const value = (): string => {
@@ -30,6 +42,7 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv = process.en
     }
     if (arg === '--demo') options.demo = true
     else if (arg === '--no-build') options.build = false
+    else if (arg === '--allow-trading') options.allowTrading = true
     else if (arg === '--port') {
       const raw = value()
       const port = Number(raw)

@@ -1,4 +1,4 @@
-// `npm run --silent web -- [--port P] [--demo] [--settings FILE|none] [--no-build]`
+// `npm run --silent web -- [--port P] [--demo] [--settings FILE|none] [--no-build] [--allow-trading]`
 // stdout carries exactly one JSON line, {"url": ...}, once the host is ready; everything else goes to stderr.
 // The URL stays the same across restarts on the same settings file (host-identity.ts).
 import { existsSync, mkdirSync } from 'node:fs'
@@ -28,6 +28,7 @@ async function startKeepingIdentity(options: CliOptions, logger: Logger): Promis
     portFallback: options.port === 0,
     demo: options.demo,
     settingsPath: options.settingsPath,
+    allowTrading: options.allowTrading,
     logger,
     testHooks: process.env['TM_WEB_TEST_HOOKS'] === '1',
     ...(file !== null ? { token: kept?.token ?? createToken() } : {}),

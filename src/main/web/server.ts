@@ -33,6 +33,8 @@ export interface WebHostOptions {
   monitor?: MonitorEngine
   /** Engine settings file; null = in memory. Ignored when `monitor` is given. */
   settingsPath?: string | null
+  /** Pages may send live orders to a venue other than the built-in simulator (--allow-trading). */
+  allowTrading?: boolean
   /** Directory of the built renderer (default out/renderer). Building it is the caller's job (build.ts). */
   rendererDir?: string
   logger?: Logger
@@ -139,7 +141,14 @@ export async function startWebHost(options: WebHostOptions = {}): Promise<WebHos
     throw error
   }
   headers = securityHeaders(port)
-  bridge = createBridge({ engine, token, port, logger, ...options.bridge })
+  bridge = createBridge({
+    engine,
+    token,
+    port,
+    logger,
+    ...(options.allowTrading === true ? { allowTrading: true } : {}),
+    ...options.bridge,
+  })
   const url = `http://${HOST}:${port}/?token=${encodeURIComponent(token)}`
   logger.info('web: listening', { host: HOST, port, rendererDir })
 

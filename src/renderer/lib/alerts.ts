@@ -1,6 +1,7 @@
 // The alert form's model: what the trader picks in `alert-subject` (a price subject or one of the other rule
-// kinds), the text of every field as typed, and the rule input built from it. Numbers are checked here too so
-// an obvious mistake is named before a round trip, but the engine's validation stays the authority.
+// kinds), the text of every field as typed, and the rule input built from it. Prices are typed in the unit the
+// app shows (45 for 45¢, or 0.45) and sent in 0–1. Numbers are checked here too so an obvious mistake is named
+// before a round trip, but the engine's validation stays the authority.
 import {
   ALERT_OPS,
   DEFAULT_COOLDOWN_SEC,
@@ -15,10 +16,10 @@ import {
   type PriceSubject,
 } from '../../shared/alerts'
 import { checkAlertCondition, defaultLevel } from '../../shared/alert-rules-check'
-import { quoteTitle, quoteValues } from '../../shared/alert-text'
+import { wordsText } from '../../shared/alert-text'
 import type { ApiError, EventSummary, PriceGrid } from '../../shared/model'
 import { findMarket } from './events'
-import { plainNumber, type PriceUnit } from './format'
+import { plainNumber, priceFromInput, priceInput, type PriceUnit } from './format'
 import { marketLabel, type MarketNames } from './market-names'
 
 /** The values of `alert-subject`: the price subjects (DESIGN §3.4) first, then the other rule kinds. */
@@ -115,38 +116,33 @@ export interface AlertDraft {
   cooldown: string
   sound: boolean
   label: string
+  /** The unit a price subject's level and hysteresis are typed in: the app's when the form opened. */
+  unit: PriceUnit
 }
 
 /**
  * A rule's condition in the trader's words: markets by their listing names (the id only where the listing does
- * not hold the market), prices in `unit` (the form, whose level is typed in 0–1, passes none); the engine's
- * summary, with ids, is the secondary text.
+ * not hold the market), prices in `unit`; the engine's summary, with ids, is the secondary text.
  */
-export function conditionText(condition: AlertCondition, names: MarketNames, unit?: PriceUnit): string {
+export function conditionText(condition: AlertCondition, names: MarketNames, unit: PriceUnit): string {
   return describeCondition(condition, (id) => marketLabel(names, id), unit)
 }
 
 /**
- * A history entry's title and detail as this window says them: a price alert's numbers in the trader's price
- * unit and its market by the listing's name (the engine's words where the window does not know the market).
- * Other entries are shown as the engine wrote them.
+ * A history entry's title and detail as this window says them: its prices in the unit shown now (an entry fired
+ * before the trader switched units reads like the ladder beside it) and its markets by the listing's names (the
+ * engine's words where the window does not know the market). Words without a price or a market are the
+ * engine's text as it is.
  */
 export function alertText(
   e: AlertEvent,
   names: MarketNames,
   unit: PriceUnit,
 ): { title: string; detail: string } {
-  const q = e.quote
-  if (q === undefined) return { title: e.title, detail: e.detail }
-  const held = e.kind === 'held'
-  // The engine's title is its name for the market followed by the same words without one.
-  const tail = quoteTitle('', q, held)
-  const engineName = e.title.endsWith(tail) ? e.title.slice(0, -tail.length) : null
-  const name = (e.market !== null ? names.get(e.market)?.label : undefined) ?? engineName
-  return {
-    title: name === null ? e.title : quoteTitle(name, q, held, unit),
-    detail: e.detail.replace(quoteValues(q), quoteValues(q, unit)),
-  }
+  const w = e.words
+  if (w === undefined) return { title: e.title, detail: e.detail }
+  const name = (market: string) => names.get(market)?.label
+  return { title: wordsText(w.title, unit, name), detail: wordsText(w.detail, unit, name) }
 }
 
 /** Which fields a subject needs: the form shows only these. */
@@ -209,7 +205,16 @@ export function numberText(n: number | null | undefined): string {
   return plainNumber(n)
 }
 
-export function emptyDraft(market: string | null = null): AlertDraft {
+/** A price rule's hysteresis to start from: one tick of VoxFi's, in the unit it is typed in. */
+const DEFAULT_PRICE_HYSTERESIS = 0.01
+
+/** The hysteresis a subject starts from: one tick for a price, 0.01 of the threshold's units otherwise. */
+export function defaultHysteresis(subject: FormSubject, unit: PriceUnit): string {
+  return isPriceSubject(subject) ? priceInput(DEFAULT_PRICE_HYSTERESIS, unit) : numberText(0.01)
+}
+
+/** A new alert's form, prices typed in `unit` (the app's). */
+export function emptyDraft(market: string | null, unit: PriceUnit): AlertDraft {
   return {
     subject: 'mid',
     market: market ?? '',
@@ -218,19 +223,21 @@ export function emptyDraft(market: string | null = null): AlertDraft {
     scope: 'market',
     currency: '',
     mode: 'once',
-    hysteresis: '0.01',
+    hysteresis: defaultHysteresis('mid', unit),
     cooldown: String(DEFAULT_COOLDOWN_SEC),
     sound: true,
     label: '',
+    unit,
   }
 }
 
 /** A draft with these fields set over the defaults (what the ladder, the quote or an order row start from). */
 export function prefill(
-  partial: Omit<Partial<AlertDraft>, 'market'> & { market?: string | null },
+  partial: Omit<Partial<AlertDraft>, 'market' | 'unit'> & { market?: string | null },
+  unit: PriceUnit,
 ): AlertDraft {
   const { market, ...rest } = partial
-  return { ...emptyDraft(market ?? null), ...rest }
+  return { ...emptyDraft(market ?? null, unit), ...rest }
 }
 
 /**
@@ -242,14 +249,13 @@ export function ladderDraft(
   side: 'bid' | 'ask',
   price: number,
   mid: number | null,
+  unit: PriceUnit,
 ): AlertDraft {
   const above = mid === null ? side === 'ask' : price > mid
-  return prefill({
-    market,
-    subject: side,
-    op: above ? 'crosses-above' : 'crosses-below',
-    value: numberText(price),
-  })
+  return prefill(
+    { market, subject: side, op: above ? 'crosses-above' : 'crosses-below', value: priceInput(price, unit) },
+    unit,
+  )
 }
 
 /**
@@ -261,10 +267,11 @@ export function quoteDraft(
   subject: PriceSubject,
   value: number | null,
   grid: PriceGrid | null,
+  unit: PriceUnit,
 ): AlertDraft {
-  if (value === null) return prefill({ market, subject })
+  if (value === null) return prefill({ market, subject }, unit)
   const level = defaultLevel(subject, value, grid)
-  return prefill({ market, subject, op: level.op, value: numberText(level.value) })
+  return prefill({ market, subject, op: level.op, value: priceInput(level.value, unit) }, unit)
 }
 
 /** The prices the listing says a market has, or null (not listed, or the venue does not say). */
@@ -272,13 +279,15 @@ export function gridOfMarket(events: readonly EventSummary[], market: string): P
   return findMarket(events, market)?.market.priceGrid ?? null
 }
 
-export function draftFromRule(rule: AlertRuleView): AlertDraft {
+/** A stored rule in the form, its prices typed in `unit`. */
+export function draftFromRule(rule: AlertRuleView, unit: PriceUnit): AlertDraft {
+  const price = rule.condition.kind === 'price'
   const base: AlertDraft = {
-    ...emptyDraft(),
+    ...emptyDraft(null, unit),
     id: rule.id,
     enabled: rule.enabled,
     mode: rule.mode,
-    hysteresis: numberText(rule.hysteresis),
+    hysteresis: price ? priceInput(rule.hysteresis, unit) : numberText(rule.hysteresis),
     cooldown: numberText(rule.cooldownSec),
     sound: rule.sound,
     label: rule.label ?? '',
@@ -286,7 +295,7 @@ export function draftFromRule(rule: AlertRuleView): AlertDraft {
   const c = rule.condition
   switch (c.kind) {
     case 'price':
-      return { ...base, subject: c.subject, market: c.market, op: c.op, value: numberText(c.value) }
+      return { ...base, subject: c.subject, market: c.market, op: c.op, value: priceInput(c.value, unit) }
     case 'big-trade':
       return { ...base, subject: 'trade-size', market: c.id, scope: c.scope, value: numberText(c.minSize) }
     case 'order':
@@ -355,7 +364,8 @@ export function draftToInput(draft: AlertDraft, events: readonly EventSummary[])
   }
   let condition: AlertCondition
   const s = draft.subject
-  if (isPriceSubject(s)) condition = { kind: 'price', market, subject: s, op: draft.op, value }
+  if (isPriceSubject(s))
+    condition = { kind: 'price', market, subject: s, op: draft.op, value: priceFromInput(value, draft.unit) }
   else
     switch (s) {
       case 'trade-size': {
@@ -402,6 +412,7 @@ export function draftToInput(draft: AlertDraft, events: readonly EventSummary[])
   const problem = checkAlertCondition(
     condition,
     condition.kind === 'price' ? gridOfMarket(events, market) : null,
+    draft.unit,
   )
   if (problem !== null)
     return { ok: false, field: inputField(problem.field) ?? 'value', message: problem.message }
@@ -417,7 +428,7 @@ export function draftToInput(draft: AlertDraft, events: readonly EventSummary[])
     if (f.hysteresis) {
       const h = parseNumber(draft.hysteresis, 'Hysteresis', 'hysteresis', false)
       if (!h.ok) return h
-      input.hysteresis = h.n
+      input.hysteresis = isPriceSubject(s) ? priceFromInput(h.n, draft.unit) : h.n
     }
     const c = parseNumber(draft.cooldown, 'Cooldown', 'cooldown', false)
     if (!c.ok) return c

@@ -27,6 +27,22 @@ export function explainError(error: ApiError): Explanation {
           'Allowed IPs cannot be edited on an existing key: create a new key with the right IPs (or none, to allow all), store it here, then revoke the old key.',
         ],
       }
+    case 'permission':
+      return {
+        title: 'The key lacks a permission this needs',
+        steps: [
+          'A VoxFi key carries permissions: read orders, create orders, cancel orders, read positions, read wallet.',
+          'Create a key with the permissions you need on VoxFi under Profile → Security (none selected grants all five), store it here, then revoke the old one.',
+        ],
+      }
+    case 'forbidden':
+      return {
+        title: 'The exchange refused this request (403)',
+        steps: [
+          'It is neither an IP block nor a missing permission: check the key on the exchange.',
+          'If it goes on, contact the exchange’s support with the time it happened.',
+        ],
+      }
     case 'rate_limited':
       return {
         title: 'Too many requests (rate limited)',

@@ -1,8 +1,16 @@
 // Number and time formatting shared by every pane, so a price or a size reads the same everywhere.
 
-import { centsText, DASH, formatPrice, plainNumber, type PriceUnit } from '../../shared/price-format'
+import {
+  centsText,
+  DASH,
+  formatPrice,
+  plainNumber,
+  priceFromInput,
+  priceInput,
+  type PriceUnit,
+} from '../../shared/price-format'
 
-export { formatPrice, plainNumber, type PriceUnit }
+export { formatPrice, plainNumber, priceFromInput, priceInput, type PriceUnit }
 
 const sizeFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 })
 

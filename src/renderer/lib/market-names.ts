@@ -47,6 +47,14 @@ export function marketLabel(names: MarketNames, id: string): string {
   return names.get(id)?.label ?? id
 }
 
+/**
+ * A heading's words for a market the listing does not name: a neutral word while the listing is on its way (an
+ * id is a UUID no one reads), the id once the listing has answered without it (then it is the only name there is).
+ */
+export function unnamedMarket(id: string, listingAnswered: boolean): string {
+  return listingAnswered ? id : 'Market'
+}
+
 /** A tooltip naming a market: its label with the id after it, or the id and why no name is shown. */
 export function marketHint(name: MarketName | undefined, id: string): string {
   return name ? `${name.label} (id ${id})` : `${id} (not in the events listing)`

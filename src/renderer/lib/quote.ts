@@ -24,10 +24,6 @@ export function quoteOf(
 }
 
 /** A subject's value as the panes show it (a mid has a tenth of a cent). */
-export function formatSubject(
-  subject: PriceSubject,
-  value: number | null,
-  unit: PriceUnit = 'probability',
-): string {
+export function formatSubject(subject: PriceSubject, value: number | null, unit: PriceUnit): string {
   return subject === 'mid' ? formatMid(value, unit) : formatPrice(value, unit)
 }

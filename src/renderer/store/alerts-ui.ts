@@ -6,6 +6,7 @@ import { emptyDraft, gridOfMarket, quoteDraft, type AlertDraft } from '../lib/al
 import { quoteOf } from '../lib/quote'
 import { useEvents } from './events'
 import { useMonitor } from './monitor'
+import { usePrefs } from './prefs'
 
 export interface AlertUiState {
   /** The open form's starting values; `n` remounts the form when another one is asked for while open. */
@@ -33,13 +34,14 @@ export function openAlertForm(draft: AlertDraft): void {
  * (what a market row, the market header and the manager's `alert-new` open); without a market, an empty form.
  */
 export function openMarketAlert(market: string | null): void {
+  const unit = usePrefs.getState().priceUnit
   if (market === null) {
-    openAlertForm(emptyDraft())
+    openAlertForm(emptyDraft(null, unit))
     return
   }
   const s = useMonitor.getState()
   const mid = quoteOf(s.books[market], s.tickers[market], undefined).mid
-  openAlertForm(quoteDraft(market, 'mid', mid, gridOfMarket(useEvents.getState().events, market)))
+  openAlertForm(quoteDraft(market, 'mid', mid, gridOfMarket(useEvents.getState().events, market), unit))
 }
 
 export function closeAlertForm(): void {

@@ -1,10 +1,7 @@
-// The events listing, loaded once per window and re-read when the engine says it changed.
-import { useEffect } from 'react'
+// The events listing a window has loaded (hooks/events.ts says when), and the market names read from it.
 import { create } from 'zustand'
 import type { MonitorApi } from '../../shared/ipc'
 import type { ApiError, EventSummary } from '../../shared/model'
-import { useApi } from '../hooks/context'
-import { useMonitor } from './monitor'
 import { marketNamesOf, type MarketNames } from '../lib/market-names'
 
 export interface EventsState {
@@ -44,20 +41,13 @@ export function useMarketNames(): MarketNames {
   return marketNamesOf(useEvents((s) => s.events))
 }
 
+/** Whether the listing has answered (with events or an error): a market it does not name is then not coming. */
+export function listingAnswered(s: Pick<EventsState, 'phase'>): boolean {
+  return s.phase === 'ready' || s.phase === 'error'
+}
+
 /** Drops the listing (another profile, another venue): the next load starts from nothing. */
 export function forgetEvents(): void {
   generation++
   useEvents.setState({ phase: 'idle', events: [], error: null, loadedAt: null })
-}
-
-/** Load the listing on mount, whenever the engine reports a change, and when the key or the profile changes. */
-export function useEventsListing(): EventsState {
-  const api = useApi()
-  const version = useMonitor((s) => s.eventsVersion)
-  const hasKey = useMonitor((s) => s.status?.hasKey ?? null)
-  const profile = useMonitor((s) => s.status?.profileId ?? null)
-  useEffect(() => {
-    void useEvents.getState().load(api)
-  }, [api, version, hasKey, profile])
-  return useEvents()
 }

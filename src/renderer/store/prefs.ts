@@ -1,63 +1,41 @@
-// The trader's display preferences, kept in this window's localStorage (per origin: every window of the app shares
-// it, and a change made in one reaches the others through the `storage` event). Only plain display choices live
-// here: nothing secret, nothing the engine needs.
+// The unit this window shows prices in. It is one setting of the app, kept by the engine (which writes its alert
+// texts and OS notifications in it): every window hears it in the workspace view and mirrors it here, and the
+// status bar's switch asks the engine to change it. Until the engine's view arrives, VoxFi's own unit.
 import { create } from 'zustand'
-import type { PriceUnit } from '../lib/format'
+import type { MonitorApi } from '../../shared/ipc'
+import { DEFAULT_PRICE_UNIT, type PriceUnit } from '../../shared/price-format'
+import { useMonitor } from './monitor'
 
-export const PRICE_UNIT_KEY = 'tm.priceUnit'
-/** As VoxFi's own UI: 40¢. */
-export const DEFAULT_PRICE_UNIT: PriceUnit = 'cents'
-
-export function parsePriceUnit(value: unknown): PriceUnit | null {
-  return value === 'cents' || value === 'probability' ? value : null
-}
-
-function storage(): Storage | null {
-  try {
-    return typeof localStorage === 'undefined' ? null : localStorage
-  } catch {
-    // Storage can be refused (a sandboxed or privacy-restricted page): the default, unsaved.
-    return null
-  }
-}
-
-function storedPriceUnit(): PriceUnit {
-  try {
-    return parsePriceUnit(storage()?.getItem(PRICE_UNIT_KEY)) ?? DEFAULT_PRICE_UNIT
-  } catch {
-    return DEFAULT_PRICE_UNIT
-  }
-}
+export { DEFAULT_PRICE_UNIT }
 
 export interface PrefsState {
   priceUnit: PriceUnit
 }
 
-export const usePrefs = create<PrefsState>()(() => ({ priceUnit: storedPriceUnit() }))
+export const usePrefs = create<PrefsState>()(() => ({ priceUnit: DEFAULT_PRICE_UNIT }))
 
 /** The unit prices are shown in; a component that formats prices re-renders when it changes. */
 export function usePriceUnit(): PriceUnit {
   return usePrefs((s) => s.priceUnit)
 }
 
+/** Shows prices in `unit` in this window (what the engine's view says; tests). */
 export function setPriceUnit(unit: PriceUnit): void {
   if (usePrefs.getState().priceUnit !== unit) usePrefs.setState({ priceUnit: unit })
-  try {
-    storage()?.setItem(PRICE_UNIT_KEY, unit)
-  } catch {
-    // Full or refused: the choice holds for this window until it closes.
-  }
 }
 
-/** Re-reads the saved preferences (another window saved them; tests). */
-export function reloadPrefs(): void {
-  const unit = storedPriceUnit()
-  if (usePrefs.getState().priceUnit !== unit) usePrefs.setState({ priceUnit: unit })
+/**
+ * The trader's choice: shown here at once, and asked of the engine, which tells every window (this one too).
+ * A refusal puts back what the engine still says.
+ */
+export async function choosePriceUnit(api: MonitorApi, unit: PriceUnit): Promise<void> {
+  const before = usePrefs.getState().priceUnit
+  setPriceUnit(unit)
+  const r = await api.setPriceUnit(unit).catch(() => null)
+  if (r?.ok !== true) setPriceUnit(useMonitor.getState().workspace?.priceUnit ?? before)
 }
 
-if (typeof window !== 'undefined' && typeof window.addEventListener === 'function') {
-  window.addEventListener('storage', (e: StorageEvent) => {
-    // null key: the whole storage was cleared.
-    if (e.key === PRICE_UNIT_KEY || e.key === null) reloadPrefs()
-  })
-}
+// The engine's word is the window's: every workspace view (the first batch, a change from any window) carries it.
+useMonitor.subscribe((s, prev) => {
+  if (s.workspace !== prev.workspace && s.workspace) setPriceUnit(s.workspace.priceUnit)
+})

@@ -6,7 +6,7 @@ import { EventMatrix } from '../features/events/EventMatrix'
 import { KeySettings } from '../features/settings/KeySettings'
 import { ReplayBar } from '../features/recording/ReplayBar'
 import { StatusBar } from '../features/status/StatusBar'
-import { useEventsListing } from '../store/events'
+import { useEventsListing } from '../hooks/events'
 import { Header } from './Header'
 import { NewMarketWindowPalette } from './NewMarketWindow'
 
@@ -36,7 +36,7 @@ export function EventWindow({ event }: { event: string }) {
   else body = <div className="state-block center">Loading event…</div>
   return (
     <div className="app event-view">
-      <Header title={found ? found.title : `Event ${event}`}>
+      <Header title={found ? found.title : 'Event'}>
         <button className="btn ghost" onClick={() => setKeySettings(true)}>
           Key settings
         </button>

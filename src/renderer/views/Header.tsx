@@ -10,8 +10,8 @@ export function Header({ title, children }: { title: ReactNode; children?: React
       <span className="brand">
         <span className="brand-mark">
           <DiamondIcon filled />
-        </span>{' '}
-        Trading Monitor
+        </span>
+        <span className="brand-name"> Trading Monitor</span>
       </span>
       <span className="head-title ellipsis">{title}</span>
       <span className="spacer" />

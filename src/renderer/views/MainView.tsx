@@ -16,6 +16,7 @@ import { WindowActionsProvider, type WindowActions } from '../features/workspace
 import { Workspace } from '../features/workspace/Workspace'
 import { useWorkspaceChoices, WorkspaceSwitcher } from '../features/workspace/WorkspaceSwitcher'
 import { WorkspaceNotice } from '../features/workspace/WorkspaceNotice'
+import { pageWindowKey, SHARED_MAIN_KEY } from '../features/workspace/page-key'
 import {
   requestDock,
   revealEvent,
@@ -28,6 +29,7 @@ import { useMenuCommand } from './NewMarketWindow'
 
 export function MainView() {
   const api = useApi()
+  const [pageKey] = useState(pageWindowKey)
   const market = useWindowWorkspace((s) => s.selectedMarket)
   const [quickOpen, setQuickOpen] = useState<QuickOpenMode | null>(null)
   const [keySettings, setKeySettings] = useState(false)
@@ -111,7 +113,7 @@ export function MainView() {
       <NoticeBanner />
       <WorkspaceNotice />
       <WindowActionsProvider actions={actions}>
-        <Workspace windowKey="main" fallback="default" remembersMarket />
+        <Workspace windowKey={pageKey} sharedKey={SHARED_MAIN_KEY} fallback="default" remembersMarket />
       </WindowActionsProvider>
       <StatusBar onOpenInspector={() => requestDock({ kind: 'show-pane', pane: 'inspector' })} />
       {quickOpen ? (

@@ -8,7 +8,9 @@ import { KeySettings } from '../features/settings/KeySettings'
 import { ReplayBar } from '../features/recording/ReplayBar'
 import { StatusBar } from '../features/status/StatusBar'
 import { findMarket } from '../lib/events'
-import { useEventsListing } from '../store/events'
+import { useEventsListing } from '../hooks/events'
+import { listingAnswered } from '../store/events'
+import { unnamedMarket } from '../lib/market-names'
 import { useApi } from '../hooks/context'
 import { HelpOverlay, useWorkspaceKeys } from '../features/workspace/keys'
 import { WindowActionsProvider, type WindowActions } from '../features/workspace/panes'
@@ -45,7 +47,13 @@ export function MarketWindow({ market }: { market: string }) {
   )
   return (
     <div className="app market-view">
-      <Header title={found ? `${found.event.title} › ${found.market.title}` : market}>
+      <Header
+        title={
+          found
+            ? `${found.event.title} › ${found.market.title}`
+            : unnamedMarket(market, listingAnswered(listing))
+        }
+      >
         <WorkspaceSwitcher />
         <KeysAndHelp onKeySettings={() => setKeySettings(true)} onHelp={() => setHelp(true)} />
       </Header>

@@ -1,9 +1,11 @@
 // The demo account as VoxFi's account endpoints show it (docs.voxfi.com.br/en/api/wallets, /en/api/orders): a
 // read model fed with the very updates the shared DemoAccount produces, converted to VoxFi's units. Prices are
 // integer ticks (1 tick = R$ 0,01 = the account's 0.01 price unit), money is integer centavos (1 centavo = the
-// account's 0.01 currency unit), quantities are contracts. The demo account only trades YES contracts.
+// account's 0.01 currency unit), quantities are contracts. The trader trades YES only; NO positions and fills come
+// from the user's own orders (./trading.ts), each a row of its own.
 import type { FillMessage, OrderMessage, PositionMessage, UserUpdate } from '../account'
-import type { TradeSide } from './books'
+import { positionKey } from '../account'
+import type { Outcome, TradeSide } from './books'
 import { isoSeconds } from './listing'
 import { uuidFor } from './ids'
 
@@ -39,13 +41,32 @@ export interface Pnl {
   unrealized: number
 }
 
+/** One row of GET /v1/data/orders (docs/voxfi.md §8). `id`: a UUID, or for the user's orders in answer (b) the integer. */
+export interface OpenOrderRow {
+  id: string | number
+  event_id: string
+  market_id: string
+  order_type: 'LIMIT_BUY' | 'LIMIT_SELL'
+  outcome: Outcome
+  side: TradeSide
+  price_ticks: number
+  quantity: number
+  filled_quantity: number
+  remaining_quantity: number
+  status: 'PLACED' | 'PARTIALLY_FILLED'
+  created_at: string
+}
+
+const keyOf = (m: { market: string; contract?: 'NO' }): string => positionKey(m.market, m.contract ?? 'YES')
+
 export class AccountView {
   private totalCents = 0
   private reservedCents = 0
   private depositsCents: number | null = null
+  /** By positionKey: a market's YES and NO positions are rows of their own. */
   private readonly positions = new Map<string, PositionMessage>()
-  /** Realized P&L (centavos, before fees) of positions already closed, per internal market. */
-  private readonly closedRealized = new Map<string, number>()
+  /** Realized P&L (centavos, before fees) of positions already closed, by positionKey. */
+  private readonly closedRealized = new Map<string, { market: string; cents: number }>()
   private readonly orders = new Map<string, OrderMessage>()
   private readonly fills: FillMessage[] = []
 
@@ -63,10 +84,12 @@ export class AccountView {
         this.reservedCents = cents(u.reserved)
         this.depositsCents ??= this.totalCents
       } else if (u.type === 'position') {
-        if (u.size > 0) this.positions.set(u.market, u)
+        const key = keyOf(u)
+        if (u.size > 0) this.positions.set(key, u)
         else {
-          this.positions.delete(u.market)
-          this.closedRealized.set(u.market, (this.closedRealized.get(u.market) ?? 0) + cents(u.realizedPnl))
+          this.positions.delete(key)
+          const before = this.closedRealized.get(key)?.cents ?? 0
+          this.closedRealized.set(key, { market: u.market, cents: before + cents(u.realizedPnl) })
         }
       } else if (u.type === 'order') {
         if (u.status === 'open' || u.status === 'partially_filled') this.orders.set(u.id, u)
@@ -88,7 +111,8 @@ export class AccountView {
     unrealized: number
     mark: number
   } {
-    const mark = this.mark(p.market) ?? ticks(p.avgPrice)
+    const yes = this.mark(p.market)
+    const mark = yes === null ? ticks(p.avgPrice) : p.contract === 'NO' ? 100 - yes : yes
     const invested = Math.round(p.size * p.avgPrice * 100)
     const value = p.size * mark
     return { value, invested, unrealized: value - invested, mark }
@@ -97,7 +121,7 @@ export class AccountView {
   pnl(filter: (internalMarket: string) => boolean = () => true): Pnl {
     let realized = 0
     let unrealized = 0
-    for (const [m, r] of this.closedRealized) if (filter(m)) realized += r
+    for (const c of this.closedRealized.values()) if (filter(c.market)) realized += c.cents
     for (const p of this.positions.values()) {
       if (!filter(p.market)) continue
       realized += cents(p.realizedPnl)
@@ -137,11 +161,11 @@ export class AccountView {
       .filter((p) => filter(p.market))
       .map((p) => {
         const f = this.positionFigures(p)
-        const realized = (this.closedRealized.get(p.market) ?? 0) + cents(p.realizedPnl)
+        const realized = (this.closedRealized.get(keyOf(p))?.cents ?? 0) + cents(p.realizedPnl)
         return {
           event_id: this.ids.eventOfMarket(p.market),
           market_id: this.ids.market(p.market),
-          contract_type: 'YES',
+          contract_type: p.contract ?? 'YES',
           quantity: p.size,
           avg_price: ticks(p.avgPrice),
           current_price: f.mark,
@@ -163,8 +187,8 @@ export class AccountView {
     }
   }
 
-  /** Open orders, newest first. */
-  openOrders(filter: (internalMarket: string) => boolean): unknown[] {
+  /** The trader's open orders, newest first. */
+  openOrders(filter: (internalMarket: string) => boolean): OpenOrderRow[] {
     return [...this.orders.values()]
       .filter((o) => filter(o.market))
       .reverse()
@@ -197,7 +221,7 @@ export class AccountView {
       out.push({
         market_id: this.ids.market(f.market),
         event_id: this.ids.eventOfMarket(f.market),
-        contract_type: 'YES',
+        contract_type: f.contract ?? 'YES',
         side: f.side === 'buy' ? 'BUY' : 'SELL',
         price_ticks: ticks(f.price),
         quantity: f.size,

@@ -5,12 +5,14 @@
 // 100 - (best YES bid). The NO ladder follows the YES one tick for tick (sometimes a tick further back), with its
 // own sizes, its own order counts and its own trades, from its own random stream: the YES books and the demo
 // account see exactly the same draws as in the reference dialect.
+import type { Outcome, OrderSide } from '../../shared/voxfi-orders'
 import type { MarketBook, StepOut } from '../market'
 import { deriveSeed, mulberry32, randInt, type Rng } from '../rng'
 import { mix } from './ids'
 
-export type Outcome = 'YES' | 'NO'
-export type TradeSide = 'BUY' | 'SELL'
+export type { Outcome }
+export type TradeSide = OrderSide
+export type BookSide = 'bids' | 'asks'
 
 /** One print: `side` is the taker's. */
 export interface VoxTrade {
@@ -149,6 +151,17 @@ export class NoBook {
     return changed
   }
 
+  /** An outside taker (a VoxFi user order) takes `qty` from a level; its makers quote it again at the next step. */
+  take(side: BookSide, tick: number, qty: number): void {
+    const book = side === 'bids' ? this.bids : this.asks
+    const level = book[tick] ?? 0
+    if (!Number.isInteger(qty) || qty <= 0 || qty > level) {
+      throw new RangeError(`take: ${qty} at ${tick} from a level of ${level}`)
+    }
+    book[tick] = level - qty
+    this.stale = true
+  }
+
   bestBid(): number | null {
     for (let t = MAX_TICK; t >= MIN_TICK; t--) if ((this.bids[t] ?? 0) > 0) return t
     return null
@@ -174,6 +187,57 @@ export class NoBook {
   }
 }
 
+/** The account's own resting orders at one price: their contracts left and how many they are. */
+export interface OwnLevel {
+  quantity: number
+  orders: number
+}
+
+/**
+ * The account's own resting orders (VoxFi user orders, ./trading.ts) by book and price: the part of each level the
+ * venue shows that the simulator's makers do not hold.
+ */
+export class OwnLevels {
+  private readonly sides = new Map<string, Map<number, OwnLevel>>()
+
+  /** Add (or, negative, remove) contracts and orders at a level. */
+  add(outcome: Outcome, side: BookSide, tick: number, quantity: number, orders: number): void {
+    const key = `${outcome} ${side}`
+    let levels = this.sides.get(key)
+    if (levels === undefined) {
+      levels = new Map()
+      this.sides.set(key, levels)
+    }
+    const l = levels.get(tick) ?? { quantity: 0, orders: 0 }
+    const next = { quantity: l.quantity + quantity, orders: l.orders + orders }
+    if (next.quantity < 0 || next.orders < 0 || (next.quantity === 0) !== (next.orders === 0)) {
+      throw new RangeError(`own level ${key} ${tick} would hold ${next.quantity} in ${next.orders} orders`)
+    }
+    if (next.quantity === 0) levels.delete(tick)
+    else levels.set(tick, next)
+  }
+
+  get(outcome: Outcome, side: BookSide): ReadonlyMap<number, OwnLevel> | undefined {
+    return this.sides.get(`${outcome} ${side}`)
+  }
+}
+
+/** The simulator's levels with the account's own added, best first; the very same array when there are none. */
+function withOwn(levels: Level[], own: ReadonlyMap<number, OwnLevel> | undefined, side: BookSide): Level[] {
+  if (own === undefined || own.size === 0) return levels
+  const byTick = new Map(levels.map((l) => [l.price_ticks, { ...l }]))
+  for (const [tick, o] of own) {
+    const l = byTick.get(tick)
+    if (l === undefined) byTick.set(tick, { price_ticks: tick, quantity: o.quantity, order_count: o.orders })
+    else {
+      l.quantity += o.quantity
+      l.order_count += o.orders
+    }
+  }
+  const dir = side === 'bids' ? -1 : 1
+  return [...byTick.values()].sort((a, b) => dir * (a.price_ticks - b.price_ticks))
+}
+
 /** The market-level figures of an orderbook frame (docs.voxfi.com.br/en/websockets/market-channel). */
 export interface BookState {
   yes: SideBook
@@ -190,11 +254,16 @@ export interface MarketStep {
   trade: VoxTrade | null
 }
 
-/** One market as VoxFi shows it: the shared YES book, its own NO book, and running volume. */
+/** One market as VoxFi shows it: the shared YES book, its own NO book, the account's resting orders, and volume. */
 export class VoxMarketState {
   readonly no: NoBook
+  readonly own = new OwnLevels()
   /** Contracts traded (both outcomes): starts from a seeded history, grows with every print. */
   volume: number
+  /** The shown book changed outside a step (a user order rested, took, filled or left): send it at the next one. */
+  touched = false
+  /** When the market was closed for trading (the closeMarket fault), null while it is open. */
+  closedAt: number | null = null
   private prints = 0
 
   constructor(
@@ -228,6 +297,33 @@ export class VoxMarketState {
     return { bookChanged: out.delta !== null || no.changed, trade }
   }
 
+  /** The simulator's own makers in one book, best first (the account's orders left out). */
+  simBook(outcome: Outcome): Record<BookSide, Level[]> {
+    if (outcome === 'NO') return this.no.levels(this.salt)
+    const y = this.yes.snapshot()
+    const toLevels = (levels: Array<[number, number]>, salt: number): Level[] =>
+      levels.map(([p, q]) => {
+        const t = Math.round(p * 100)
+        return { price_ticks: t, quantity: q, order_count: orderCount(t, q, salt) }
+      })
+    return { bids: toLevels(y.bids, this.salt ^ 0x0), asks: toLevels(y.asks, this.salt ^ 0x1) }
+  }
+
+  /** A user order takes `qty` of the simulator's makers at one level. */
+  take(outcome: Outcome, side: BookSide, tick: number, qty: number): void {
+    if (outcome === 'YES') this.yes.take(side === 'asks' ? 'buy' : 'sell', tick, qty)
+    else this.no.take(side, tick, qty)
+    this.touched = true
+  }
+
+  /** A print outside the step (a user order's, or one that met a user order): last price and volume follow. */
+  print(contract: Outcome, side: TradeSide, tick: number, qty: number): VoxTrade {
+    if (contract === 'YES') this.yes.printed(tick)
+    else this.no.last = tick
+    this.volume += qty
+    return { contract, side, tick, qty, no: ++this.prints }
+  }
+
   /** YES market price: the last YES print, else the YES mid rounded down (docs example: bid 40, ask 41, last 40). */
   marketPriceYes(): number {
     const last = this.yes.lastPrice
@@ -239,15 +335,15 @@ export class VoxMarketState {
   }
 
   state(): BookState {
-    const y = this.yes.snapshot()
-    const toLevels = (levels: Array<[number, number]>, salt: number): Level[] =>
-      levels.map(([p, q]) => {
-        const t = Math.round(p * 100)
-        return { price_ticks: t, quantity: q, order_count: orderCount(t, q, salt) }
-      })
-    const yb = toLevels(y.bids, this.salt ^ 0x0)
-    const ya = toLevels(y.asks, this.salt ^ 0x1)
-    const n = this.no.levels(this.salt)
+    const shown = (outcome: Outcome): Record<BookSide, Level[]> => {
+      const b = this.simBook(outcome)
+      return {
+        bids: withOwn(b.bids, this.own.get(outcome, 'bids'), 'bids'),
+        asks: withOwn(b.asks, this.own.get(outcome, 'asks'), 'asks'),
+      }
+    }
+    const { bids: yb, asks: ya } = shown('YES')
+    const n = shown('NO')
     const spread = (bids: Level[], asks: Level[]): number | null =>
       bids[0] !== undefined && asks[0] !== undefined ? asks[0].price_ticks - bids[0].price_ticks : null
     let liquidity = 0

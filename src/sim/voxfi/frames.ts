@@ -4,6 +4,7 @@
 //   /en/websockets/user-channel, /playground/ws/user       order-info (order.filled) and the order-type shape
 //   /en/websockets/sub-unsub, /playground/ws/*             subscribed / unsubscribed acks
 //   /playground/data/get-market-orderbook-snapshot         GET /data/markets/{id}/orderbook
+import type { OrderType } from '../../shared/voxfi-orders'
 import type { BookState, Level, Outcome, SideBook, TradeSide, VoxTrade } from './books'
 import { mix } from './ids'
 
@@ -112,15 +113,43 @@ export interface LastTrade {
   }>
 }
 
+/** One resting order a print met: its owner and how many contracts it gave. */
+export interface PrintMaker {
+  id: string
+  qty: number
+}
+
 /**
- * The `last_trade` object. One taker against one to three resting makers at the one price the print happened at;
- * the makers' quantities sum to the taker's. Amounts are centavos: contracts x price in ticks (1 tick = R$ 0,01).
+ * The `last_trade` object of a print whose parties are known: one taker against resting makers at the one price the
+ * print happened at, the makers' quantities summing to the taker's. Amounts are centavos: contracts x price in
+ * ticks (1 tick = R$ 0,01).
  */
+export function tradeBody(t: VoxTrade, takerId: string, makers: readonly PrintMaker[]): LastTrade {
+  return {
+    canceled: false,
+    taker_id: takerId,
+    total_amount: t.qty * t.tick,
+    qty_contracts: t.qty,
+    avg_price: t.tick,
+    side: t.side,
+    contract_type: t.contract,
+    makers: makers.map((m) => ({
+      maker_id: m.id,
+      qty_contracts: m.qty,
+      price: t.tick,
+      total_amount: m.qty * t.tick,
+      side: t.side === 'BUY' ? 'SELL' : 'BUY',
+      contract_type: t.contract,
+    })),
+  }
+}
+
+/** The `last_trade` of one of the simulator's own prints: a taker against one to three makers, all from `users`. */
 export function lastTrade(t: VoxTrade, salt: number, users: readonly string[]): LastTrade {
   const h = mix(salt, t.no, t.qty, t.tick)
   const taker = h % users.length
   const nMakers = Math.min(t.qty, 1 + ((h >>> 8) % 3))
-  const makers: LastTrade['makers'] = []
+  const makers: PrintMaker[] = []
   let left = t.qty
   for (let k = 0; k < nMakers; k++) {
     const q =
@@ -128,25 +157,9 @@ export function lastTrade(t: VoxTrade, salt: number, users: readonly string[]): 
     left -= q
     // Never the taker: the pool index skips it.
     const idx = (taker + 1 + (mix(h, k) % (users.length - 1))) % users.length
-    makers.push({
-      maker_id: users[idx] as string,
-      qty_contracts: q,
-      price: t.tick,
-      total_amount: q * t.tick,
-      side: t.side === 'BUY' ? 'SELL' : 'BUY',
-      contract_type: t.contract,
-    })
+    makers.push({ id: users[idx] as string, qty: q })
   }
-  return {
-    canceled: false,
-    taker_id: users[taker] as string,
-    total_amount: t.qty * t.tick,
-    qty_contracts: t.qty,
-    avg_price: t.tick,
-    side: t.side,
-    contract_type: t.contract,
-    makers,
-  }
+  return tradeBody(t, users[taker] as string, makers)
 }
 
 const head = (msgType: string, eventId: string, marketId: string): string =>
@@ -166,8 +179,6 @@ export const updateFrame = (
 ): string =>
   `${head('update', eventId, marketId)},"orderbook":${orderbookJson},"last_trade":${lastTradeJson}}`
 
-export type OrderType = 'LIMIT_BUY' | 'LIMIT_SELL' | 'MARKET_BUY_VALUE' | 'MARKET_BUY_QTY' | 'MARKET_SELL'
-
 export interface UserFill {
   userId: string
   eventId: string
@@ -178,8 +189,16 @@ export interface UserFill {
   quantity: number
   /** Centavos. */
   fee: number
-  /** The demo account's order rested and was hit (maker) or took the touch on arrival (taker). */
-  liquidity: 'maker' | 'taker'
+  /**
+   * `order.filled` for a resting order that was met (maker); the order's type for one that executed on arrival
+   * (taker).
+   */
+  tradeType: 'order.filled' | OrderType
+}
+
+/** What the user channel says an execution was: a resting order met, or the type of an order that took liquidity. */
+export function userTradeType(liquidity: 'maker' | 'taker', type: OrderType): UserFill['tradeType'] {
+  return liquidity === 'maker' ? 'order.filled' : type
 }
 
 /**
@@ -198,8 +217,7 @@ export function userFrame(f: UserFill): string {
     quantity: f.quantity,
     transaction_fee: f.fee,
   }
-  if (f.liquidity === 'maker')
+  if (f.tradeType === 'order.filled')
     return JSON.stringify({ msg_type: 'order-info', trade_type: 'order.filled', ...body })
-  const orderType: OrderType = f.side === 'BUY' ? 'LIMIT_BUY' : 'LIMIT_SELL'
-  return JSON.stringify({ trade_type: orderType, ...body })
+  return JSON.stringify({ trade_type: f.tradeType, ...body })
 }

@@ -3,6 +3,8 @@
 // to this runtime; the reference dialect never touches anything here.
 import type { DemoAccount, UserUpdate } from '../account'
 import type { Catalog } from '../catalog'
+import { DEFAULTS } from '../config'
+import type { OrderFaultTarget } from '../faults'
 import type { KeyStore } from '../keys'
 import type { MarketBook, StepOut } from '../market'
 import type { RestHandler } from '../rest'
@@ -15,15 +17,19 @@ import {
   restOrderbook,
   updateOrderbookFrame,
   userFrame,
+  userTradeType,
   wsOrderbook,
 } from './frames'
 import { uuidFor } from './ids'
 import { buildVoxCatalog, voxListingBody, type VoxCatalog, type VoxfiListing } from './listing'
-import { createVoxRestHandler } from './rest'
+import { createVoxRestHandler, limitedBody } from './rest'
 import { VoxHub } from './stream'
 import { VoxFirehose } from './firehose'
+import { createTradeHandler } from './trade-rest'
+import { Trading, type OrderAnswer, type TradingMarket } from './trading'
 
 export type { VoxfiListing, VoxEvent, VoxMarket, VoxOption } from './listing'
+export type { OrderAnswer } from './trading'
 export { CLOSE as VOXFI_CLOSE } from './stream'
 
 /** Invalid-JSON frames for sendMalformed, VoxFi-looking. */
@@ -44,6 +50,10 @@ export interface VoxRuntimeDeps {
   account: DemoAccount
   keys: KeyStore
   rateLimit: { requests: number; windowMs: number }
+  /** The trade paths' own per-key bucket (default: config DEFAULTS). */
+  tradeRateLimit?: { requests: number; windowMs: number }
+  /** Which documented answer Place Order gives (default: config DEFAULTS, (a)). */
+  orderAnswer?: OrderAnswer
   pingMs: number
   pongTimeoutMs: number
   /** Origin of the listing's dates. */
@@ -67,6 +77,8 @@ export interface VoxRuntime {
   onStep(stepNo: number, outs: readonly StepOut[], user: readonly UserUpdate[]): void
   gap(market: string): boolean
   crossed(market: string): boolean
+  /** Order faults, the trade log, and closing markets for trading. */
+  orders: OrderFaultTarget
   close(): void
 }
 
@@ -83,6 +95,9 @@ export function createVoxRuntime(d: VoxRuntimeDeps): VoxRuntime {
   const users = Array.from({ length: 48 }, (_, i) => uuidFor(d.seed, 0x05e5, i))
   const userId = uuidFor(d.seed, 0xde70, 0)
   const gapPending = new Set<string>()
+  const tradingMarkets = new Map<string, TradingMarket>(
+    markets.map((m) => [m.uuid, { state: m, internal: m.yes.id }]),
+  )
 
   const hub = new VoxHub({
     keys: d.keys,
@@ -106,6 +121,27 @@ export function createVoxRuntime(d: VoxRuntimeDeps): VoxRuntime {
   )
   // The account as it stands before the first step (its starting holdings and wallet).
   view.apply(d.account.snapshot(Date.now()))
+  const trading = new Trading({
+    seed: d.seed,
+    markets: tradingMarkets,
+    account: d.account,
+    userId,
+    users,
+    answer: d.orderAnswer ?? DEFAULTS.orderAnswer,
+    sink: {
+      print: (m, json) => hub.publishMarket(m.uuid, m.eventUuid, null, () => json),
+      user: (frames) => hub.publishUser(frames),
+      account: (updates) => view.apply(updates),
+    },
+  })
+  d.account.useExternalOrders(trading)
+  const trade = createTradeHandler({
+    keys: d.keys,
+    rateLimit: d.tradeRateLimit ?? DEFAULTS.tradeRateLimit,
+    limitedBody,
+    trading,
+    log: d.log,
+  })
 
   const inEvent =
     (eventId: string | null) =>
@@ -119,13 +155,16 @@ export function createVoxRuntime(d: VoxRuntimeDeps): VoxRuntime {
   const listing = (): VoxfiListing =>
     voxListingBody(vc, (uuid) => {
       const m = byUuid.get(uuid)
-      return m === undefined ? { volume: 0, liquidity: 0 } : { volume: m.volume, liquidity: m.liquidity() }
+      return m === undefined
+        ? { volume: 0, liquidity: 0, closedAt: null }
+        : { volume: m.volume, liquidity: m.liquidity(), closedAt: m.closedAt }
     })
 
   const rest = createVoxRestHandler({
     keys: d.keys,
     rateLimit: d.rateLimit,
     log: d.log,
+    trade,
     data: {
       listing: () => {
         const events = listing()
@@ -142,7 +181,11 @@ export function createVoxRuntime(d: VoxRuntimeDeps): VoxRuntime {
       hasEvent: (id) => vc.eventByUuid.has(id),
       balance: () => view.balance(),
       portfolio: (eventId) => view.portfolio(inEvent(eventId)),
-      openOrders: (eventId) => view.openOrders(inEvent(eventId)),
+      // The user's orders and the trader's, newest first (a stable sort keeps each list's own order in a second).
+      openOrders: (eventId) =>
+        [...trading.openOrders(inEvent(eventId)), ...view.openOrders(inEvent(eventId))].sort((a, b) =>
+          b.created_at.localeCompare(a.created_at),
+        ),
       activity: (marketId, page, pageSize) => view.activity(isMarket(marketId), page, pageSize),
       pnl: (marketId, eventId) => {
         const p = view.pnl(marketId !== null ? isMarket(marketId) : inEvent(eventId))
@@ -158,12 +201,18 @@ export function createVoxRuntime(d: VoxRuntimeDeps): VoxRuntime {
   })
 
   const onStep = (stepNo: number, outs: readonly StepOut[], user: readonly UserUpdate[]): void => {
+    // The trader's updates of this step first: the user's fills below are later, and a balance is a whole snapshot.
+    view.apply(user)
+    const ts = Date.now()
     markets.forEach((m, i) => {
       const out = outs[i]
       if (out === undefined) return
       const r = m.step(stepNo, out)
+      trading.afterStep(m, r.trade, ts)
+      const touched = m.touched
+      m.touched = false
       if (!hub.hasSubscribers(m.uuid, m.eventUuid)) return
-      let bookChanged = r.bookChanged
+      let bookChanged = r.bookChanged || touched
       if (bookChanged && gapPending.delete(m.uuid)) bookChanged = false
       const trade = r.trade
       if (!bookChanged && trade === null) return
@@ -174,25 +223,33 @@ export function createVoxRuntime(d: VoxRuntimeDeps): VoxRuntime {
         trade !== null ? () => JSON.stringify(lastTrade(trade, m.salt, users)) : null,
       )
     })
-    view.apply(user)
     const frames: string[] = []
     for (const u of user) {
       if (u.type !== 'fill') continue
+      const side = u.side === 'buy' ? 'BUY' : 'SELL'
       frames.push(
         userFrame({
           userId,
           eventId: eventOfMarket(u.market),
           marketId: marketUuid(u.market),
-          side: u.side === 'buy' ? 'BUY' : 'SELL',
+          side,
           contract: 'YES',
           price: Math.round(u.price * 100),
           quantity: u.size,
           fee: Math.round(u.fee * 100),
-          liquidity: u.liquidity,
+          // The trader works limit orders only.
+          tradeType: userTradeType(u.liquidity, side === 'BUY' ? 'LIMIT_BUY' : 'LIMIT_SELL'),
         }),
       )
     }
     hub.publishUser(frames)
+  }
+
+  const setClosed = (id: string, closedAt: number | null): boolean => {
+    const m = byUuid.get(id)
+    if (m === undefined) return false
+    m.closedAt = closedAt === null ? null : (m.closedAt ?? closedAt)
+    return true
   }
 
   return {
@@ -222,8 +279,15 @@ export function createVoxRuntime(d: VoxRuntimeDeps): VoxRuntime {
       }
       return isFirehoseId(id) && firehose.crossed(id)
     },
+    orders: {
+      orderFault: (fault, count) => trade.orderFault(fault, count),
+      orderLog: () => trade.orderLog(),
+      closeMarket: (id) => setClosed(id, Date.now()),
+      reopenMarket: (id) => setClosed(id, null),
+    },
     close: () => {
       firehose.stop()
+      trade.close()
       hub.close()
     },
   }

@@ -26,7 +26,8 @@ export interface VoxMarket {
   thumbnail_url: null
   options: [VoxOption, VoxOption]
   volume: number
-  closed_at: null
+  /** RFC 3339 once the market is closed for trading (the closeMarket fault). */
+  closed_at: string | null
   resolved_at: null
   settled_at: null
   liquidity: number
@@ -605,6 +606,8 @@ export function buildVoxCatalog(catalog: Catalog, seed: number, epochMs: number)
 export interface MarketFigures {
   volume: number
   liquidity: number
+  /** ms since epoch, null while open. */
+  closedAt: number | null
 }
 
 /** The body of GET /v1/data/events: every event with its markets and their live volume and liquidity. */
@@ -643,7 +646,7 @@ export function voxListingBody(vc: VoxCatalog, figures: (marketUuid: string) => 
           { id: m.optionIds[1], option_type: 2, description: 'No', metadata: {} },
         ],
         volume: f.volume,
-        closed_at: null,
+        closed_at: f.closedAt === null ? null : isoSeconds(f.closedAt),
         resolved_at: null,
         settled_at: null,
         liquidity: f.liquidity,

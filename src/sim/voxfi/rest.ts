@@ -5,10 +5,11 @@
 // The docs name the account reads ("Get User Balance and Totals", "Get Portfolio", "List User Orders", "Get User
 // Activity", "Get User P&L") without their paths; these are the ones the app reads (src/main/services/
 // account-rest.ts ACCOUNT_PATHS): /data/wallet/balance, /data/wallet/portfolio, /data/orders, /data/activity,
-// and /data/pnl.
+// and /data/pnl. The trade paths under /v1/trade/ are trade-rest.ts's, with a rate limit of their own.
 import type { Permission } from '../config'
 import type { KeyStore } from '../keys'
-import { createGatedHandler, type RestHandler } from '../rest'
+import { createGatedHandler, requestUrl, type RestHandler } from '../rest'
+import { isTradePath } from './trade-rest'
 
 export interface VoxRestData {
   listing(): unknown
@@ -27,8 +28,16 @@ export interface VoxRestOptions {
   keys: KeyStore
   rateLimit: { requests: number; windowMs: number }
   data: VoxRestData
+  /** What serves /v1/trade/ (else those paths are 404, as any unknown path). */
+  trade?: RestHandler
   log: (line: string) => void
 }
+
+/** VoxFi's 429 body (/en/api/errors), on every path. */
+export const limitedBody = (retryAfter: number): unknown => ({
+  error: 'rate limit exceeded',
+  retry_after: retryAfter,
+})
 
 class HttpError extends Error {
   constructor(
@@ -137,10 +146,10 @@ export function createVoxRestHandler(opts: VoxRestOptions): RestHandler {
     }
   }
 
-  return createGatedHandler({
+  const data = createGatedHandler({
     keys: opts.keys,
     rateLimit: opts.rateLimit,
-    limitedBody: (retryAfter) => ({ error: 'rate limit exceeded', retry_after: retryAfter }),
+    limitedBody,
     internalBody: { error: 'internal server error', error_code: '-1' },
     log: opts.log,
     route: (path) => {
@@ -159,4 +168,13 @@ export function createVoxRestHandler(opts: VoxRestOptions): RestHandler {
       }
     },
   })
+  const trade = opts.trade
+  if (trade === undefined) return data
+  return {
+    handle: (req, res) => (isTradePath(requestUrl(req).path) ? trade : data).handle(req, res),
+    resetLimits: () => {
+      data.resetLimits()
+      trade.resetLimits()
+    },
+  }
 }

@@ -21,6 +21,8 @@ export type FrameKind = 'orderbook' | 'trades'
 
 const CHANNELS: readonly Channel[] = ['user', 'market', 'event']
 const FILTERS: readonly ChannelFilter[] = ['all', 'orderbook', 'trades']
+/** No VoxFi id (a UUID) holds whitespace or a control character. */
+const MALFORMED_ID = /[\s\p{Cc}]/u
 
 export interface VoxHubOptions {
   keys: KeyStore
@@ -71,6 +73,10 @@ export function parseVoxMessage(value: unknown): Parsed {
   ) {
     return { ok: false, reason: `${field} is required` }
   }
+  // Our choice (docs/voxfi.md §8 item 23): an id with a space or a control character in it is malformed, not
+  // unknown, so one subscription can be refused alone.
+  if ((list as string[]).some((id) => MALFORMED_ID.test(id)))
+    return { ok: false, reason: `invalid ${channel} id` }
   let filter: ChannelFilter = 'all'
   if (type === 'subscribe' && m.filter !== undefined && m.filter !== null && m.filter !== '') {
     if (typeof m.filter !== 'string' || !(FILTERS as readonly string[]).includes(m.filter)) {

@@ -23,10 +23,15 @@ async function voxfiSim(seed: number): Promise<Simulator> {
   return sim as unknown as Simulator
 }
 
-/** An HTTP proxy to `target` that holds replies back `delayMs` while set, and counts the requests it holds. */
+/**
+ * An HTTP proxy to `target` that holds replies back `delayMs` while set, and counts the requests it holds and
+ * those not answered yet.
+ */
 async function delayingProxy(target: number) {
-  const state = { delayMs: 0, held: 0 }
+  const state = { delayMs: 0, held: 0, open: 0 }
   const server = createServer((req, res) => {
+    state.open++
+    res.on('close', () => state.open--)
     const upstream = request(
       { host: '127.0.0.1', port: target, path: req.url, method: req.method, headers: req.headers },
       (reply) => {
@@ -127,8 +132,23 @@ describe('two profiles on two venues', () => {
     await waitFor(() => proxy.state.held > 0, 'a reply of profile A held back', 15_000)
     const switched = await select(profileB)
     await waitFor(() => ordersOf(profileB, switched), 'profile B’s orders after the mid-read switch', 15_000)
-    // Past the delay: A's late replies have landed (and must have been dropped).
-    await new Promise((r) => setTimeout(r, 3_000))
+    // A's late replies have all been answered (and must be dropped). The engine reads them no later than an order
+    // of B's that arrives after them, and a window hears of both by the batch after that order's.
+    await waitFor(() => proxy.state.open === 0, 'profile A’s held replies answered', 15_000)
+    const landedAt = Date.now()
+    await waitFor(
+      () =>
+        userByProfile(rec.batches).some(
+          (u) =>
+            u.update.topic === 'order' &&
+            marketsB.has(u.update.market ?? '') &&
+            u.update.receivedAt > landedAt,
+        ),
+      'profile B’s orders after A’s late replies',
+      15_000,
+    )
+    const seen = rec.mark()
+    await waitFor(() => rec.mark() > seen, 'the next batch')
 
     const leaks = userByProfile(rec.batches).filter(
       (u) => u.update.market !== null && !marketsFor(u.profile).has(u.update.market),

@@ -2,7 +2,7 @@
 // the list closed, activity as fills, and a reader that pushes only what changed and stops on the first refusal.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import {
   ACCOUNT_PATHS,
   AccountReader,
@@ -11,7 +11,7 @@ import {
   orderUpdates,
   positionUpdates,
 } from '../../../src/main/services/account/rest-reader'
-import { deriveAccount } from '../../../src/shared/account'
+import { positionKey, deriveAccount } from '../../../src/shared/account'
 import type { Result, Update, UserUpdateView } from '../../../src/shared/model'
 import { captureLogger, waitFor } from '../helpers'
 
@@ -53,9 +53,18 @@ describe('VoxFi account over REST', () => {
     })
     expect(updates).toHaveLength(2)
     const account = deriveAccount(views(updates))
-    expect(account.positions.m1).toMatchObject({ size: 10, avgPrice: 0.4, pnl: 1.5 })
-    expect(account.positions.m2?.size).toBe(-4)
-    expect(account.positions.m2?.avgPrice).toBeCloseTo(0.3, 10)
+    // Kept per market and outcome: a market's YES and NO rows are two positions.
+    expect(account.positions[positionKey('m1', 'yes')]).toMatchObject({
+      size: 10,
+      avgPrice: 0.4,
+      pnl: 1.5,
+      outcome: 'yes',
+      contracts: 10,
+    })
+    const no = account.positions[positionKey('m2', 'no')]
+    expect(no?.size).toBe(-4)
+    expect(no?.avgPrice).toBeCloseTo(0.3, 10)
+    expect(no).toMatchObject({ outcome: 'no', contracts: 4 })
     expect((updates[1]?.data as Record<string, unknown>).outcome).toBe('no')
   })
 
@@ -145,6 +154,52 @@ describe('VoxFi account over REST', () => {
       expect(calls).toEqual([ACCOUNT_PATHS.balance])
     } finally {
       reader.close()
+    }
+  })
+
+  it('keeps its default pacing: 5 s between rounds after an execution, 750 ms of settle, a round every 30 s', async () => {
+    vi.useFakeTimers()
+    const rounds: number[] = []
+    const rest = {
+      get: async (path: string): Promise<Result<unknown>> => {
+        if (path === ACCOUNT_PATHS.balance) rounds.push(Date.now())
+        return { ok: true, value: path === ACCOUNT_PATHS.balance ? { total_balance: 10000 } : [] }
+      },
+    }
+    // No timing option: the defaults are what is under test.
+    const reader = new AccountReader({
+      rest: () => rest,
+      key: async () => 'k-1234567890',
+      wanted: () => true,
+      push: () => undefined,
+      log: captureLogger().logger,
+      now: () => Date.now(),
+    })
+    /** Runs the clock `ms` on and says how many rounds began meanwhile. */
+    const after = async (ms: number): Promise<number> => {
+      const before = rounds.length
+      await vi.advanceTimersByTimeAsync(ms)
+      return rounds.length - before
+    }
+    try {
+      reader.refresh()
+      expect(await after(0)).toBe(1)
+      // An execution right after a round waits out the 5 s gap since it began.
+      reader.executed()
+      expect(await after(4_999)).toBe(0)
+      expect(await after(1)).toBe(1)
+      // Long after the last round, an execution waits only for its burst to settle.
+      expect(await after(10_000)).toBe(0)
+      reader.executed()
+      expect(await after(749)).toBe(0)
+      expect(await after(1)).toBe(1)
+      // With nothing to hear of, the account is read again 30 s after the last round.
+      expect(await after(29_999)).toBe(0)
+      expect(await after(1)).toBe(1)
+      expect(rounds.slice(1).map((t, i) => t - (rounds[i] as number))).toEqual([5_000, 10_750, 30_000])
+    } finally {
+      reader.close()
+      vi.useRealTimers()
     }
   })
 })

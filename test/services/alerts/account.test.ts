@@ -1,8 +1,10 @@
-// How the order/position/balance rules read the user channel: what is news, what is baseline, and that nothing
-// is news twice.
+// How the order/position/balance rules read the account: what is news, what is baseline, and that nothing is
+// news twice. The rows come from the engine's one account (account/model.ts), folded from user updates.
 import { describe, expect, it } from 'vitest'
 import type { UserTopic, UserUpdateView } from '../../../src/shared/model'
 import { AccountWatch, orderIsCancelled, orderIsFilled } from '../../../src/main/services/alerts/account'
+import { AccountModel } from '../../../src/main/services/account/model'
+import type { AccountChange } from '../../../src/shared/account'
 
 const T0 = 1_700_000_000_000
 let seq = 0
@@ -23,6 +25,17 @@ const order = (id: string, status: string | undefined, filled: number, size = 10
   ...(status !== undefined ? { status } : {}),
 })
 
+/** Each watch reads its own account model, as the engine's rules read the engine's. */
+const models = new WeakMap<AccountWatch, AccountModel>()
+function fold(w: AccountWatch, u: UserUpdateView): AccountChange[] {
+  let m = models.get(w)
+  if (m === undefined) {
+    m = new AccountModel({ changed: () => undefined })
+    models.set(w, m)
+  }
+  return m.apply([u])
+}
+
 /** A watch past its baseline. */
 function live(cap?: number): AccountWatch {
   const w = new AccountWatch(cap)
@@ -32,7 +45,7 @@ function live(cap?: number): AccountWatch {
 
 const kinds = (w: AccountWatch, u: UserUpdateView) =>
   w
-    .read(u, T0)
+    .read(fold(w, u), T0)
     .news.map((n) => (n.kind === 'order' ? `${n.order.id} ${n.status}` : `${n.position.market} ${n.change}`))
 
 describe('orders', () => {
@@ -122,29 +135,28 @@ describe('positions and balances', () => {
     ])
   })
 
-  it('balances are returned every time and remembered per currency', () => {
+  it('balances are returned every time; the account, not the rules, remembers them', () => {
     const w = live()
-    const r = w.read(
+    const model = new AccountModel({ changed: () => undefined })
+    const changes = model.apply([
       upd('balance', {
         balances: [
           { currency: 'USDC', total: 5 },
           { asset: 'EUR', free: 2 },
         ],
       }),
-      T0,
-    )
+    ])
+    const r = w.read(changes, T0)
     expect(r.balances.map((b) => b.currency)).toEqual(['USDC', 'EUR'])
-    expect(w.balances.get('EUR')?.available).toBe(2)
+    expect(model.state().balances.EUR?.available).toBe(2)
     w.reset()
-    expect(w.balances.size).toBe(0)
     expect(w.inBaseline(T0 + 1e9)).toBe(true)
   })
 
-  it('fills and other topics are not read (orders carry the fill state)', () => {
+  it('fills are not news for these rules (orders carry the fill state)', () => {
     const w = live()
-    expect(w.read(upd('fill', { id: 'f1', order_id: 'o1', size: 5, price: 0.4 }), T0)).toEqual({
-      news: [],
-      balances: [],
-    })
+    const changes = fold(w, upd('fill', { id: 'f1', order_id: 'o1', size: 5, price: 0.4 }))
+    expect(changes.map((c) => c.kind)).toEqual(['fill'])
+    expect(w.read(changes, T0)).toEqual({ news: [], balances: [] })
   })
 })

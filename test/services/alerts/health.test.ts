@@ -1,9 +1,10 @@
 // Feed-health rules on the tick: since-when tracking for the connection and each book, and the edge firing.
+import { wordsText } from '../../../src/shared/alert-text'
 import { describe, expect, it } from 'vitest'
 import type { AlertCondition, AlertRule } from '../../../src/shared/alerts'
 import type { ApiError, BookState, ConnectionState } from '../../../src/shared/model'
 import { HealthWatch, parseExpiry } from '../../../src/main/services/alerts/health'
-import { createRuntime, type Firing, type RuleRuntime } from '../../../src/main/services/alerts/rules'
+import { createRuntime, type RuleRuntime } from '../../../src/main/services/alerts/rules'
 import type { OrderBook } from '../../../src/main/services/market/books'
 
 const T0 = Date.UTC(2030, 0, 1)
@@ -33,7 +34,7 @@ function setup() {
     auth: null as ApiError | null,
     key: null as string | null,
     wanted: [] as string[],
-    fired: [] as Firing[],
+    fired: [] as { title: string; detail: string; value: number | null; market: string | null }[],
   }
   const watch = new HealthWatch({
     books: { get: (m) => s.books.get(m) as unknown as OrderBook | undefined },
@@ -46,7 +47,8 @@ function setup() {
   const check = (rules: RuleRuntime[], now: number, paused = false) =>
     watch.check(rules, now, paused, (r, f) => {
       r.rule = { ...r.rule, firedAt: now }
-      s.fired.push(f)
+      // Words without prices (health alerts have none) read the same in either unit.
+      s.fired.push({ ...f, title: wordsText(f.title, 'cents'), detail: wordsText(f.detail, 'cents') })
     })
   const book = (m: string, state: BookState, staleReason: string | null = null) =>
     s.books.set(m, { state, staleReason, bestBid: null, bestAsk: null })

@@ -14,6 +14,7 @@ export function makeRule(
     now: () => RULE_T0,
     isKnownMarket: () => true,
     priceGrid: () => null,
+    priceUnit: () => 'probability',
   })
   if (!made.ok) throw new Error(made.error.message)
   return { ...made.value, ...patch }

@@ -59,7 +59,7 @@ describe('alert history across restarts', () => {
       30_000,
     )
     const first = before[0] as AlertEvent
-    expect(first.title).toBe(`${label} — mid at or above 0.00`)
+    expect(first.title).toBe(`${label} — mid at or above 0¢`)
     expect((await client.acknowledgeAlerts([first.id])).ok).toBe(true)
     await h.close()
     h = null

@@ -15,7 +15,12 @@ const mid = (market: string, value = 0.5): AlertCondition => ({
 })
 
 function deps(unknown: string[] = [], now = RULE_T0): InputDeps {
-  return { now: () => now, isKnownMarket: (m) => !unknown.includes(m), priceGrid: () => null }
+  return {
+    now: () => now,
+    isKnownMarket: (m) => !unknown.includes(m),
+    priceGrid: () => null,
+    priceUnit: () => 'probability',
+  }
 }
 
 function save(input: unknown, rules = new Map<string, RuleRuntime>(), d = deps()) {

@@ -1,5 +1,6 @@
 // The per-rule state machine on its own: levels with trust, crossings, hysteresis, cooldown and quiet
 // (snooze/pause); conditions on the edge; what a rule row says.
+import { wordsText } from '../../../src/shared/alert-text'
 import { describe, expect, it } from 'vitest'
 import type { AlertCondition, AlertRule } from '../../../src/shared/alerts'
 import {
@@ -225,33 +226,39 @@ describe('rule rows', () => {
 
   it('notes say why a rule is not firing', () => {
     const cross = createRuntime(rule(price('crosses-above', 0.45)))
-    expect(ruleNote(cross, T0, false)).toBe('waits for mid below 0.45 first')
+    expect(ruleNote(cross, T0, false, 'probability')).toBe('waits for mid below 0.45 first')
     const down = createRuntime(rule(price('crosses-below', 0.45)))
-    expect(ruleNote(down, T0, false)).toBe('waits for mid above 0.45 first')
+    expect(ruleNote(down, T0, false, 'probability')).toBe('waits for mid above 0.45 first')
     const rearm = createRuntime(
       rule(price('above', 0.45), { mode: 'rearm', hysteresis: 0.01, cooldownSec: 0 }),
     )
     feed(rearm, [0.46])
-    expect(ruleNote(rearm, T0, false)).toBe('re-arms when mid ≤ 0.44')
+    expect(ruleNote(rearm, T0, false, 'probability')).toBe('re-arms when mid ≤ 0.44')
     const rearm0 = createRuntime(rule(price('below', 0.45), { mode: 'rearm', cooldownSec: 0 }))
     feed(rearm0, [0.4])
-    expect(ruleNote(rearm0, T0, false)).toBe('re-arms when mid > 0.45')
+    expect(ruleNote(rearm0, T0, false, 'probability')).toBe('re-arms when mid > 0.45')
     const cooling = createRuntime(rule(price('above'), { mode: 'rearm', firedAt: T0, cooldownSec: 30 }))
-    expect(ruleNote(cooling, T0, false)).toBe(`cooling down until ${clock(T0 + 30_000)}`)
+    expect(ruleNote(cooling, T0, false, 'probability')).toBe(`cooling down until ${clock(T0 + 30_000)}`)
     const held = createRuntime(rule(price('above')))
     observeLevel(held, 0.6, false, at(T0), false)
-    held.heldReason = 'the book is stale (gap)'
-    expect(ruleNote(held, T0, false)).toBe('held: the book is stale (gap)')
-    expect(ruleNote(createRuntime(rule(price('above'))), T0, true)).toBe('all alerts are paused')
-    expect(ruleNote(createRuntime(rule(price('above'))), T0, false)).toBeNull()
+    held.heldReason = ['the book is stale (gap)']
+    expect(ruleNote(held, T0, false, 'probability')).toBe('held: the book is stale (gap)')
+    expect(ruleNote(createRuntime(rule(price('above'))), T0, true, 'probability')).toBe(
+      'all alerts are paused',
+    )
+    expect(ruleNote(createRuntime(rule(price('above'))), T0, false, 'probability')).toBeNull()
   })
 
   it('formats numbers without float noise and names book problems', () => {
     expect(fmtNum(0.1 + 0.2)).toBe('0.3')
     expect(fmtNum(0.45 - 0.01)).toBe('0.44')
-    expect(bookProblem('stale', 'gap', 0.4, 0.5)).toBe('the book is stale (gap)')
-    expect(bookProblem('resyncing', null, null, null)).toBe('the book is resyncing')
-    expect(bookProblem('live', null, 0.5, 0.5)).toBe('the book is crossed (bid 0.5 ≥ ask 0.5)')
+    const said = (...a: Parameters<typeof bookProblem>) => wordsText(bookProblem(...a), 'probability')
+    expect(said('stale', 'gap', 0.4, 0.5)).toBe('the book is stale (gap)')
+    expect(said('resyncing', null, null, null)).toBe('the book is resyncing')
+    expect(said('live', null, 0.5, 0.5)).toBe('the book is crossed (bid 0.50 ≥ ask 0.50)')
+    expect(wordsText(bookProblem('live', null, 0.5, 0.5), 'cents')).toBe(
+      'the book is crossed (bid 50¢ ≥ ask 50¢)',
+    )
     expect(trustedBook('live', 0.4, 0.5)).toBe(true)
     expect(trustedBook('quiet', 0.4, null)).toBe(true)
     expect(trustedBook('live', 0.5, 0.5)).toBe(false)

@@ -10,7 +10,7 @@ import type { AlertEvent, AlertRuleInput, AlertsView } from '../../../src/shared
 import type { MonitorClient } from '../../../src/main/services/base/types'
 import type { Level } from '../../../src/shared/model'
 import { createSimulator, type Simulator } from '../../../src/sim/index'
-import { waitFor } from '../helpers'
+import { never, waitFor } from '../helpers'
 import { pickTargets, startHarness, type Harness, type Recorder } from '../harness'
 
 let h: Harness | null = null
@@ -18,8 +18,6 @@ afterEach(async () => {
   await h?.close()
   h = null
 })
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 function fired(rec: Recorder, ruleId: string): AlertEvent[] {
   return rec.batches.flatMap((b) => b.alertsFired ?? []).filter((e) => e.ruleId === ruleId)
@@ -121,8 +119,12 @@ describe('alert rules against the simulator', () => {
       condition: { kind: 'price', market, subject: 'mid', op: 'crosses-below', value: start - 0.01 },
     })
     await waitFor(() => fired(rec, up).length + fired(rec, down).length > 0, 'a crossing', 60_000)
-    // Several more seconds of a moving market: a once rule stays spent.
-    await sleep(4_000)
+    // Several more seconds of a moving market: a once rule stays spent (its firing shows on this channel).
+    await never(
+      () => fired(rec, up).length > 1 || fired(rec, down).length > 1,
+      'a spent once rule firing again',
+      4_000,
+    )
     const events = [...fired(rec, up), ...fired(rec, down)]
     expect(events.length).toBeGreaterThanOrEqual(1)
     for (const id of [up, down]) expect(fired(rec, id).length).toBeLessThanOrEqual(1)
@@ -154,7 +156,8 @@ describe('alert rules against the simulator', () => {
     const count = () => fired(rec, id).length
     const step = async (mid: number, expected: number) => {
       market.mid(mid)
-      await sleep(150)
+      // The rule judges a book as it is applied, and its firing goes out with the book's view or before it.
+      await waitFor(() => rec.latestBook(market.id)?.seq === market.seq, `the book at mid ${mid}`, 3_000)
       await waitFor(() => count() >= expected, `${expected} firing(s) at mid ${mid}`, 3_000)
       expect(count(), `after mid ${mid}`).toBe(expected)
     }
@@ -178,10 +181,13 @@ describe('alert rules against the simulator', () => {
     await waitFor(() => rec.bookState(market.id, 'resyncing') || rec.bookState(market.id, 'stale'), 'stale')
     // A crossed book is not vouched for either.
     market.snapshot([[0.62, 5]], [[0.6, 5]])
-    await sleep(500)
+    // The rule judged the crossed book and held its firing.
+    await waitFor(
+      async () => (await view(client)).history.some((e) => e.kind === 'held' && e.ruleId === id),
+      'the firing held',
+    )
     expect(fired(rec, id)).toHaveLength(0)
     const held = await view(client)
-    expect(held.history.some((e) => e.kind === 'held' && e.ruleId === id)).toBe(true)
     expect(held.rules.find((r) => r.id === id)?.state).toBe('armed')
     // A fresh, sane snapshot: live again, and the rule fires from it.
     market.snapshot([[0.56, 5]], [[0.58, 5]])
@@ -209,22 +215,33 @@ describe('alert rules against the simulator', () => {
     const { client, rec } = h.attach('health')
     await client.setInterests([{ channel: 'market', id: market, filter: 'all' }])
     await waitFor(() => rec.bookState(market, 'live'), 'live')
-    const id = await save(client, {
+    const rule: AlertRuleInput = {
       condition: { kind: 'disconnected', seconds: 1 },
       mode: 'rearm',
       cooldownSec: 0,
-    })
-    await sleep(1_500)
-    expect(fired(rec, id)).toHaveLength(0)
+    }
+    const id = await save(client, rule)
     h.sim.faults.refuseConnections(4_000)
     h.sim.faults.dropAll()
     await waitFor(() => fired(rec, id).length === 1, 'the disconnect alert', 10_000)
     const mark = rec.mark()
     await waitFor(() => rec.sawState('live', mark), 'live again', 20_000)
-    // Live again: a second outage fires again.
+    // While live, neither it nor a rule saved now fires (a firing shows on this channel, as just seen), through
+    // more than two of the health checks that judge them every second.
+    const later = await save(client, rule)
+    await never(
+      () => fired(rec, id).length > 1 || fired(rec, later).length > 0,
+      'a disconnect alert while live',
+      2_500,
+    )
+    // Live again: a second outage fires both.
     h.sim.faults.refuseConnections(3_000)
     h.sim.faults.dropAll()
-    await waitFor(() => fired(rec, id).length === 2, 'the second disconnect alert', 10_000)
+    await waitFor(
+      () => fired(rec, id).length === 2 && fired(rec, later).length === 1,
+      'the second disconnect alerts',
+      10_000,
+    )
   }, 60_000)
 
   it('keeps rules across a restart, a spent once-rule stays spent, and a corrupt rule is set aside', async () => {
@@ -307,7 +324,8 @@ describe('alert rules against the simulator', () => {
     expect(impossible.ok ? null : impossible.error).toMatchObject({
       field: 'condition.value',
       message:
-        "Invalid alert: condition.value: Price 5 is outside this market's prices (0 to 1): the alert could never fire as meant.",
+        // In the app's price unit, cents unless the trader chose probabilities (docs/alerts.md).
+        "Invalid alert: condition.value: Price 500¢ is outside this market's prices (0¢ to 100¢): the alert could never fire as meant.",
     })
     const offTick = await client.saveAlert({
       condition: { kind: 'price', market, subject: 'bid', op: 'above', value: 0.333 },

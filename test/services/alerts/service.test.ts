@@ -1,5 +1,6 @@
 // AlertService with fake deps and a fake clock: validation, the hot index, price rules with trust and holds,
 // big trades, account and feed-health rules, interests, history and the rule rows.
+import { AccountModel } from '../../../src/main/services/account/model'
 import { describe, expect, it } from 'vitest'
 import {
   ALERT_HISTORY_CAP,
@@ -22,6 +23,8 @@ import type {
 } from '../../../src/shared/model'
 import { AlertService, type AlertServiceDeps } from '../../../src/main/services/alerts/service'
 import type { OrderBook } from '../../../src/main/services/market/books'
+import type { PriceUnit } from '../../../src/shared/price-format'
+import { wordsText } from '../../../src/shared/alert-text'
 import { captureLogger } from '../helpers'
 
 const T0 = Date.UTC(2030, 0, 1, 12, 0, 0)
@@ -56,6 +59,8 @@ interface World {
   changed: number
   fired: AlertEvent[]
   logs: string[]
+  /** The app's price unit, as the engine's setting says (probability unless a test says otherwise). */
+  unit: PriceUnit
   timers: { fn: () => void; ms: number; cleared: boolean }[]
   /** Sets a book and tells the service (as the frame router does after applying an update). */
   book(
@@ -94,10 +99,14 @@ function world(
     changed: 0,
     fired: [] as AlertEvent[],
     logs: log.lines,
+    unit: 'probability' as PriceUnit,
     timers: [] as { fn: () => void; ms: number; cleared: boolean }[],
   } as World
+  // The engine's one account: the rules read what it folded (account/model.ts).
+  const account = new AccountModel({ changed: () => undefined })
   const deps: AlertServiceDeps = {
     now: () => w.now,
+    balances: () => Object.values(account.state().balances),
     books: {
       get: (market) => {
         w.bookReads++
@@ -122,6 +131,7 @@ function world(
     isKnownMarket: (market) => (w.known.has(market) ? (w.known.get(market) ?? null) : true),
     marketTitle: (market) => w.titles.get(market) ?? null,
     priceGrid: (market) => w.grids.get(market) ?? null,
+    priceUnit: () => w.unit,
     connectionState: () => w.connection,
     authError: () => w.auth,
     keyExpiresAt: () => w.keyDate,
@@ -152,7 +162,7 @@ function world(
   }
   w.user = (topic, data, market = null) => {
     const u: UserUpdateView = { seq: ++userSeq, topic, market, data, receivedAt: w.now }
-    w.svc.onUser(u)
+    w.svc.onAccount(account.apply([u]))
   }
   w.save = (input) => {
     const r = w.svc.save(input)
@@ -978,5 +988,72 @@ describe('hot path cost', () => {
     expect(w.fired).toHaveLength(0)
     // Generous bound for slow CI machines; typical is well under 1 µs.
     expect(perUpdate).toBeLessThan(5000)
+  })
+})
+
+describe('prices in the unit the app shows', () => {
+  it("writes every alert's prices in the engine's unit, and keeps them for a window to write in its own", () => {
+    const w = validWorld()
+    w.unit = 'cents'
+    w.titles.set('m1', 'Will X win?')
+    w.save({ condition: mid('m1', 'crosses-above', 0.45) })
+    w.save({ condition: { kind: 'big-trade', scope: 'market', id: 'm1', minSize: 100 } })
+    w.save({ condition: { kind: 'order', market: null, status: 'filled' } })
+    w.save({ condition: { kind: 'position', market: null, change: 'opened' } })
+    // The account's snapshot after a connect is a baseline, not news.
+    w.svc.connected()
+    w.advance(3000)
+    w.book('m1', 0.42, 0.44)
+    w.book('m1', 0.45, 0.46)
+    w.trade('m1', 0.45, 100, 'sell')
+    w.user('order', {
+      id: 'o1',
+      market: 'm1',
+      side: 'buy',
+      price: 0.45,
+      size: 10,
+      filled: 10,
+      status: 'filled',
+    })
+    w.user('position', { market: 'm1', size: 10, avgPrice: 0.4 })
+    expect(w.fired.map((e) => `${e.title} | ${e.detail}`)).toEqual([
+      'Will X win? — mid crossed above 45¢ | mid 45.5¢ (bid 45¢ · ask 46¢)',
+      'Will X win? — trade of 100 | sell 100 @ 45¢ (at least 100)',
+      'Will X win? — order filled | buy 10 @ 45¢ · filled 10/10 · filled · order o1',
+      'Will X win? — position opened | size 10 @ avg 40¢',
+    ])
+    // Each entry keeps its words: a window writes them again in the unit it shows, and names the market itself.
+    const again = w.fired.map((e) =>
+      wordsText(e.words?.detail ?? [], 'probability', (m) => (m === 'm1' ? 'X · Yes' : undefined)),
+    )
+    expect(again).toEqual([
+      'mid 0.455 (bid 0.45 · ask 0.46)',
+      'sell 100 @ 0.45 (at least 100)',
+      'buy 10 @ 0.45 · filled 10/10 · filled · order o1',
+      'size 10 @ avg 0.40',
+    ])
+    expect(wordsText(w.fired[0]?.words?.title ?? [], 'probability', () => 'X · Yes')).toBe(
+      'X · Yes — mid crossed above 0.45',
+    )
+  })
+
+  it('writes the rules’ notes and refusals in the unit, and tells the windows when it changes', () => {
+    const w = validWorld()
+    w.unit = 'cents'
+    w.save({ condition: mid('m1', 'crosses-above', 0.45) })
+    expect(w.svc.view().rules[0]).toMatchObject({
+      summary: 'm1 mid crosses above 45¢',
+      note: 'waits for mid below 45¢ first',
+    })
+    w.grids.set('m1', { min: 0, max: 1, tick: 0.01 })
+    const refused = w.svc.save({ condition: mid('m1', 'above', 5) })
+    expect(refused.ok ? null : refused.error.message).toBe(
+      "Invalid alert: condition.value: Price 500¢ is outside this market's prices (0¢ to 100¢): the alert could never fire as meant.",
+    )
+    const changes = w.changed
+    w.unit = 'probability'
+    w.svc.priceUnitChanged()
+    expect(w.changed).toBe(changes + 1)
+    expect(w.svc.view().rules[0]?.note).toBe('waits for mid below 0.45 first')
   })
 })

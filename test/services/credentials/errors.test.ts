@@ -7,7 +7,6 @@ import {
   HUMAN_DISMISS_MS,
   keyringError,
   keyringTimeoutError,
-  redact,
 } from '../../../src/main/services/credentials/errors'
 
 describe('keyring error mapping', () => {
@@ -87,14 +86,13 @@ describe('keyring error mapping', () => {
   })
 
   it('redacts every secret from the detail and caps its length', () => {
-    const secret = 'sk-live-abcdef'
+    const secret = 'sk-live-abcdef-0123'
     const e = keyringError(new Error(`DBus error: weird ${secret} echo ${secret} ${'x'.repeat(1000)}`), [
       secret,
     ])
     expect(e.message).not.toContain(secret)
     expect(e.message).toContain('[redacted]')
     expect(e.message.length).toBeLessThan(1000)
-    expect(redact('a-b-a', ['a', ''])).toBe('[redacted]-b-[redacted]')
   })
 
   it('copes with thrown non-errors', () => {

@@ -4,8 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { waitFor } from '../helpers'
-import { startHarness, type Harness } from '../harness'
+import { never, waitFor } from '../helpers'
+import { startHarness, startSim, type Harness } from '../harness'
+import { createWsTap, type WsTap } from '../ws-tap'
 
 const KEY_A = 'sk_live_AAAAaaaa1111SECRETalpha'
 const KEY_B = 'sk_live_BBBBbbbb2222SECRETbravo'
@@ -22,9 +23,12 @@ const config = {
 
 let h: Harness | null = null
 let dir: string | null = null
+/** What a test started beside the harness (a simulator behind a tap), closed after it. */
+const extra: Array<() => Promise<void>> = []
 afterEach(async () => {
   await h?.close()
   h = null
+  for (const close of extra.splice(0).reverse()) await close()
   if (dir) rmSync(dir, { recursive: true, force: true })
   dir = null
 })
@@ -71,24 +75,34 @@ describe('API keys', () => {
   })
 
   it('a key revoked mid-stream gives a sticky auth-error state, cleared by a new key', async () => {
-    h = await startHarness({ config })
-    const sim = h.sim
+    const sim = await startSim(config)
+    // A tap in front of the venue counts what it was sent (it would refuse the revoked key anyway).
+    const tap: WsTap = await createWsTap(sim.wsUrl)
+    extra.push(
+      () => sim.close(),
+      () => tap.close(),
+    )
+    h = await startHarness({ sim, endpoint: { baseUrl: sim.baseUrl, wsUrl: tap.url } })
+    const market = sim.listing().events[0]?.markets[0]?.id ?? 'x'
     const { client, rec } = h.attach('auth')
     await client.setApiKey({ key: KEY_A })
-    await client.setInterests([{ channel: 'user' }])
+    await client.setInterests([{ channel: 'user' }, { channel: 'market', id: market, filter: 'all' }])
     await waitFor(() => rec.userData(0), 'user data')
+    // The venue's side of the tap sees the user channel's subscribe: it would see one sent again.
+    expect(tap.subscribes('user')).toEqual([1])
     sim.setKeyState(KEY_A, { revoked: true })
     await waitFor(() => rec.status()?.state === 'auth-error', 'auth-error state')
     const s = await client.getStatus()
     expect(s.ok && s.value.authError?.code).toBe('unauthorized')
     expect(s.ok && s.value.authError?.message).toMatch(/key/i)
-    // No retry loop: after a reconnect the user channel is not re-sent with the refused key.
+    // No retry loop: after a reconnect the user channel is not re-sent with the refused key. The new socket's
+    // replay (the market) is sent at once; the user channel would have been sent with it.
     await client.reconnectNow()
     await waitFor(
-      () => sim.connections() === 1 && rec.status()?.state === 'auth-error',
-      'reconnected, still auth-error',
+      () => tap.subscribes('market', market).includes(2) && rec.status()?.state === 'auth-error',
+      'reconnected and replayed, still auth-error',
     )
-    await new Promise((r) => setTimeout(r, 300))
+    await never(() => tap.subscribes('user').length > 1, 'the refused key sent again', 1_000)
     expect(sim.subscriptions()[0]?.user).toBe(false)
     const listing = await client.listEvents({ refresh: true })
     expect(!listing.ok && listing.error.code).toBe('unauthorized')
@@ -136,7 +150,9 @@ describe('API keys', () => {
     await waitFor(() => rec.marketData(market, end), 'market data after the key scenario')
     const keyInfo = JSON.stringify(await client.getKeyInfo())
     const status = JSON.stringify(await client.getStatus())
-    await new Promise((r) => setTimeout(r, 200))
+    // Batches go out in order: one with market data after the calls above carries whatever they queued.
+    const last = rec.mark()
+    await waitFor(() => rec.marketData(market, last), 'a batch after the last call')
 
     const everything = [...rec.serialised, ...h.log.lines, keyInfo, status]
     expect(rec.serialised.length).toBeGreaterThan(5)
@@ -171,8 +187,10 @@ describe('API keys', () => {
       JSON.stringify({ channel: 'user', type: 'order', id: 'o-echo', note: `auth=${KEY_A}` }),
     )
     sim.faults.sendRaw(`{"not json ${KEY_A}`)
+    // All three reached the window: the error's auth state, the order, and the malformed frame.
     await waitFor(
       () =>
+        rec.status()?.authError?.code === 'unauthorized' &&
         rec.batches
           .slice(mark)
           .some((b) => (b.user ?? []).some((u) => JSON.stringify(u.data).includes('o-echo'))) &&
@@ -181,7 +199,6 @@ describe('API keys', () => {
           .some((b) => (b.inspector ?? []).some((f) => f.classification === 'malformed')),
       'the echoed frames reached the window',
     )
-    await new Promise((r) => setTimeout(r, 100))
     const everything = [...rec.serialised, ...h.log.lines]
     // The frames did arrive, redacted: the test would pass vacuously otherwise.
     expect(everything.some((t) => t.includes('[redacted]'))).toBe(true)

@@ -1,7 +1,8 @@
 // KeyManager with a fake REST client (verifyKey), a memory credential store and a real status tracker:
 // verify-before-store, scrubbing, the label check, serialised changes, keychain failures.
 import { afterEach, describe, expect, it } from 'vitest'
-import { fail, MIN_KEY_LENGTH, ok } from '../../../src/shared/ipc'
+import { MIN_KEY_LENGTH } from '../../../src/shared/api-key'
+import { fail, ok } from '../../../src/shared/ipc'
 import type { ApiError, Profile, Result } from '../../../src/shared/model'
 import { createMemoryStore, type CredentialStore } from '../../../src/main/services/credentials/store'
 import { DemoHost } from '../../../src/main/services/feed/demo-host'
@@ -92,9 +93,8 @@ describe('KeyManager.set', () => {
       s.log.lines.some((l) => l.includes('rejected by the exchange') && l.includes('unauthorized')),
     ).toBe(true)
     expect(s.log.lines.join('\n')).not.toContain(NEW)
-    // Never scrubbed: a refused key does not join the redactor (issue 28 §2).
-    expect(s.secrets.knows(NEW)).toBe(false)
-    expect(s.secrets.redact(`echo ${NEW}`)).toBe(`echo ${NEW}`)
+    // Scrubbed from then on all the same: it is well-formed, so it may be a real key.
+    expect(s.secrets.redact(`echo ${NEW}`)).toBe('echo [redacted]')
   })
 
   it('a label containing the key is refused before anything is sent', async () => {
@@ -171,7 +171,7 @@ describe('KeyManager.set', () => {
   })
 })
 
-describe('KeyManager and the key scrub (issue 28 §2)', () => {
+describe('KeyManager and the key scrub', () => {
   it('a key shorter than the minimum is refused at input, naming the minimum, before anything is sent', async () => {
     const s = setup()
     const short = 'market-key-12'
@@ -185,43 +185,67 @@ describe('KeyManager and the key scrub (issue 28 §2)', () => {
     expect(await storedKey(s.store)).toBe(OLD)
   })
 
-  it('a key joins only once verified and stored, and the key it replaces leaves', async () => {
+  it('a key in its quotes is refused at input, saying why, and never scrubbed', async () => {
+    const s = setup()
+    const quoted = `"${NEW}"`
+    const r = await s.keys.set({ key: quoted })
+    expect(!r.ok && r.error).toMatchObject({ code: 'invalid_argument', field: 'key' })
+    expect(!r.ok && r.error.message).toMatch(/quotes/)
+    expect(!r.ok && r.error.message).not.toContain(NEW)
+    expect(s.f.verifyCalls).toEqual([])
+    expect(s.secrets.knows(quoted)).toBe(false)
+  })
+
+  it('a key is scrubbed from the moment it is entered, before the venue answers; the key it replaces stays scrubbed', async () => {
     const s = setup()
     await s.keys.stored(s.world.profile)
     expect(s.secrets.knows(OLD)).toBe(true)
-    let during = true
+    let during = false
     s.f.verify = () => {
       during = s.secrets.knows(NEW)
       return ok(undefined)
     }
     expect((await s.keys.set({ key: NEW })).ok).toBe(true)
-    expect(during).toBe(false)
+    expect(during).toBe(true)
     expect(s.secrets.knows(NEW)).toBe(true)
-    expect(s.secrets.knows(OLD)).toBe(false)
+    expect(s.secrets.knows(OLD)).toBe(true)
   })
 
-  it('clearing the key removes it from the scrub', async () => {
-    const s = setup()
-    await s.keys.stored(s.world.profile)
-    expect((await s.keys.clear()).ok).toBe(true)
-    expect(s.secrets.knows(OLD)).toBe(false)
-    expect(s.secrets.active).toBe(false)
-  })
+  it.each([
+    ['for its IP (403)', { code: 'ip_not_allowed', message: `key ${NEW} not allowed from 10.0.0.1` }],
+    ['as unknown (401)', { code: 'unauthorized', message: `invalid key ${NEW}` }],
+    ['with no answer', { code: 'network', message: `reset while sending ${NEW}` }],
+  ] as const)(
+    'a well-formed key refused %s is scrubbed from then on, from the refusal onwards',
+    async (_w, e) => {
+      const s = setup()
+      s.f.verify = () => fail({ ...e })
+      const r = await s.keys.set({ key: NEW })
+      expect(!r.ok && r.error.code).toBe(e.code)
+      expect(JSON.stringify(r)).not.toContain(NEW)
+      expect(s.secrets.knows(NEW)).toBe(true)
+      expect(s.secrets.redact(`later: ${NEW}`)).toBe('later: [redacted]')
+      expect(await storedKey(s.store)).toBe(OLD)
+    },
+  )
 
-  it('the stored key refused on a new verification (401) leaves, and is not taken up again until a key is set', async () => {
+  it('the stored key refused on a new verification stays scrubbed, and in use', async () => {
     const s = setup()
     await s.keys.stored(s.world.profile)
     s.f.verify = () => fail({ code: 'unauthorized', message: 'expired' })
     expect((await s.keys.set({ key: OLD })).ok).toBe(false)
-    expect(s.secrets.knows(OLD)).toBe(false)
-    expect(await s.keys.stored(s.world.profile)).toBe(OLD)
-    expect(s.secrets.knows(OLD)).toBe(false)
-    // Anything but a refusal of the key itself (a network failure) leaves it as it was.
-    const t = setup()
-    await t.keys.stored(t.world.profile)
-    t.f.verify = () => fail({ code: 'network', message: 'offline' })
-    expect((await t.keys.set({ key: OLD })).ok).toBe(false)
-    expect(t.secrets.knows(OLD)).toBe(true)
+    expect(s.secrets.knows(OLD)).toBe(true)
+    // Refused keys pushed through afterwards never push out the key in use.
+    for (let i = 0; i < 12; i++) await s.keys.set({ key: `refused-key-${String(i).padStart(8, '0')}` })
+    expect(s.secrets.knows(OLD)).toBe(true)
+    expect(await storedKey(s.store)).toBe(OLD)
+  })
+
+  it('clearing the key leaves it scrubbed', async () => {
+    const s = setup()
+    await s.keys.stored(s.world.profile)
+    expect((await s.keys.clear()).ok).toBe(true)
+    expect(s.secrets.knows(OLD)).toBe(true)
   })
 })
 

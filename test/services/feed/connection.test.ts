@@ -13,7 +13,7 @@ import { DemoHost } from '../../../src/main/services/feed/demo-host'
 import { IncidentLog } from '../../../src/main/services/health/incidents'
 import { StatusTracker } from '../../../src/main/services/health/status'
 import type { StreamCloseInfo } from '../../../src/main/services/feed/stream'
-import { captureLogger, waitFor } from '../helpers'
+import { captureLogger, never, waitFor } from '../helpers'
 import { profile } from '../fakes'
 
 const TUNING: StreamTuning = {
@@ -205,13 +205,22 @@ describe('ConnectionManager', () => {
     const c = setup(p)
     await c.connection.connect(p)
     await waitFor(() => c.connection.state() === 'live', 'live', 5_000)
+    // Open, a reconnect request opens a new socket at once.
+    c.connection.reconnectNow()
+    await waitFor(() => c.events.filter((e) => e === 'opened').length === 2, 'the requested reconnect', 5_000)
+    const incidents = c.incidents.list()
     c.connection.close()
     expect(c.connection.state()).toBe('offline')
+    await waitFor(() => s.connections() === 0, 'the socket closed on the server', 5_000)
     c.connection.reconnectNow()
-    await new Promise((r) => setTimeout(r, 100))
-    expect(c.connection.state()).toBe('offline')
-    expect(c.incidents.list()).toEqual([])
-    expect(c.drops.map((d) => d.cause)).toEqual(['closed'])
+    // Closed, it opens none (the backoff is at most 100 ms).
+    await never(
+      () => c.connection.state() !== 'offline' || s.connections() > 0,
+      'a socket after close()',
+      1_000,
+    )
+    expect(c.incidents.list()).toEqual(incidents)
+    expect(c.drops.map((d) => d.cause)).toEqual(['reconnect', 'closed'])
   })
 })
 

@@ -2,12 +2,11 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import {
-  createRestClient,
-  validateBaseUrl,
-  type RestClientOptions,
-} from '../../../src/main/services/feed/rest'
+import { createRestClient, type RestClientOptions } from '../../../src/main/services/feed/rest'
 import type { LogFields, Logger } from '../../../src/main/services/base/types'
+import { REDACTED } from '../../../src/main/services/base/key-scrub'
+import { SecretRedactor } from '../../../src/main/services/feed/redact'
+import { endpointErrors } from '../../../src/shared/endpoints'
 
 const KEY = 'k-SECRET-5f1e7c0a9b2d4e6f8a1c3e5g'
 
@@ -151,6 +150,39 @@ describe('REST client: typed errors', () => {
     expectNoKey(cap, r)
   })
 
+  it('403 is three states: "permission denied" (or PO7), "ip not allowed", and anything else, each in words', async () => {
+    const s = await startServer((req, res) => {
+      if (req.url?.includes('wallet')) return json(res, 403, { error: 'permission denied' })
+      if (req.url?.includes('orders')) return json(res, 403, { error: 'not authorized', error_code: 'PO7' })
+      if (req.url?.includes('pnl')) return json(res, 403, { error: 'forbidden by policy' })
+      return json(res, 403, { error: 'ip not allowed' })
+    })
+    const { c, cap } = client(s)
+    const wallet = await c.get('/data/wallet/balance', KEY)
+    expect(!wallet.ok && wallet.error).toMatchObject({ code: 'permission', status: 403 })
+    expect(!wallet.ok && wallet.error.message).toMatch(/Profile → Security/)
+    expect(!wallet.ok && wallet.error.message).not.toMatch(/IP/)
+    const orders = await c.get('/data/orders', KEY)
+    expect(!orders.ok && orders.error.code).toBe('permission')
+    const other = await c.get('/data/pnl', KEY)
+    expect(!other.ok && other.error).toMatchObject({ code: 'forbidden', status: 403 })
+    expect(!other.ok && other.error.message).toMatch(/neither an IP block nor a missing permission/)
+    const ip = await c.get('/data/activity', KEY)
+    expect(!ip.ok && ip.error.code).toBe('ip_not_allowed')
+    for (const r of [wallet, orders, other, ip]) expectNoKey(cap, r)
+  })
+
+  it('a body nested deeper than the limit is refused whole before anything walks it', async () => {
+    const deep = '['.repeat(5_000) + ']'.repeat(5_000)
+    const s = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(deep)
+    })
+    const r = await client(s).c.get('/data/wallet/balance', KEY)
+    expect(!r.ok && r.error.code).toBe('bad_response')
+    expect(!r.ok && r.error.message).toMatch(/nested deeper than 32 levels/)
+  })
+
   it('500 -> server', async () => {
     const s = await startServer((_req, res) => json(res, 503, { error: 'down' }))
     const r = await client(s).c.listEvents(KEY)
@@ -262,6 +294,24 @@ describe('REST client: typed errors', () => {
     expect(cap.lines.length).toBeGreaterThan(0)
     expectNoKey(cap, r)
   })
+
+  it('scrubs every key the engine knows from an error text, a key refused before included', async () => {
+    // Well-formed, refused earlier (for its IP, say): the engine's redactor remembers it, and the venue quotes it.
+    const refused = 'sk_live_FFFFffff3333SECRETfar'
+    const s = await startServer((req, res) => {
+      res.writeHead(302, {
+        location: `http://evil.example/?k=${String(req.headers['x-api-key'])}&was=${refused}`,
+      })
+      res.end()
+    })
+    const secrets = new SecretRedactor()
+    secrets.remember(refused)
+    const { c, cap } = client(s, { scrub: (text) => secrets.redact(text) })
+    const r = await c.listEvents(KEY)
+    expect(!r.ok && r.error.message).toContain(`?k=${REDACTED}&was=${REDACTED}`)
+    expectNoKey(cap, r)
+    for (const text of [...cap.lines, JSON.stringify(r)]) expect(text).not.toContain(refused)
+  })
 })
 
 describe('REST client: rate limits', () => {
@@ -371,26 +421,36 @@ describe('REST client: rate limits', () => {
   })
 })
 
-describe('validateBaseUrl', () => {
+describe('REST client: its base URL, by the one endpoint rule (shared/endpoints.ts)', () => {
   it.each([
-    ['', /empty/],
-    ['not a url', /not a valid URL/],
-    ['ftp://x/v1', /http:\/\/ or https:\/\//],
-    ['ws://x/v1', /http:\/\/ or https:\/\//],
-    ['https://user:pw@x/v1', /user name or password/],
-    ['https://x/v1?token=1', /query/],
-  ])('rejects %j', (url, message) => {
-    const r = validateBaseUrl(url)
-    expect(r.ok).toBe(false)
-    if (!r.ok) {
-      expect(r.error.code).toBe('invalid_argument')
-      expect(r.error.message).toMatch(message)
-    }
-    expect(() => createRestClient({ baseUrl: url })).toThrow(message)
+    '',
+    'not a url',
+    'ftp://x/v1',
+    'ws://x/v1',
+    'https://user:pw@x/v1',
+    'https://x/v1?token=1',
+    'https://x/v1#top',
+    'http://api.example.com/v1',
+    'http://10.0.0.5:8080/v1',
+  ])('refuses %j with the message the profile form shows', (url) => {
+    const shown = endpointErrors(url, 'wss://x').baseUrl
+    expect(shown).toBeDefined()
+    expect(() => createRestClient({ baseUrl: url })).toThrow(shown)
   })
 
-  it('accepts http and https', () => {
-    expect(validateBaseUrl('http://127.0.0.1:1/v1').ok).toBe(true)
-    expect(validateBaseUrl('https://api.example.com/v1').ok).toBe(true)
+  it('a plain-http remote base URL says why: unencrypted only to this machine', () => {
+    expect(() => createRestClient({ baseUrl: 'http://api.example.com/v1' })).toThrow(
+      'The REST base URL must use https://: unencrypted http:// is only allowed to this machine',
+    )
+  })
+
+  it('accepts https anywhere and plain http to this machine, which then answers', async () => {
+    expect(() => createRestClient({ baseUrl: 'https://api.example.com/v1' })).not.toThrow()
+    for (const host of ['localhost', '[::1]']) {
+      expect(() => createRestClient({ baseUrl: `http://${host}:1/v1` })).not.toThrow()
+    }
+    const s = await startServer((_req, res) => json(res, 200, { events: [] }))
+    expect(s.baseUrl.startsWith('http://127.0.0.1:')).toBe(true)
+    expect(await createRestClient({ baseUrl: s.baseUrl }).listEvents(KEY)).toEqual({ ok: true, value: [] })
   })
 })

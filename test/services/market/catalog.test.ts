@@ -12,7 +12,7 @@ describe('EventsCatalog', () => {
     const { catalog, world } = createCatalog(f.rest)
     const r = await catalog.list(false)
     expect(r.ok && r.value.map((e) => e.id)).toEqual(['e1', 'e2'])
-    expect(f.calls).toEqual(['key-abcdef-123'])
+    expect(f.calls).toEqual(['key-abcdef-0123456789'])
     expect(world.loaded).toBe(1)
     expect(catalog.eventOf('m2')).toBe('e1')
     expect(catalog.eventOf('m3')).toBe('e2')
@@ -94,7 +94,7 @@ describe('EventsCatalog', () => {
     const call = catalog.list(false)
     await new Promise((r) => setImmediate(r))
     world.profile = profile('p-2')
-    pending.resolve({ ok: false, error: { code: 'unauthorized', message: 'bad key key-abcdef-123' } })
+    pending.resolve({ ok: false, error: { code: 'unauthorized', message: 'bad key key-abcdef-0123456789' } })
     const r = await call
     expect(!r.ok && r.error.message).toBe('bad key [redacted]')
     expect(world.refused).toEqual([])
@@ -139,7 +139,7 @@ describe('EventsCatalog', () => {
     expect(!r.ok && r.error).toEqual({ code: 'unauthorized', message: 'key [redacted] refused' })
     expect(world.refused).toEqual([{ code: 'unauthorized', message: 'key [redacted] refused' }])
     expect(world.failed.map((e) => e.code)).toEqual(['unauthorized'])
-    expect(JSON.stringify([world.refused, world.failed])).not.toContain('key-abcdef-123')
+    expect(JSON.stringify([world.refused, world.failed])).not.toContain('key-abcdef-0123456789')
   })
 
   it('ip_not_allowed with the stored key is refused too', async () => {

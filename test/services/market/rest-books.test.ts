@@ -1,5 +1,5 @@
-// The first book from REST (VoxFi does not promise one after a subscribe): read by the voxfi adapter's own rule,
-// dated when it was asked for, dropped when the venue has no such endpoint, and limited in flight.
+// The first book from REST (VoxFi does not promise one after a subscribe): the docs' body read by the voxfi adapter's
+// own rule, dated when it was asked for, dropped when the venue has no such endpoint, and limited in flight.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -7,13 +7,57 @@ import { orderbookPath, RestBooks } from '../../../src/main/services/market/rest
 import type { Result, Update } from '../../../src/shared/model'
 import { captureLogger, waitFor } from '../helpers'
 
-const BOOK = (
-  JSON.parse(
-    readFileSync(join(__dirname, '../../fixtures/voxfi/ws-market-update-orderbook.json'), 'utf8'),
-  ) as {
-    example: { orderbook: Record<string, unknown> }
+type Level = { price_ticks: number; quantity: number; order_count: number }
+type Side = { outcome: string; bids: Level[]; asks: Level[]; last_price: number; spread: number }
+
+/** GET /v1/data/markets/{id}/orderbook as the docs show it (the playground's placeholders: 123, "<string>"). */
+const DOCUMENTED = (
+  JSON.parse(readFileSync(join(__dirname, '../../fixtures/voxfi/rest-orderbook.json'), 'utf8')) as {
+    example: Record<string, unknown> & { yes_orderbook: Side; no_orderbook: Side }
   }
-).example.orderbook
+).example
+
+/** One contract's side of the documented body with real values: one level each way, and its last price. */
+function side(
+  documented: Side,
+  outcome: string,
+  bid: [number, number],
+  ask: [number, number],
+  last: number,
+): Side {
+  const level = ([price_ticks, quantity]: [number, number]): Level => ({
+    price_ticks,
+    quantity,
+    order_count: 2,
+  })
+  return {
+    ...documented,
+    outcome,
+    bids: [level(bid)],
+    asks: [level(ask)],
+    last_price: last,
+    spread: ask[0] - bid[0],
+  }
+}
+
+/** The documented body with real values: a YES book 36/38 that last traded at 37, and its NO mirror. */
+const BOOK = {
+  ...DOCUMENTED,
+  chance: 37,
+  liquidity: 8000,
+  market_price_no: 63,
+  market_price_yes: 37,
+  volume: 25000,
+  yes_orderbook: side(DOCUMENTED.yes_orderbook, 'YES', [36, 120], [38, 80], 37),
+  no_orderbook: side(DOCUMENTED.no_orderbook, 'NO', [62, 80], [64, 120], 63),
+}
+
+/** Every key path of a JSON value (an array's items under `[]`), to hold BOOK to the documented shape. */
+function keyPaths(value: unknown, at = ''): string[] {
+  if (Array.isArray(value)) return [...new Set(value.flatMap((v) => keyPaths(v, `${at}[]`)))]
+  if (typeof value !== 'object' || value === null) return [at]
+  return Object.entries(value).flatMap(([k, v]) => keyPaths(v, at === '' ? k : `${at}.${k}`))
+}
 
 function setup(answer: (path: string) => Result<unknown> | Promise<Result<unknown>>, concurrency = 4) {
   const asked: string[] = []
@@ -53,21 +97,21 @@ function setup(answer: (path: string) => Result<unknown> | Promise<Result<unknow
 }
 
 describe('REST books', () => {
-  it("reads VoxFi's orderbook answer into both books and the ticker, dated at the request", async () => {
-    const s = setup(() => ({
-      ok: true,
-      value: { ...BOOK, yes_orderbook: { ...(BOOK.yes_orderbook as object), last_price: 40 } },
-    }))
+  it("reads VoxFi's documented orderbook body into both books and the ticker, its last price too, dated at the request", async () => {
+    // The docs' keys, every one of them and no other, with real values in place of the placeholders.
+    expect(keyPaths(BOOK).sort()).toEqual(keyPaths(DOCUMENTED).sort())
+    const s = setup(() => ({ ok: true, value: BOOK }))
     s.books.request(['m 1'])
     await waitFor(() => s.applied.length === 1, 'the REST book')
     expect(s.asked).toEqual([orderbookPath('m 1')])
     expect(orderbookPath('m 1')).toBe('/data/markets/m%201/orderbook')
     const a = s.applied[0]
     expect(a?.requestedAt).toBe(1000)
+    // The REST body has no last_transaction (the stream's field): the last price is its last_price.
     expect(a?.updates).toEqual([
-      { kind: 'book', market: 'm 1', snapshot: true, bids: [[0.4, 100]], asks: [[0.41, 150]] },
-      { kind: 'book', market: 'm 1', snapshot: true, bids: [], asks: [], outcome: 'no' },
-      { kind: 'ticker', market: 'm 1', last: 0.4, chance: 0.4, volume: 10000, liquidity: 5000 },
+      { kind: 'book', market: 'm 1', snapshot: true, bids: [[0.36, 120]], asks: [[0.38, 80]] },
+      { kind: 'book', market: 'm 1', snapshot: true, bids: [[0.62, 80]], asks: [[0.64, 120]], outcome: 'no' },
+      { kind: 'ticker', market: 'm 1', last: 0.37, chance: 0.37, volume: 25000, liquidity: 8000 },
     ])
   })
 

@@ -6,9 +6,9 @@ import { createFaultProxy, type FaultProxy } from '../../../bench/soak/fault-pro
 import type { MonitorClient } from '../../../src/main/services/base/types'
 import type { BookView } from '../../../src/shared/model'
 import type { Simulator } from '../../../src/sim/index'
-import { LIVENESS_DEFAULTS } from '../../../src/main/services/health/thresholds'
+import { LIVENESS_DEFAULTS, RECONNECT_DEFAULTS } from '../../../src/main/services/health/thresholds'
 import { waitFor } from '../helpers'
-import { startHarness, startSim, type Harness } from '../harness'
+import { startHarness, startSim, type Harness, type Recorder } from '../harness'
 
 let h: Harness | null = null
 let sim: Simulator | null = null
@@ -54,15 +54,34 @@ async function seqs(client: MonitorClient, markets: readonly string[]): Promise<
   return new Map(views.flatMap((v) => (v ? [[v.market, v.seq ?? 0] as [string, number]] : [])))
 }
 
-async function watch(markets: readonly string[]): Promise<MonitorClient> {
+async function watch(markets: readonly string[]): Promise<{ client: MonitorClient; rec: Recorder }> {
   if (!h) throw new Error('no harness')
-  const { client } = h.attach('watcher')
+  const { client, rec } = h.attach('watcher')
   const r = await client.setInterests(
     markets.map((id) => ({ channel: 'market' as const, id, filter: 'all' as const })),
   )
   expect(r.ok).toBe(true)
   await waitFor(() => allLive(client, markets), 'every book live', 15_000)
-  return client
+  return { client, rec }
+}
+
+/**
+ * How long the engine waited to reconnect after each socket that ended with an incident of `kind` ('stall': closed
+ * for silence; 'disconnect': closed by the venue or for an oversized frame), from `mark` on: from the incident the
+ * close opened to the retry it scheduled, both read off the engine's clock in the same call, so a loaded machine
+ * does not change them.
+ */
+function reconnectWaits(rec: Recorder, kind: 'stall' | 'disconnect', mark = 0): number[] {
+  const waits = new Map<number, number>()
+  for (const b of rec.batches.slice(mark)) {
+    const status = b.status
+    if (status === undefined || status.nextRetryAt === null) continue
+    // The newest close: the one this wait follows.
+    const close = status.incidents.find((i) => i.kind === 'stall' || i.kind === 'disconnect')
+    if (close?.kind !== kind || close.startedAt > status.nextRetryAt) continue
+    waits.set(status.nextRetryAt, status.nextRetryAt - close.startedAt)
+  }
+  return [...waits.values()]
 }
 
 function viaProxy(p: FaultProxy) {
@@ -78,9 +97,11 @@ async function startBehindProxy(): Promise<void> {
 
 describe('self-healing', () => {
   it('books whose resync snapshots were lost in a 25 s stall are live again within seconds of its end', async () => {
-    h = await startHarness({ stream: {} })
+    // Production defaults, with the reconnect jitter at the top of its range: a rebuild counted as a failed
+    // attempt then waits its whole backoff, so the reconnect check below cannot pass by luck.
+    h = await startHarness({ stream: { random: () => 0.999 } })
     const markets = someMarkets(h.sim, 3)
-    const client = await watch(markets)
+    const { client, rec } = await watch(markets)
     const first = await seqs(client, markets)
     // Until a few gaps are seen the engine knows no rhythm and gives a silence its outer bound (120 s, see
     // thresholds.ts): the stall must come after each market has shown its pace, as it would after any real
@@ -105,14 +126,40 @@ describe('self-healing', () => {
       10_000,
     )
     const flaggedMs = Date.now() - stalledAt
+    // The fault itself lasts 25 s: nothing is awaited here, the venue is silent for that long.
     await sleep(Math.max(0, 25_000 - (Date.now() - stalledAt)))
     h.sim.faults.stall(false)
     const resumedAt = Date.now()
     await waitFor(() => allLive(client, markets, before), 'live again after the stall', 15_000)
     const healMs = Date.now() - resumedAt
-    console.log(`stall 25 s: not live after ${flaggedMs} ms; live again ${healMs} ms after it ended`)
+    const waits = reconnectWaits(rec, 'stall')
+
+    // A fault soon after the stall (an oversized frame closes the socket; a failed attempt) starts the backoff at
+    // its first step: the stall's rebuilds left nothing to escalate from.
+    const beforeOversized = await seqs(client, markets)
+    const mark = rec.mark()
+    h.sim.faults.sendOversized()
+    await waitFor(() => reconnectWaits(rec, 'disconnect', mark).length > 0, 'the oversized close', 10_000)
+    await waitFor(
+      () => allLive(client, markets, beforeOversized),
+      'live again after the oversized frame',
+      15_000,
+    )
+    const [oversizedWait] = reconnectWaits(rec, 'disconnect', mark)
+    console.log(
+      `stall 25 s: not live after ${flaggedMs} ms; live again ${healMs} ms after it ended; reconnect waits ${waits.join(', ')} ms; after the oversized frame ${oversizedWait} ms`,
+    )
     expect(flaggedMs).toBeLessThan(10_000)
     expect(healMs).toBeLessThan(10_000)
+    // Each rebuild for silence found the venue answering (its handshake and pings), so it reconnected at once.
+    // Counted as failed attempts, the rebuilds doubled the reconnect backoff: a stall that ended during a wait
+    // left no socket to hear the venue for up to 30 s, and a fault in the next 30 s waited as long.
+    // With this jitter a quick retry waits 149 ms and the backoff's steps 499, 999, 1998 ms…; the bounds sit
+    // between them, with room for the engine's own work between the close and the retry it schedules.
+    const { quickRetryMs, baseMs } = RECONNECT_DEFAULTS
+    expect(waits.length).toBeGreaterThanOrEqual(3)
+    for (const ms of waits) expect(ms).toBeLessThan((quickRetryMs + baseMs) / 2)
+    expect(oversizedWait).toBeLessThan(1.5 * baseMs)
     const status = await client.getStatus()
     expect(status.ok && status.value.state).toBe('live')
   }, 90_000)
@@ -121,7 +168,7 @@ describe('self-healing', () => {
     await startBehindProxy()
     if (!h || !proxy) throw new Error('setup')
     const markets = someMarkets(h.sim, 2)
-    const client = await watch(markets)
+    const { client } = await watch(markets)
     const before = await seqs(client, markets)
 
     proxy.blackhole(8_000)
@@ -154,7 +201,7 @@ describe('self-healing', () => {
     await startBehindProxy()
     if (!h || !proxy) throw new Error('setup')
     const markets = someMarkets(h.sim, 2)
-    const client = await watch(markets)
+    const { client } = await watch(markets)
     const recoveries: number[] = []
     for (let i = 0; i < 3; i++) {
       const before = await seqs(client, markets)
@@ -164,6 +211,7 @@ describe('self-healing', () => {
       recoveries.push(Date.now() - cutAt)
       const s = await client.getStatus()
       expect(s.ok && s.value.state).toBe('live')
+      // The drops are spaced 10 s apart by design (the fault's rhythm), not waiting for anything.
       await sleep(Math.max(0, 10_000 - (Date.now() - cutAt)))
     }
     console.log(`drops 10 s apart: live again after ${recoveries.join(', ')} ms`)

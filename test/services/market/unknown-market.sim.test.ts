@@ -3,21 +3,35 @@
 // asked for; a new connection asks once more. Pacing is shortened so the bound is reached in seconds.
 import { afterEach, expect, it } from 'vitest'
 import { UNKNOWN_MARKET } from '../../../src/shared/model'
-import { waitFor } from '../helpers'
-import { pickTargets, startHarness, type Harness } from '../harness'
+import type { Simulator } from '../../../src/sim/index'
+import { never, waitFor } from '../helpers'
+import { pickTargets, startHarness, startSim, type Harness } from '../harness'
+import { createWsTap, type WsTap } from '../ws-tap'
 
 let h: Harness | null = null
+let sim: Simulator | null = null
+let tap: WsTap | null = null
 afterEach(async () => {
   await h?.close()
+  await tap?.close()
+  await sim?.close()
   h = null
+  tap = null
+  sim = null
 })
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const NOWHERE = 'no-such-market'
 
 it('marks a market the venue never answers unknown, stops asking, and asks again after a reconnect', async () => {
-  h = await startHarness({ resync: { baseMs: 100, capMs: 200, attemptsBeforeUnknown: 6 } })
-  const { market } = pickTargets(h.sim)
+  sim = await startSim()
+  // A tap in front of the venue counts each time the market is asked for.
+  tap = await createWsTap(sim.wsUrl)
+  h = await startHarness({
+    sim,
+    endpoint: { baseUrl: sim.baseUrl, wsUrl: tap.url },
+    resync: { baseMs: 100, capMs: 200, attemptsBeforeUnknown: 6 },
+  })
+  const { market } = pickTargets(sim)
   const { client, rec } = h.attach('window')
   const set = await client.setInterests([
     { channel: 'market', id: market, filter: 'all' },
@@ -34,10 +48,17 @@ it('marks a market the venue never answers unknown, stops asking, and asks again
     rec.status()?.incidents.some((i) => i.market === NOWHERE && /does not seem to know/.test(i.detail)),
   ).toBe(true)
 
-  // Not asked again: before, a request every 200 ms showed as another "resyncing" view.
+  // Asked for again and again until then (the tap saw each request)...
+  const asked = tap.subscribes('market', NOWHERE).length
+  expect(asked).toBeGreaterThan(2)
+  // ...and not asked again: before, a request went every 200 ms (ten in this window), each with its "resyncing" view.
   const mark = rec.mark()
-  await sleep(2_000)
-  expect(rec.bookState(NOWHERE, 'resyncing', mark)).toBe(false)
+  await never(
+    () =>
+      (tap?.subscribes('market', NOWHERE).length ?? 0) > asked || rec.bookState(NOWHERE, 'resyncing', mark),
+    'the unknown market asked for again',
+    2_000,
+  )
   expect(isUnknown()).toBe(true)
   expect(rec.marketData(market, mark)).toBe(true)
 

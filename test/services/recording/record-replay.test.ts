@@ -5,12 +5,12 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { REDACTED } from '../../../src/main/services/feed/redact'
+import { REDACTED } from '../../../src/main/services/base/key-scrub'
 import { readRecording, type RecordedFrame, type Recording } from '../../../src/main/services/recording/file'
 import type { MonitorClient } from '../../../src/main/services/base/types'
 import type { ReplayStatus } from '../../../src/shared/model'
 import { pickTargets, startHarness, type Harness, type Recorder } from '../harness'
-import { waitFor } from '../helpers'
+import { never, waitFor } from '../helpers'
 import { expectedBook, levels, tempDir } from './helpers'
 
 const KEY = 'sk-replaytest-7f3c9a1b2d4e5f60'
@@ -54,7 +54,16 @@ describe('record and replay (engine + simulator)', () => {
     await waitFor(async () => (await client.getStatus()).ok, 'status')
     // A venue that echoes the key back: the recording must hold the scrubbed frame only.
     h.sim.faults.sendRaw(JSON.stringify({ type: 'notice', message: `your key ${KEY} is fine` }))
-    await new Promise((r) => setTimeout(r, 2_500))
+    // Long enough for the tests below (played at 1× and at 10×, sought to its middle): frames over 2 s.
+    await waitFor(
+      async () => {
+        const s = await client.getStatus()
+        const r = s.ok ? s.value.recording : undefined
+        return r !== undefined && r.frames >= 20 && Date.now() - r.startedAt >= 2_000
+      },
+      'a recording spanning 2 s',
+      15_000,
+    )
     const status = await client.getStatus()
     expect(status.ok && status.value.recording?.file).toBe(file)
     const stopped = await client.stopRecording()
@@ -165,28 +174,45 @@ describe('record and replay (engine + simulator)', () => {
     const atQ3 = await client.getMarketSnapshot(market)
     expect(levels(atQ3.ok ? atQ3.value.book : null)).toEqual(levels(expectedBook(frames, market, q3)))
 
-    // Paused: the position holds.
-    await new Promise((r) => setTimeout(r, 300))
-    expect((await replayStatus(client))?.positionMs).toBe(q3)
+    // Paused: the position holds (the same status showed it moving, to the end, above).
+    await never(
+      async () => (await replayStatus(client))?.positionMs !== q3,
+      'the paused replay moving on',
+      300,
+    )
     // A window's view carries the replay too (pushed with the status).
     await waitFor(() => rec.status()?.replay?.positionMs === q3, 'the replay status pushed to the window')
   }, 30_000)
 
   it('plays at the chosen speed and pauses', async () => {
+    // The position against the wall clock since the replay was told (which can only be later than it began).
+    const played = async (from: number, ms: number) => {
+      let position = -1
+      await waitFor(
+        async () => (position = (await replayStatus(client))?.positionMs ?? -1) >= ms,
+        `the replay ${ms} ms in`,
+      )
+      return { position, wall: Date.now() - from }
+    }
+    // At 1× it plays, never ahead of the clock.
+    const slowFrom = Date.now()
     await client.controlReplay({ seekMs: 0, speed: 1, paused: false })
-    await new Promise((r) => setTimeout(r, 400))
-    const slow = (await replayStatus(client))?.positionMs ?? -1
-    expect(slow).toBeGreaterThan(200)
-    expect(slow).toBeLessThan(1_000)
+    const slow = await played(slowFrom, 200)
+    expect(slow.position).toBeLessThanOrEqual(slow.wall)
+    // At 10× it is well ahead of the clock (more than twice, whatever the polling costs).
+    const fastFrom = Date.now()
     await client.controlReplay({ seekMs: 0, speed: 10 })
-    await new Promise((r) => setTimeout(r, 150))
-    const fast = await replayStatus(client)
-    expect(fast?.speed).toBe(10)
-    expect(fast?.positionMs).toBeGreaterThan(1_000)
+    const fast = await played(fastFrom, 1_000)
+    expect((await replayStatus(client))?.speed).toBe(10)
+    expect(fast.position).toBeGreaterThan(2 * fast.wall)
     const paused = await client.controlReplay({ paused: true })
     const at = paused.ok ? paused.value.positionMs : -1
-    await new Promise((r) => setTimeout(r, 200))
-    expect((await replayStatus(client))?.positionMs).toBe(at)
+    // Paused, it holds where it was (it was just seen moving).
+    await never(
+      async () => (await replayStatus(client))?.positionMs !== at,
+      'the paused replay moving on',
+      200,
+    )
     // Speed is schema-checked.
     const tooFast = await client.controlReplay({ speed: 51 })
     expect(tooFast.ok).toBe(false)

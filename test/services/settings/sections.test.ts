@@ -106,6 +106,14 @@ function goodDoc(): Settings {
     windowWorkspaces: [{ window: 'main', workspace: 'ws-trading' }],
     windowMarkets: [{ window: 'main', market: 'm-1' }],
     bigTrades: [{ market: 'm-1', minSize: 500, relative: null }],
+    trading: [
+      {
+        profileId: 'desk',
+        mode: 'paper',
+        oneClick: true,
+        limits: { maxContracts: 50, maxOrderValue: 200, maxOpenOrders: 5, farTicks: 3 },
+      },
+    ],
   }
 }
 
@@ -303,6 +311,7 @@ describe('loading a settings file with damage in one section', () => {
       windowWorkspaces: goodDoc().windowWorkspaces,
       windowMarkets: goodDoc().windowMarkets,
       bigTrades: goodDoc().bigTrades,
+      trading: goodDoc().trading,
     })
     expect(dropped).toEqual([
       'profiles "backup" (The WebSocket URL must start with ws or wss:// (got "http"))',

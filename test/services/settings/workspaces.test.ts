@@ -10,9 +10,17 @@ import { createMonitor } from '../../../src/main/services/monitor'
 import type { MonitorEngine } from '../../../src/main/services/base/types'
 import type { ViewBatch } from '../../../src/shared/ipc'
 import { validateArgs } from '../../../src/shared/ipc-validate'
-import { DEFAULT_WORKSPACE_ID, MARKET_WORKSPACE_ID, type WorkspaceView } from '../../../src/shared/workspace'
+import {
+  DEFAULT_WORKSPACE_ID,
+  MARKET_WORKSPACE_ID,
+  MAX_PAGE_WINDOWS,
+  type WorkspaceView,
+} from '../../../src/shared/workspace'
 import { layoutOf } from '../../fixtures/layouts'
-import { captureLogger } from '../helpers'
+import { WorkspaceService } from '../../../src/main/services/settings/workspaces'
+import { defaultSettings, UNCHANGED } from '../../../src/main/services/settings/store'
+import { parseSettings } from '../../../src/main/services/settings/schema'
+import { captureLogger, waitFor } from '../helpers'
 
 let dir: string
 let file: string
@@ -173,6 +181,88 @@ it('a burst of selections, sent without waiting, keeps the last one of each wind
   await e.close()
 })
 
+it("the pages' own keys, one per tab and relaunch, never push out the windows that come back", async () => {
+  const e = await start()
+  const c = e.attachClient({ sink: () => {} })
+  expect((await c.setWindowMarket('market:m-9', 'm-9')).ok).toBe(true)
+  expect((await c.setWindowWorkspace('market:m-9', MARKET_WORKSPACE_ID)).ok).toBe(true)
+  expect((await c.setWindowMarket('main', 'm-0')).ok).toBe(true)
+  const pages = Array.from(
+    { length: MAX_PAGE_WINDOWS + 5 },
+    (_, i) => `main:${i.toString(16).padStart(16, '0')}`,
+  )
+  for (const page of pages) {
+    expect((await c.setWindowMarket(page, `m-${page}`)).ok).toBe(true)
+    expect((await c.setWindowWorkspace(page, DEFAULT_WORKSPACE_ID)).ok).toBe(true)
+  }
+  const view = await c.getWorkspaces()
+  if (!view.ok) throw new Error(view.error.message)
+  // The newest pages' keys, at most MAX_PAGE_WINDOWS of them; the other windows' entries all kept.
+  const kept = (list: readonly { window: string }[]) => list.map((w) => w.window)
+  expect(kept(view.value.markets)).toEqual(['market:m-9', 'main', ...pages.slice(-MAX_PAGE_WINDOWS)])
+  expect(kept(view.value.windows)).toEqual(['market:m-9', ...pages.slice(-MAX_PAGE_WINDOWS)])
+})
+
+it('the price unit is one setting of the app: set from one window, seen by all, kept, and the alert texts follow it', async () => {
+  const e = await start()
+  const other: ViewBatch[] = []
+  e.attachClient({ sink: (b) => other.push(b) })
+  const c = e.attachClient({ sink: () => {} })
+  const view = await c.getWorkspaces()
+  // VoxFi's own unit until the trader chooses.
+  expect(view.ok && view.value.priceUnit).toBe('cents')
+  const saved = await c.saveAlert({
+    condition: { kind: 'price', market: 'm-1', subject: 'mid', op: 'above', value: 0.45 },
+  })
+  expect(saved.ok && saved.value.summary).toBe('m-1 mid above 45¢')
+  await waitFor(() => other.some((b) => b.alerts?.rules[0]?.summary === 'm-1 mid above 45¢'), 'the new rule')
+
+  expect((await c.setPriceUnit('probability')).ok).toBe(true)
+  expect((await lastWorkspace(other, (v) => v.priceUnit === 'probability')).priceUnit).toBe('probability')
+  const alerts = await c.getAlerts()
+  expect(alerts.ok && alerts.value.rules[0]?.summary).toBe('m-1 mid above 0.45')
+  // The windows hear of the rule's words in the new unit without anything else changing.
+  await waitFor(
+    () => other.some((b) => b.alerts?.rules[0]?.summary === 'm-1 mid above 0.45'),
+    "the rule's words in the new unit",
+    3_000,
+  )
+  expect(validateArgs('setPriceUnit', ['percent']).ok).toBe(false)
+
+  await e.close()
+  const again = await start()
+  const a = again.attachClient({ sink: () => {} })
+  const kept = await a.getWorkspaces()
+  expect(kept.ok && kept.value.priceUnit).toBe('probability')
+})
+
+it('a change of price unit, and only a change, has the engine write its own texts again', async () => {
+  let current = defaultSettings()
+  let rewrites = 0
+  const service = new WorkspaceService({
+    settings: {
+      get: () => current,
+      update: async (mutate) => {
+        const next = mutate(current)
+        if (next === UNCHANGED) return { ok: true, value: current }
+        const r = parseSettings(next)
+        if (r.ok) current = r.value
+        return r
+      },
+    },
+    now: () => 0,
+    changed: () => {},
+    priceUnitChanged: () => rewrites++,
+  })
+  expect(service.priceUnit()).toBe('cents')
+  expect((await service.setPriceUnit('cents')).ok).toBe(true)
+  expect(rewrites).toBe(0)
+  expect((await service.setPriceUnit('probability')).ok).toBe(true)
+  expect(rewrites).toBe(1)
+  expect(service.priceUnit()).toBe('probability')
+  expect(current.ui?.priceUnit).toBe('probability')
+})
+
 it('IPC validation refuses malformed layouts and watchlists before the engine sees them', () => {
   const bad = structuredClone(trading) as unknown as { panels: Record<string, { contentComponent: string }> }
   ;(bad.panels['p-tape'] as { contentComponent: string }).contentComponent = 'script'
@@ -203,6 +293,10 @@ it('IPC validation refuses malformed layouts and watchlists before the engine se
   expect(validateArgs('setWindowMarket', ['main', '']).ok).toBe(false)
   expect(validateArgs('setWindowMarket', ['main', 'm\u0000']).ok).toBe(false)
   expect(validateArgs('setWindowMarket', ['nowhere', 'm-1']).ok).toBe(false)
+  // A page of the main view has a key of its own (docs/workspaces.md); nothing else rides on the prefix.
+  expect(validateArgs('setWindowMarket', ['main:0f3a9c12de45b678', 'm-1']).ok).toBe(true)
+  expect(validateArgs('setWindowMarket', ['main:', 'm-1']).ok).toBe(false)
+  expect(validateArgs('setWindowMarket', ['main:../x', 'm-1']).ok).toBe(false)
   expect(validateArgs('setBigTrade', ['m-1', { minSize: -1, relative: null }]).ok).toBe(false)
   expect(validateArgs('setBigTrade', ['m-1', null]).ok).toBe(true)
 })

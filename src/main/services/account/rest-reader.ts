@@ -4,7 +4,8 @@
 // limit. Each answer becomes the same user updates a pushing venue would send (docs/voxfi.md, "Account"), in
 // our units: prices 0–1 from ticks, money in reais from centavos, so the account pane and the alert rules
 // read one model whatever the venue.
-import type { Outcome, Result, Update } from '../../../shared/model'
+import type { ApiError, Outcome, Result, Update } from '../../../shared/model'
+import type { AccountEndpoint } from '../../../shared/trading'
 import { isObj, pickNum, pickStr as pickText, type Obj } from '../../../shared/account'
 import type { Logger } from '../base/types'
 
@@ -33,6 +34,10 @@ export interface AccountReaderDeps {
   wanted(): boolean
   /** Each read's records, as user updates. */
   push(updates: readonly UserUpdate[], at: number): void
+  /** Each read's outcome: the account says which reads could not be done, and why. */
+  readResult?(endpoint: AccountEndpoint, at: number, error: ApiError | null): void
+  /** The open orders were read (after their updates were pushed): the orders service settles what left the list. */
+  ordersRead?(at: number): void
   log: Logger
   now(): number
   /** Between reads while nothing happens (default 30 s): four requests a round, well inside VoxFi's limit. */
@@ -193,6 +198,11 @@ export function activityUpdates(body: unknown): UserUpdate[] {
   return out.reverse()
 }
 
+/** A read this round could not make (the endpoint refused it): its records are left as they were. */
+const NOT_READ: unique symbol = Symbol('not read')
+
+class RoundOver extends Error {}
+
 export class AccountReader {
   private timer: NodeJS.Timeout | null = null
   private dueAt: number | null = null
@@ -304,23 +314,47 @@ export class AccountReader {
     const key = await this.d.key()
     // After a switch (here, or between two reads below) the old venue is asked nothing more.
     if (key === null || !stillCurrent()) return
-    const get = async (path: string): Promise<unknown> => {
-      if (!stillCurrent()) throw new Error('profile switched')
+    /**
+     * One read. A refusal of one endpoint stops only that read: a key without `read_wallet` still reads positions
+     * and orders, and the account says which read failed and why. A 401 (the key itself is refused) or a 429 (every
+     * request is held back) ends the round: the other reads would be refused the same way.
+     */
+    const get = async (endpoint: AccountEndpoint, path: string): Promise<unknown> => {
+      if (!stillCurrent()) throw new RoundOver('profile switched')
       const r = await rest.get(path, key)
-      // A 401/403/429 stops the round: the next one comes after the timer (and after any Retry-After).
-      if (!r.ok) throw new Error(`${path}: ${r.error.code}`)
-      return r.value
+      if (!stillCurrent()) throw new RoundOver('profile switched')
+      this.d.readResult?.(endpoint, this.d.now(), r.ok ? null : r.error)
+      if (r.ok) return r.value
+      if (
+        r.error.code === 'unauthorized' ||
+        r.error.code === 'rate_limited' ||
+        r.error.code === 'ip_not_allowed'
+      )
+        throw new RoundOver(`${path}: ${r.error.code}`)
+      this.d.log.info('account rest: a read was refused; the others go on', { path, code: r.error.code })
+      return NOT_READ
     }
     try {
-      const balance = balanceUpdate(await get(ACCOUNT_PATHS.balance))
-      const positions = positionUpdates(await get(ACCOUNT_PATHS.portfolio))
-      const orders = orderUpdates(await get(ACCOUNT_PATHS.orders), this.orderIds)
-      const fills = this.backfilled ? [] : activityUpdates(await get(ACCOUNT_PATHS.activity))
+      const balanceBody = await get('balance', ACCOUNT_PATHS.balance)
+      const portfolioBody = await get('portfolio', ACCOUNT_PATHS.portfolio)
+      const ordersBody = await get('orders', ACCOUNT_PATHS.orders)
+      const activityBody = this.backfilled ? NOT_READ : await get('activity', ACCOUNT_PATHS.activity)
       if (!stillCurrent()) return
-      this.orderIds = orders.ids
-      this.backfilled = true
-      const updates = this.changed([...(balance ? [balance] : []), ...positions, ...orders.updates, ...fills])
-      if (updates.length > 0) this.d.push(updates, this.d.now())
+      const balance = balanceBody === NOT_READ ? null : balanceUpdate(balanceBody)
+      const positions = portfolioBody === NOT_READ ? [] : positionUpdates(portfolioBody)
+      const orders = ordersBody === NOT_READ ? null : orderUpdates(ordersBody, this.orderIds)
+      const fills = activityBody === NOT_READ ? [] : activityUpdates(activityBody)
+      if (orders !== null) this.orderIds = orders.ids
+      if (activityBody !== NOT_READ) this.backfilled = true
+      const updates = this.changed([
+        ...(balance ? [balance] : []),
+        ...positions,
+        ...(orders?.updates ?? []),
+        ...fills,
+      ])
+      const at = this.d.now()
+      if (updates.length > 0) this.d.push(updates, at)
+      if (orders !== null) this.d.ordersRead?.(at)
     } catch (e) {
       if (stillCurrent()) this.d.log.info('account rest: round stopped', { reason: String(e).slice(0, 200) })
     }

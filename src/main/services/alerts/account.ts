@@ -1,20 +1,12 @@
-// The user channel as the order, position and balance rules read it: an order reaching filled, partly filled
-// or cancelled, a position opened or closed, a wallet balance, and which rules that fires. Keeps the last known
-// state of each order and position (bounded) so that a repeated or replayed update is never news twice, and
-// treats what arrives just after a (re)connect as the baseline it is, not as news.
+// The account as the order, position and balance rules read it: an order reaching filled, partly filled or
+// cancelled, a position opened or closed, a wallet balance, and which rules that fires. The rows are the engine's
+// one account's (account/model.ts): each record's change arrives here as the model folded it, so the rules never
+// fold a second copy. What is kept here is the rules' own memory (bounded): which news was already told for an
+// order, so that a repeated or replayed update is never news twice; and what arrives just after a (re)connect is
+// the baseline it is, not news.
 import type { OrderAlertStatus, PositionChange } from '../../../shared/alerts'
-import {
-  balanceRow,
-  orderId,
-  orderRow,
-  positionRow,
-  userRecords,
-  type BalanceRow,
-  type OrderRow,
-  type PositionRow,
-} from '../../../shared/account'
-import type { UserUpdateView } from '../../../shared/model'
-import { formatPrice } from '../../../shared/price-format'
+import type { AccountChange, BalanceRow, OrderRow, PositionRow } from '../../../shared/account'
+import { price, words, type Words } from '../../../shared/alert-text'
 import { fmtNum, observeCondition, observeEvent, type Firing, type RuleRuntime } from './rules'
 
 export type AccountNews =
@@ -36,7 +28,6 @@ const CANCELLED = new Set(['canceled', 'cancelled', 'cancel', 'killed', 'expired
 const FILLED = new Set(['filled', 'matched', 'executed', 'complete', 'completed'])
 
 interface TrackedOrder {
-  row: OrderRow
   /** Highest fill seen: a partial fill is news only above it, so a late or repeated update is not. */
   maxFilled: number
   filledSent: boolean
@@ -54,9 +45,6 @@ export function orderIsCancelled(row: OrderRow): boolean {
 
 export class AccountWatch {
   private readonly orders = new Map<string, TrackedOrder>()
-  private readonly positions = new Map<string, number>()
-  /** Last balance per currency, so a rule made or re-enabled later can be checked at once. */
-  readonly balances = new Map<string, BalanceRow>()
   /** Before the first connect after a reset, everything is baseline. */
   private awaitingConnect = true
   private baselineUntil = 0
@@ -82,47 +70,33 @@ export class AccountWatch {
 
   reset(): void {
     this.orders.clear()
-    this.positions.clear()
-    this.balances.clear()
     this.awaitingConnect = true
     this.baselineUntil = 0
   }
 
-  read(u: UserUpdateView, now: number): AccountReading {
+  /** What one update changed in the account (the model's changes, in order): the news and balances in it. */
+  read(changes: readonly AccountChange[], now: number): AccountReading {
     const out: AccountReading = { news: [], balances: [] }
-    if (u.topic !== 'order' && u.topic !== 'position' && u.topic !== 'balance') return out
     const baseline = this.inBaseline(now)
-    for (const r of userRecords(u)) {
-      if (u.topic === 'order') {
-        const prev = this.findOrder(r)
-        const row = orderRow(r, u, prev?.row)
-        if (row !== null) this.order(row, prev, baseline, out.news)
-      } else if (u.topic === 'position') {
-        const row = positionRow(r, u)
-        if (row !== null) this.position(row, baseline, out.news)
-      } else {
-        const row = balanceRow(r, u)
-        if (row !== null) {
-          this.balances.set(row.currency, row)
-          out.balances.push(row)
-        }
-      }
+    for (const c of changes) {
+      if (c.kind === 'order') this.order(c.after, c.before, baseline, out.news)
+      else if (c.kind === 'position') this.position(c.before, c.after, baseline, out.news)
+      else if (c.kind === 'balance') out.balances.push(c.row)
     }
     return out
   }
 
-  private findOrder(r: Record<string, unknown>): TrackedOrder | undefined {
-    const id = orderId(r)
-    return id === null ? undefined : this.orders.get(id)
-  }
-
-  private order(row: OrderRow, prev: TrackedOrder | undefined, baseline: boolean, news: AccountNews[]): void {
+  private order(row: OrderRow, before: OrderRow | undefined, baseline: boolean, news: AccountNews[]): void {
+    const prev = this.orders.get(row.id)
     const filled = orderIsFilled(row)
     const cancelled = orderIsCancelled(row)
     const amount = row.filled ?? 0
-    const t: TrackedOrder = prev ?? { row, maxFilled: 0, filledSent: false, cancelledSent: false }
-    t.row = row
-    if (prev === undefined && baseline) {
+    const t: TrackedOrder = prev ?? {
+      maxFilled: before?.filled ?? 0,
+      filledSent: false,
+      cancelledSent: false,
+    }
+    if (prev === undefined && before === undefined && baseline) {
       // A first sight during the baseline is the account as it already was.
       t.maxFilled = amount
       t.filledSent = filled
@@ -147,11 +121,14 @@ export class AccountWatch {
    * opened: from none to some; closed: from some to none. A flip from long to short closes one position and
    * opens the other, so it is both.
    */
-  private position(row: PositionRow, baseline: boolean, news: AccountNews[]): void {
-    const before = this.positions.get(row.market)
-    this.touch(this.positions, row.market, row.size)
-    if (before === undefined && baseline) return
-    const b = before ?? 0
+  private position(
+    prev: PositionRow | undefined,
+    row: PositionRow,
+    baseline: boolean,
+    news: AccountNews[],
+  ): void {
+    if (prev === undefined && baseline) return
+    const b = prev?.size ?? 0
     if (b !== 0 && (row.size === 0 || Math.sign(row.size) !== Math.sign(b))) {
       news.push({ kind: 'position', change: 'closed', position: row, before: b })
     }
@@ -179,7 +156,7 @@ export function judgeNews(
   news: AccountNews,
   now: number,
   paused: boolean,
-  name: (market: string) => string,
+  named: (market: string) => { market: string; name: string },
   fire: (rt: RuleRuntime, firing: Firing) => void,
 ): void {
   for (const rt of rules) {
@@ -192,37 +169,38 @@ export function judgeNews(
         : c.kind === 'position' &&
           c.change === news.change &&
           (c.market === null || c.market === news.position.market)
-    if (fits && observeEvent(rt, now, paused)) fire(rt, newsText(news, name))
+    if (fits && observeEvent(rt, now, paused)) fire(rt, newsText(news, named))
   }
 }
 
-function newsText(news: AccountNews, name: (market: string) => string): Firing {
+function newsText(news: AccountNews, named: (market: string) => { market: string; name: string }): Firing {
   if (news.kind === 'order') {
     const o = news.order
-    const parts: string[] = []
+    const parts: Words[] = []
     if (o.side !== null || o.size !== null || o.price !== null) {
       const size = o.size !== null ? fmtNum(o.size) : '?'
-      parts.push(`${o.side ?? ''} ${size}${o.price !== null ? ` @ ${formatPrice(o.price)}` : ''}`.trim())
+      const head = o.side !== null ? `${o.side} ${size}` : size
+      parts.push(o.price !== null ? words`${head} @ ${price(o.price)}` : [head])
     }
     if (o.filled !== null)
-      parts.push(`filled ${fmtNum(o.filled)}${o.size !== null ? `/${fmtNum(o.size)}` : ''}`)
-    if (o.status !== null) parts.push(o.status)
-    parts.push(`order ${o.id}`)
+      parts.push([`filled ${fmtNum(o.filled)}${o.size !== null ? `/${fmtNum(o.size)}` : ''}`])
+    if (o.status !== null) parts.push([o.status])
+    parts.push([`order ${o.id}`])
     return {
-      title: `${o.market !== null ? name(o.market) : 'Account'} — order ${news.status.replace('-', ' ')}`,
-      detail: parts.join(' · '),
+      title: words`${o.market !== null ? named(o.market) : 'Account'} — order ${news.status.replace('-', ' ')}`,
+      detail: parts.flatMap((p, i) => (i === 0 ? p : [' · ', ...p])),
       value: news.status === 'cancelled' ? null : o.filled,
       market: o.market,
     }
   }
   const p = news.position
-  const avg = p.avgPrice !== null ? ` @ avg ${formatPrice(p.avgPrice)}` : ''
+  const avg = p.avgPrice !== null ? words` @ avg ${price(p.avgPrice)}` : []
   return {
-    title: `${name(p.market)} — position ${news.change}`,
+    title: words`${named(p.market)} — position ${news.change}`,
     detail:
       news.change === 'opened'
-        ? `size ${fmtNum(p.size)}${avg}${news.before !== 0 ? ` (was ${fmtNum(news.before)})` : ''}`
-        : `was ${fmtNum(news.before)}, now ${fmtNum(p.size)}`,
+        ? [`size ${fmtNum(p.size)}`, ...avg, news.before !== 0 ? ` (was ${fmtNum(news.before)})` : '']
+        : [`was ${fmtNum(news.before)}, now ${fmtNum(p.size)}`],
     value: p.size,
     market: p.market,
   }
@@ -251,8 +229,8 @@ export function judgeBalance(
     const available =
       row.total !== null && row.available !== null ? ` (available ${fmtNum(row.available)})` : ''
     fire(rt, {
-      title: `${row.currency} balance below ${fmtNum(c.value)}`,
-      detail: `balance ${fmtNum(amount)}${available}`,
+      title: [`${row.currency} balance below ${fmtNum(c.value)}`],
+      detail: [`balance ${fmtNum(amount)}${available}`],
       value: amount,
       market: null,
     })

@@ -1,6 +1,7 @@
 // Feed-health rules (disconnected, book not live, key refused, key expiring), checked on the engine's tick:
 // tracks since when the connection and each watched book have been down, and fires a rule on the edge of its
 // condition, saying what is wrong and since when.
+import { marketWord, words } from '../../../shared/alert-text'
 import type { ApiError, ConnectionState } from '../../../shared/model'
 import type { BookStore } from '../market/books'
 import {
@@ -105,8 +106,8 @@ export class HealthWatch {
           const holds = since !== null && now - since >= c.seconds * 1000
           if (observeCondition(rt, '', holds, since === null, now, paused) && since !== null) {
             fire(rt, {
-              title: `Disconnected for ${Math.round((now - since) / 1000)} s`,
-              detail: `the connection is ${state} since ${clock(since)}`,
+              title: [`Disconnected for ${Math.round((now - since) / 1000)} s`],
+              detail: [`the connection is ${state} since ${clock(since)}`],
               market: null,
               value: Math.round((now - since) / 1000),
             })
@@ -126,7 +127,12 @@ export class HealthWatch {
         case 'auth-error': {
           const error = this.d.authError()
           if (observeCondition(rt, '', error !== null, error === null, now, paused) && error !== null) {
-            fire(rt, { title: 'The API key is refused', detail: error.message, market: null, value: null })
+            fire(rt, {
+              title: ['The API key is refused'],
+              detail: [error.message],
+              market: null,
+              value: null,
+            })
           }
           break
         }
@@ -138,11 +144,12 @@ export class HealthWatch {
           if (observeCondition(rt, '', holds, !holds, now, paused) && expiry !== null) {
             const days = Math.max(0, Math.ceil((expiry - now) / DAY_MS))
             fire(rt, {
-              title:
+              title: [
                 expiry <= now
                   ? 'The API key has expired'
                   : `The API key expires in ${days} day${days === 1 ? '' : 's'}`,
-              detail: `expiry date ${keyDate ?? ''}`,
+              ],
+              detail: [`expiry date ${keyDate ?? ''}`],
               market: null,
               value: days,
             })
@@ -181,10 +188,10 @@ export class HealthWatch {
     const problem =
       book !== undefined
         ? bookProblem(book.state, book.staleReason, book.bestBid, book.bestAsk)
-        : 'the book is gone'
+        : ['the book is gone']
     fire(rt, {
-      title: `${this.d.marketTitle(market) ?? market} — book not live for ${fmtNum(seconds)} s`,
-      detail: `${problem} since ${clock(down.since)} (${market})`,
+      title: words`${marketWord(market, this.d.marketTitle(market))} — book not live for ${fmtNum(seconds)} s`,
+      detail: [...problem, ` since ${clock(down.since)} (${market})`],
       market,
       value: Math.round((now - down.since) / 1000),
     })

@@ -2,6 +2,8 @@
 // cannot grow the engine without bound, and which of them are still unread. Kept apart from the rules: the history
 // outlives edits and deletions of the rules it speaks of, and (saved beside the settings) the engine's run.
 import { ALERT_HISTORY_CAP, type AlertEvent, type AlertRule } from '../../../shared/alerts'
+import { wordsText, type Words } from '../../../shared/alert-text'
+import type { PriceUnit } from '../../../shared/price-format'
 import type { Firing } from './rules'
 
 export class AlertHistory {
@@ -28,15 +30,19 @@ export class AlertHistory {
     return n
   }
 
-  /** Adds an entry for `rule` (newest first, dropping the oldest beyond the cap) and returns it. */
-  add(rule: AlertRule, kind: AlertEvent['kind'], now: number, text: Firing): AlertEvent {
+  /**
+   * Adds an entry for `rule` (newest first, dropping the oldest beyond the cap) and returns it: its words written
+   * out in `unit` (what the OS notification and the file say) and, where they hold a price or a market, kept too.
+   */
+  add(rule: AlertRule, kind: AlertEvent['kind'], now: number, text: Firing, unit: PriceUnit): AlertEvent {
+    const detail: Words = rule.label !== null ? [`${rule.label}: `, ...text.detail] : text.detail
     const event: AlertEvent = {
       id: this.nextId++,
       ruleId: rule.id,
       kind,
       at: now,
-      title: text.title,
-      detail: rule.label !== null ? `${rule.label}: ${text.detail}` : text.detail,
+      title: wordsText(text.title, unit),
+      detail: wordsText(detail, unit),
       value: text.value,
       market: text.market,
       // A held entry is not a notification: it makes no sound.
@@ -44,6 +50,8 @@ export class AlertHistory {
       acknowledged: false,
     }
     if (text.quote !== undefined) event.quote = text.quote
+    if (![...text.title, ...detail].every((p) => typeof p === 'string'))
+      event.words = { title: text.title, detail }
     this.entries.unshift(event)
     if (this.entries.length > ALERT_HISTORY_CAP) this.entries.length = ALERT_HISTORY_CAP
     return event

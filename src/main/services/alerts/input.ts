@@ -17,6 +17,7 @@ import {
 import { checkAlertCondition } from '../../../shared/alert-rules-check'
 import { fail, ok } from '../../../shared/ipc'
 import type { PriceGrid, Result } from '../../../shared/model'
+import type { PriceUnit } from '../../../shared/price-format'
 import type { RuleRuntime } from './rules'
 import { invalid } from '../base/errors'
 import type { Logger } from '../base/types'
@@ -27,6 +28,8 @@ export interface InputDeps {
   isKnownMarket(market: string): boolean | null
   /** The prices the listing says `market` has; null when it does not say (no listing, another venue). */
   priceGrid(market: string): PriceGrid | null
+  /** The price unit the app shows (a setting): refusals name prices in it, as the window's form does. */
+  priceUnit(): PriceUnit
 }
 
 /**
@@ -87,7 +90,7 @@ export function ruleFromInput(
   const unknown = unknownMarket(condition, existing?.rule.condition, d)
   if (unknown !== null)
     return fail(invalid(`Invalid alert: ${unknown.field}: unknown market "${unknown.id}"`, unknown.field))
-  const problem = checkAlertCondition(condition, gridOf(condition, d))
+  const problem = checkAlertCondition(condition, gridOf(condition, d), d.priceUnit())
   if (problem !== null)
     return fail(invalid(`Invalid alert: ${problem.field}: ${problem.message}`, problem.field))
   const now = Math.floor(d.now())

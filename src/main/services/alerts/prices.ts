@@ -3,10 +3,9 @@
 // apart from the editing of rules and held to the hot-path budget (docs/alerts.md, "Cost on the hot path"): one
 // map lookup for a market without rules, no allocation unless a rule fires or is held, the clock read only when
 // a rule is at its level, and the text of a firing built only then, from the quote that was judged.
-import { quoteTitle, quoteValues } from '../../../shared/alert-text'
+import { marketWord, price, quoteTitle, quoteValues, words } from '../../../shared/alert-text'
 import type { AlertCondition, AlertEvent, AlertQuote } from '../../../shared/alerts'
 import type { BookState, TradeView } from '../../../shared/model'
-import { formatPrice } from '../../../shared/price-format'
 import { buildIndex, NONE, type BookRules, type RuleIndex } from './rule-index'
 import {
   bookProblem,
@@ -209,13 +208,12 @@ export class PriceWatch {
       if (c.kind !== 'big-trade' || trade.size < c.minSize) continue
       if (now < 0) now = this.d.now()
       if (!observeEvent(rt, now, this.paused)) continue
-      const where = this.title(trade.market)
       const side = trade.side !== null ? `${trade.side} ` : ''
       this.out.record(rt, 'fired', now, {
-        title: `${where} — trade of ${fmtNum(trade.size)}`,
-        detail:
-          `${side}${fmtNum(trade.size)} @ ${formatPrice(trade.price)} (at least ${fmtNum(c.minSize)}` +
-          `${c.scope === 'event' ? ` in event ${c.id}` : ''})`,
+        title: words`${this.named(trade.market)} — trade of ${fmtNum(trade.size)}`,
+        detail: words`${side}${fmtNum(trade.size)} @ ${price(trade.price)} (at least ${fmtNum(c.minSize)}${
+          c.scope === 'event' ? ` in event ${c.id}` : ''
+        })`,
         value: trade.size,
         market: trade.market,
       })
@@ -227,8 +225,8 @@ export class PriceWatch {
     const back = afterUntrusted ? ' · fired once the book was live again' : ''
     const quote = this.quoteOf(c, value)
     this.out.record(rt, 'fired', now, {
-      title: quoteTitle(this.title(c.market), quote, false),
-      detail: `${quoteValues(quote)}${back}`,
+      title: quoteTitle(this.named(c.market), quote, false),
+      detail: back === '' ? quoteValues(quote) : [...quoteValues(quote), back],
       value,
       market: c.market,
       quote,
@@ -241,12 +239,12 @@ export class PriceWatch {
     const problem =
       src !== null
         ? bookProblem(src.state, src.staleReason ?? null, src.bestBid, src.bestAsk)
-        : 'the market data is not live'
+        : ['the market data is not live']
     rt.heldReason = problem
     const quote = this.quoteOf(c, value)
     this.out.record(rt, 'held', now, {
-      title: quoteTitle(this.title(c.market), quote, true),
-      detail: `held: ${problem}; waiting for it to be live again · ${quoteValues(quote)}`,
+      title: quoteTitle(this.named(c.market), quote, true),
+      detail: ['held: ', ...problem, '; waiting for it to be live again · ', ...quoteValues(quote)],
       value,
       market: c.market,
       quote,
@@ -267,7 +265,7 @@ export class PriceWatch {
     }
   }
 
-  private title(market: string): string {
-    return this.d.marketTitle(market) ?? market
+  private named(id: string): { market: string; name: string } {
+    return marketWord(id, this.d.marketTitle(id))
   }
 }

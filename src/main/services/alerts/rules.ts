@@ -9,8 +9,9 @@ import type {
   AlertRuleState,
   PriceSubject,
 } from '../../../shared/alerts'
+import { price, words, wordsText, type Words } from '../../../shared/alert-text'
 import type { BookState } from '../../../shared/model'
-import { formatPrice, plainNumber } from '../../../shared/price-format'
+import { formatPrice, plainNumber, type PriceUnit } from '../../../shared/price-format'
 
 type PriceCondition = Extract<AlertCondition, { kind: 'price' }>
 
@@ -36,7 +37,7 @@ export interface RuleRuntime {
   /** An untrusted value would have fired it and no trusted value has come since: one 'held' entry per episode. */
   held: boolean
   /** Why it is held ("the book is stale (gap)"), set by the caller, which knows the book. */
-  heldReason: string | null
+  heldReason: Words | null
   /** The last observation was untrusted: a firing on the next trusted one says the book came back. */
   sawUntrusted: boolean
   /** Something a rule view shows (phase, held) changed; the caller clears it after telling the windows. */
@@ -45,10 +46,13 @@ export interface RuleRuntime {
 
 export type LevelVerdict = 'fire' | 'hold' | null
 
-/** What a firing (or held entry) says; the service adds the rule's id, label and time. */
+/**
+ * What a firing (or held entry) says, its prices and markets kept apart (shared/alert-text.ts); the service adds
+ * the rule's id, label and time, and writes the words out in the app's price unit.
+ */
 export interface Firing {
-  title: string
-  detail: string
+  title: Words
+  detail: Words
   /** The value that triggered, when there is one. */
   value: number | null
   market: string | null
@@ -260,8 +264,8 @@ export function ruleState(rt: RuleRuntime, now: number): AlertRuleState {
   return 'armed'
 }
 
-/** Short text: why a rule is not firing now, or null when there is nothing to say. */
-export function ruleNote(rt: RuleRuntime, now: number, paused: boolean): string | null {
+/** Short text: why a rule is not firing now, or null when there is nothing to say; prices in `unit`. */
+export function ruleNote(rt: RuleRuntime, now: number, paused: boolean, unit: PriceUnit): string | null {
   const rule = rt.rule
   if (!rule.enabled) return null
   if (isSpent(rule)) return `fired at ${clock(rule.firedAt ?? now)}; enable it to arm it again`
@@ -271,8 +275,8 @@ export function ruleNote(rt: RuleRuntime, now: number, paused: boolean): string 
     const h = rule.hysteresis
     const bound =
       h > 0
-        ? `${up ? '≤' : '≥'} ${formatPrice(up ? c.value - h : c.value + h)}`
-        : `${up ? '<' : '>'} ${formatPrice(c.value)}`
+        ? `${up ? '≤' : '≥'} ${formatPrice(up ? c.value - h : c.value + h, unit)}`
+        : `${up ? '<' : '>'} ${formatPrice(c.value, unit)}`
     return `re-arms when ${c.subject} ${bound}`
   }
   if (rule.mode === 'rearm' && rt.spent !== null && rt.spent.size > 0) return rearmNote(c, rule.hysteresis)
@@ -281,9 +285,9 @@ export function ruleNote(rt: RuleRuntime, now: number, paused: boolean): string 
   }
   if (isSnoozed(rule, now)) return `snoozed until ${clock(rule.snoozedUntil ?? now)}`
   if (paused) return 'all alerts are paused'
-  if (rt.held && rt.heldReason !== null) return `held: ${rt.heldReason}`
+  if (rt.held && rt.heldReason !== null) return `held: ${wordsText(rt.heldReason, unit)}`
   if (c.kind === 'price' && rt.phase === 'new') {
-    return `waits for ${c.subject} ${isUp(c) ? 'below' : 'above'} ${formatPrice(c.value)} first`
+    return `waits for ${c.subject} ${isUp(c) ? 'below' : 'above'} ${formatPrice(c.value, unit)} first`
   }
   return null
 }
@@ -315,24 +319,24 @@ export function clock(ms: number): string {
   return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`
 }
 
-/** Why a book's values cannot be vouched for, as a phrase: "the book is stale (gap)". */
+/** Why a book's values cannot be vouched for, as a phrase: "the book is stale (gap)", its prices kept apart. */
 export function bookProblem(
   state: BookState,
   reason: string | null,
   bid: number | null,
   ask: number | null,
-): string {
+): Words {
   switch (state) {
     case 'stale':
-      return reason !== null ? `the book is stale (${reason})` : 'the book is stale'
+      return [reason !== null ? `the book is stale (${reason})` : 'the book is stale']
     case 'resyncing':
-      return reason !== null ? `the book is resyncing (${reason})` : 'the book is resyncing'
+      return [reason !== null ? `the book is resyncing (${reason})` : 'the book is resyncing']
     case 'empty':
-      return 'the book has no snapshot yet'
+      return ['the book has no snapshot yet']
     default:
       return bid !== null && ask !== null && bid >= ask
-        ? `the book is crossed (bid ${fmtNum(bid)} ≥ ask ${fmtNum(ask)})`
-        : `the book is ${state}`
+        ? words`the book is crossed (bid ${price(bid)} ≥ ask ${price(ask)})`
+        : [`the book is ${state}`]
   }
 }
 

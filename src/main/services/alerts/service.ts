@@ -18,11 +18,13 @@ import {
 } from '../../../shared/alerts'
 import type { Interest } from '../../../shared/ipc'
 import { fail, ok } from '../../../shared/ipc'
-import type { ApiError, ConnectionState, Result, TradeView, UserUpdateView } from '../../../shared/model'
+import type { ApiError, ConnectionState, Result, TradeView } from '../../../shared/model'
 import { AccountWatch, judgeBalance, judgeNews } from './account'
+import type { AccountChange, BalanceRow } from '../../../shared/account'
 import { HealthWatch } from './health'
 import { AlertHistory } from './history'
 import { checkAlertCondition } from '../../../shared/alert-rules-check'
+import { marketWord } from '../../../shared/alert-text'
 import { gridOf, loadRules, ruleFromInput, type InputDeps } from './input'
 import { buildIndex, indexInterests, type RuleIndex } from './rule-index'
 import { PriceWatch, type PriceDeps } from './prices'
@@ -42,6 +44,8 @@ import type { Logger } from '../base/types'
 
 /** Besides what the parts read (PriceDeps: the clock, books and listing; InputDeps: whether a market exists): */
 export interface AlertServiceDeps extends PriceDeps, InputDeps {
+  /** The account's balances now (account/model.ts), for a balance rule made or re-enabled later. */
+  balances(): BalanceRow[]
   connectionState(): ConnectionState
   authError(): ApiError | null
   /** The active profile's key expiry date (ISO YYYY-MM-DD) if the user entered one. */
@@ -157,8 +161,8 @@ export class AlertService {
     return {
       ...rt.rule,
       state: ruleState(rt, now),
-      summary: describeCondition(rt.rule.condition),
-      note: this.neverFires(rt.rule) ?? ruleNote(rt, now, this.paused),
+      summary: describeCondition(rt.rule.condition, undefined, this.d.priceUnit()),
+      note: this.neverFires(rt.rule) ?? ruleNote(rt, now, this.paused, this.d.priceUnit()),
     }
   }
 
@@ -167,7 +171,7 @@ export class AlertService {
    * it is kept (the trader decides), but its row says why it stays quiet.
    */
   private neverFires(rule: AlertRule): string | null {
-    const problem = checkAlertCondition(rule.condition, gridOf(rule.condition, this.d))
+    const problem = checkAlertCondition(rule.condition, gridOf(rule.condition, this.d), this.d.priceUnit())
     return problem === null ? null : `never fires: ${problem.message}`
   }
 
@@ -253,6 +257,14 @@ export class AlertService {
     this.changes.fire()
   }
 
+  /**
+   * The app's price unit changed: the rules' notes and summaries name prices in it (the history's words are
+   * written again by each window, in its own).
+   */
+  priceUnitChanged(): void {
+    this.changes.fire()
+  }
+
   setKeepRunning(mode: KeepRunning): void {
     const parsed = keepRunningSchema.safeParse(mode)
     if (!parsed.success || parsed.data === this.keepRunning) return
@@ -275,15 +287,16 @@ export class AlertService {
     this.prices.onTrade(trade)
   }
 
-  onUser(update: UserUpdateView): void {
+  /** What a user update changed in the engine's one account (account/model.ts), record by record. */
+  onAccount(changes: readonly AccountChange[]): void {
     try {
       const now = this.d.now()
-      const reading = this.account.read(update, now)
+      const reading = this.account.read(changes, now)
       const rules = this.idx.user
       if (rules.length === 0) return
       const fire = (rt: RuleRuntime, f: Firing) => this.record(rt, 'fired', now, f)
-      const name = (market: string) => this.title(market)
-      for (const news of reading.news) judgeNews(rules, news, now, this.paused, name, fire)
+      const named = (id: string) => marketWord(id, this.d.marketTitle(id))
+      for (const news of reading.news) judgeNews(rules, news, now, this.paused, named, fire)
       for (const row of reading.balances) judgeBalance(rules, row, now, this.paused, fire)
       this.flushDirty(rules)
     } catch (error) {
@@ -352,18 +365,14 @@ export class AlertService {
       this.prices.judgeNow(rt)
     } else if (c.kind === 'balance-below') {
       const fire = (r: RuleRuntime, f: Firing) => this.record(r, 'fired', now, f)
-      for (const row of this.account.balances.values()) judgeBalance([rt], row, now, this.paused, fire)
+      for (const row of this.d.balances()) judgeBalance([rt], row, now, this.paused, fire)
       this.flushDirty([rt])
     }
   }
 
-  private title(market: string): string {
-    return this.d.marketTitle(market) ?? market
-  }
-
   /** Appends to the history; a firing also stamps the rule (persisted), spends a `once` rule, and notifies. */
   private record(rt: RuleRuntime, kind: AlertEvent['kind'], now: number, text: Firing): void {
-    const event = this.history.add(rt.rule, kind, now, text)
+    const event = this.history.add(rt.rule, kind, now, text, this.d.priceUnit())
     this.historyChanges.fire(this.history.list())
     if (kind === 'fired') {
       rt.rule = { ...rt.rule, firedAt: Math.floor(now) }

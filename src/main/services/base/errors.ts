@@ -1,5 +1,6 @@
-// The engine's ApiError helpers: generic errors for windows and scrubbing a secret out of an error's message.
+// The engine's ApiError helpers: generic errors for windows and scrubbing a key out of an error's message.
 import type { ApiError } from '../../../shared/model'
+import { scrubKey } from './key-scrub'
 
 export function internal(
   message = 'Internal error in the monitor engine; see the log for details.',
@@ -19,12 +20,7 @@ export function invalid(message: string, field?: string): ApiError {
     : { code: 'invalid_argument', message, field }
 }
 
-/** Replace every occurrence of the secret in a text (defensive: messages should never contain it anyway). */
-export function scrub(text: string, secret: string | null): string {
-  if (!secret || secret.length < 4) return text
-  return text.split(secret).join('[redacted]')
-}
-
-export function scrubError(error: ApiError, secret: string | null): ApiError {
-  return { ...error, message: scrub(error.message, secret) }
+/** The error with `key` scrubbed out of its message (key-scrub.ts): a venue may quote the key it refused. */
+export function scrubError(error: ApiError, key: string | null): ApiError {
+  return { ...error, message: scrubKey(error.message, key) }
 }

@@ -3,6 +3,7 @@
 // there is to go on; the strings matched here were observed against gnome-keyring 42 (see
 // test/services/credentials/store.keyring.test.ts, which reproduces each case for real) and in macOS' Security framework.
 import type { ApiError } from '../../../shared/model'
+import { scrubKeys } from '../base/key-scrub'
 
 /** Longest library detail appended to a message; D-Bus policy errors can be several hundred characters. */
 const DETAIL_MAX = 300
@@ -95,15 +96,6 @@ function describe(err: unknown): string {
   return typeof err === 'string' ? err : 'unknown error'
 }
 
-/** Removes every occurrence of each secret, so that no key can leak through a library message. */
-export function redact(text: string, secrets: readonly string[]): string {
-  let out = text
-  for (const secret of secrets) {
-    if (secret.length > 0) out = out.split(secret).join('[redacted]')
-  }
-  return out
-}
-
 export function keyringError(
   err: unknown,
   secrets: readonly string[] = [],
@@ -111,7 +103,8 @@ export function keyringError(
 ): ApiError {
   const raw = describe(err)
   const code = classifyKeyringText(raw, context)
-  let detail = redact(raw, secrets).replace(/\s+/g, ' ').trim()
+  // No key can leak through a library message.
+  let detail = scrubKeys(raw, secrets).replace(/\s+/g, ' ').trim()
   if (detail.length > DETAIL_MAX) detail = `${detail.slice(0, DETAIL_MAX)}…`
   return { code, message: detail ? `${HINT[code]} (${detail})` : HINT[code] }
 }

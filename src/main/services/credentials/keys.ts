@@ -3,14 +3,15 @@
 // only in the credential store and, for the length of one call, in a local variable: never in a batch, a log
 // line, an error message or the settings file.
 //
-// The key scrub (feed/redact.ts) knows a key only once the venue accepted it: verified, or loaded from the
-// keychain (it was verified when it was stored). It leaves when it is replaced or cleared, or when the exchange
-// answers a new verification of it with 401 (the key itself is invalid, expired or disabled); then it is not taken
-// up again from the keychain until a key is entered. A mistyped key never joins, so it never scrubs anything.
+// Every well-formed key (shared/api-key.ts) joins the key scrub (feed/redact.ts) the moment it is handed over:
+// entered (before it is verified, so whatever the venue answers), loaded from the keychain, or the demo key. It
+// never leaves for the rest of the run: a key refused for its IP (403 `ip not allowed`, a 4001 close) is still
+// a real key, a key refused as unknown (401) may be a real one mistyped, and a replaced or cleared key may still
+// work at the exchange. A key in use stays scrubbed while it is; the others are kept among the most recent few.
 // A 4001 close or an `unauthorized` error on the user channel does not remove the stored key: VoxFi sends 4001
-// for a key used from an IP off its allow-list too (the key is still good and still used for REST), and a venue
-// that refuses a key may go on to quote it; the scrub matches whole tokens only, so keeping it costs nothing.
-import { fail, MIN_KEY_LENGTH, ok, type KeyInfo } from '../../../shared/ipc'
+// for a key used from an IP off its allow-list too (the key is still good and still used for REST).
+import { keyFormatMessage, keyFormatProblem } from '../../../shared/api-key'
+import { fail, ok, type KeyInfo } from '../../../shared/ipc'
 import type { ApiError, Profile, Result } from '../../../shared/model'
 import type { CredentialStore } from './store'
 import type { DemoHost } from '../feed/demo-host'
@@ -35,10 +36,8 @@ export interface KeyManagerDeps {
 
 export class KeyManager {
   private queue: Promise<unknown> = Promise.resolve()
-  /** Per profile, the key the scrub knows for it. */
-  private readonly accepted = new Map<string, string>()
-  /** Per profile, its stored key that a verification refused (401): not scrubbed, not taken up again when read. */
-  private readonly refused = new Map<string, string>()
+  /** Per profile, the key it uses: in use for the scrub. */
+  private readonly inUse = new Map<string, string>()
 
   constructor(private readonly d: KeyManagerDeps) {}
 
@@ -51,8 +50,8 @@ export class KeyManager {
       this.d.status.setError(r.error)
       throw new Error(`credential store: ${r.error.code}`)
     }
-    if (r.value === null) this.forget(profile.id)
-    else if (this.refused.get(profile.id) !== r.value) this.accept(profile.id, r.value)
+    if (r.value === null) this.release(profile.id)
+    else this.use(profile.id, r.value)
     return r.value
   }
 
@@ -103,35 +102,29 @@ export class KeyManager {
     expiresAt?: string | null
   }): Promise<Result<KeyInfo>> {
     const key = request.key.trim()
-    // A shorter string is a word or a fragment, not a key: refused before it is sent anywhere.
-    if (key.length < MIN_KEY_LENGTH)
-      return fail(
-        invalid(
-          `The key is too short: API keys have at least ${MIN_KEY_LENGTH} characters. Paste the whole key as the ` +
-            'exchange showed it.',
-          'key',
-        ),
-      )
+    // Not a key (a word, a fragment, a key in its quotes): refused before it is sent anywhere or scrubbed.
+    const problem = keyFormatProblem(key)
+    if (problem !== null) return fail(invalid(keyFormatMessage(problem), 'key'))
+    // A real key from now on, whatever the venue answers, and whether or not it is ever stored.
+    this.d.secrets.remember(key)
     return this.serial(async () => {
       const { profile, rest, unavailable } = this.d.current()
       if (request.label && request.label.includes(key))
         return fail(invalid('The label contains the key itself. Use a name that describes the key instead.'))
       if (!rest) return fail(unavailable ?? { code: 'network', message: 'No connection profile is active.' })
-      // Verify first: a key the exchange refuses never replaces one that works, and never joins the scrub (the
-      // refusal's own text is scrubbed of it here and in rest.ts).
+      // Verify first: a key the exchange refuses never replaces one that works.
       const verified = await rest.verifyKey(key)
       if (!verified.ok) {
         this.d.log.warn('monitor: new API key rejected by the exchange', {
           code: verified.error.code,
           profile: profile.id,
         })
-        if (this.accepted.get(profile.id) === key && isRefusal(verified.error)) this.refuse(profile.id)
         return fail(scrubError(verified.error, key))
       }
       const stored = await this.d.storeFor(profile).set(profile.id, key)
       this.d.status.noteKeychain(stored)
       if (!stored.ok) return fail(scrubError(stored.error, key))
-      this.accept(profile.id, key)
+      this.use(profile.id, key)
       const updated = await this.d.updateProfile(profile.id, {
         keyLabel: request.label ?? null,
         keyExpiresAt: request.expiresAt ?? null,
@@ -148,7 +141,7 @@ export class KeyManager {
       const r = await this.d.storeFor(profile).delete(profile.id)
       this.d.status.noteKeychain(r)
       if (!r.ok) return fail(r.error)
-      this.forget(profile.id)
+      this.release(profile.id)
       const updated = await this.d.updateProfile(profile.id, { keyLabel: null, keyExpiresAt: null })
       return this.changed(profile, updated, false, 'monitor: API key cleared')
     })
@@ -162,41 +155,33 @@ export class KeyManager {
       if (!sim) return fail({ code: 'network', message: 'The embedded simulator is not running.' })
       const r = await this.d.storeFor(profile).set(profile.id, sim.demoKey)
       if (!r.ok) return fail(r.error)
-      this.accept(profile.id, sim.demoKey)
+      this.use(profile.id, sim.demoKey)
       const updated = await this.d.updateProfile(profile.id, { keyLabel: 'Demo key', keyExpiresAt: null })
       return this.changed(profile, updated, true)
     })
   }
 
-  /** `key` is the one the venue accepts for the profile: scrubbed from now on, in place of the one before. */
-  private accept(profileId: string, key: string): void {
-    this.refused.delete(profileId)
-    const before = this.accepted.get(profileId)
-    if (before === key) {
-      this.d.secrets.add(key)
-      return
-    }
-    this.forget(profileId)
-    this.accepted.set(profileId, key)
+  /** `key` is the one the profile uses: in use for the scrub, in place of the one before. */
+  private use(profileId: string, key: string): void {
+    const before = this.inUse.get(profileId)
+    this.inUse.set(profileId, key)
     this.d.secrets.add(key)
+    if (before !== undefined && before !== key) this.releaseKey(before)
   }
 
-  private refuse(profileId: string): void {
-    const key = this.accepted.get(profileId)
+  /** The profile uses no key now. */
+  private release(profileId: string): void {
+    const key = this.inUse.get(profileId)
     if (key === undefined) return
-    this.forget(profileId)
-    this.refused.set(profileId, key)
+    this.inUse.delete(profileId)
+    this.releaseKey(key)
   }
 
-  /** The profile's key leaves the scrub, unless another profile still uses it (or it is the demo key). */
-  private forget(profileId: string): void {
-    this.refused.delete(profileId)
-    const key = this.accepted.get(profileId)
-    if (key === undefined) return
-    this.accepted.delete(profileId)
-    for (const other of this.accepted.values()) if (other === key) return
+  /** A key no profile uses (nor the demo) is no longer in use for the scrub; it is still scrubbed. */
+  private releaseKey(key: string): void {
+    for (const other of this.inUse.values()) if (other === key) return
     if (key === this.d.demo.current()?.demoKey) return
-    this.d.secrets.remove(key)
+    this.d.secrets.release(key)
   }
 
   /**
@@ -220,9 +205,4 @@ export class KeyManager {
     this.queue = run.catch(() => undefined)
     return run
   }
-}
-
-/** The venue said no to the key itself (not a network failure, a timeout or a rate limit). */
-function isRefusal(error: ApiError): boolean {
-  return error.code === 'unauthorized'
 }

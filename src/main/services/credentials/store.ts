@@ -3,8 +3,9 @@
 import { AsyncEntry, type EntryOptions } from '@napi-rs/keyring'
 import { fail, ok } from '../../../shared/ipc'
 import type { ApiError, Result } from '../../../shared/model'
-import { keyringError, keyringTimeoutError, redact } from './errors'
+import { keyringError, keyringTimeoutError } from './errors'
 import type { Logger } from '../base/types'
+import { scrubKeys } from '../base/key-scrub'
 
 export interface CredentialStore {
   readonly kind: 'keyring' | 'memory'
@@ -143,7 +144,7 @@ export function createKeyringStore(options: KeyringStoreOptions = {}): Credentia
     logger?.warn('keyring operation failed', {
       op,
       service,
-      account: redact(account, secrets),
+      account: scrubKeys(account, secrets),
       code: error.code,
       detail: error.message,
     })

@@ -17,7 +17,7 @@ export interface BatchCaps {
 export const DEFAULT_BATCH_CAPS: BatchCaps = { trades: 500, inspector: 200, tape: TAPE_TRADES }
 
 /** The views a batch carries whole and every window gets the same of (the engine may keep none). */
-type SharedView = 'alerts' | 'workspace'
+type SharedView = 'alerts' | 'workspace' | 'account'
 
 /** One pass's view, built on first need; null when the engine keeps none. */
 class PassView<T> {
@@ -36,6 +36,7 @@ export class BatchBuilder {
   private readonly shared: { [K in SharedView]: PassView<NonNullable<ViewBatch[K]>> } = {
     alerts: new PassView(() => this.provider.alerts?.() ?? null),
     workspace: new PassView(() => this.provider.workspace?.() ?? null),
+    account: new PassView(() => this.provider.account?.() ?? null),
   }
   private readonly tickers = new Map<string, TickerView | null>()
 
@@ -50,6 +51,7 @@ export class BatchBuilder {
     this.status = null
     this.shared.alerts.clear()
     this.shared.workspace.clear()
+    this.shared.account.clear()
     this.tickers.clear()
   }
 
@@ -105,6 +107,15 @@ export class BatchBuilder {
     if (client.workspace) {
       client.workspace = false
       content = this.addShared(batch, 'workspace') || content
+    }
+    if (client.account) {
+      client.account = false
+      content = this.addShared(batch, 'account') || content
+    }
+    if (client.journal.length > 0) {
+      batch.journal = client.journal
+      client.journal = []
+      content = true
     }
     return content ? batch : null
   }

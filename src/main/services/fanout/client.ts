@@ -5,6 +5,7 @@ import type { CandleHistory } from '../../../shared/candles'
 import type { ViewBatch } from '../../../shared/ipc'
 import type { BookView, InspectorFrame, StreamStatus, TickerView, TradeView } from '../../../shared/model'
 import type { WorkspaceView } from '../../../shared/workspace'
+import type { AccountView } from '../../../shared/trading'
 
 export interface FanoutProvider {
   bookView(market: string, depth: number): BookView | null
@@ -14,6 +15,8 @@ export interface FanoutProvider {
   alerts?(): AlertsView
   /** Absent: the engine keeps no workspaces (tests of the fan-out alone). */
   workspace?(): WorkspaceView
+  /** Absent: the engine keeps no account (tests of the fan-out alone). */
+  account?(): AccountView
   /**
    * The newest `limit` trades of the market's tape, oldest first: a resume batch's `tapes`. Absent: the engine
    * keeps no tapes (tests of the fan-out alone).
@@ -40,7 +43,7 @@ export interface FanoutCounters {
 }
 
 /** A queue of what the next batch carries in its field `K` (batch-builder.ts moves it there whole). */
-type Queue<K extends 'trades' | 'user' | 'inspector' | 'alertsFired'> = NonNullable<ViewBatch[K]>
+type Queue<K extends 'trades' | 'user' | 'inspector' | 'alertsFired' | 'journal'> = NonNullable<ViewBatch[K]>
 
 export const DEFAULT_DEPTH = 25
 export const MAX_DEPTH = 1000
@@ -79,6 +82,10 @@ export class FanoutClient {
   alertsFired: Queue<'alertsFired'> = []
   /** Workspaces, watchlists or big-trade rules changed since the last batch. */
   workspace = false
+  /** The account view changed since the last batch. */
+  account = false
+  /** Journal entries since the last batch; never dropped (each is an order action), and few. */
+  journal: Queue<'journal'> = []
   seq = 0
   /** Heartbeat checks since the client was last sent anything (fanout.ts, `heartbeatMs`). */
   silentBeats = 0

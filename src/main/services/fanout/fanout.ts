@@ -6,6 +6,7 @@
 // The parts: client.ts (one window's state), market-index.ts (who watches what), scheduler.ts (when a pass runs),
 // batch-builder.ts (a window's queue as a ViewBatch); this class owns the windows and runs the passes.
 import type { AlertEvent } from '../../../shared/alerts'
+import type { JournalEntry } from '../../../shared/trading'
 import type { ViewBatch } from '../../../shared/ipc'
 import type { InspectorFrame, TradeView, UserUpdateView } from '../../../shared/model'
 import { BatchBuilder, DEFAULT_BATCH_CAPS } from './batch-builder'
@@ -69,6 +70,9 @@ const markAlerts = (client: Client): void => {
 }
 const markWorkspace = (client: Client): void => {
   client.workspace = true
+}
+const markAccount = (client: Client): void => {
+  client.account = true
 }
 
 export class Fanout {
@@ -145,6 +149,7 @@ export class Fanout {
     client.status = true
     client.alerts = this.provider.alerts !== undefined
     client.workspace = this.provider.workspace !== undefined
+    client.account = this.provider.account !== undefined
     this.touch(client)
   }
 
@@ -316,6 +321,16 @@ export class Fanout {
   /** Workspaces, watchlists or big-trade rules changed: every window gets the new view, hidden ones too. */
   workspaceChanged(): void {
     this.queueOn(this.clients.values(), markWorkspace)
+  }
+
+  /** The account or trading state changed: every window gets the new account view, hidden ones too. */
+  accountChanged(): void {
+    this.queueOn(this.clients.values(), markAccount)
+  }
+
+  /** An order action was journalled: every window's blotter gets it. */
+  journal(entry: JournalEntry): void {
+    this.queueOn(this.clients.values(), (client) => void client.journal.push(entry))
   }
 
   alertFired(event: AlertEvent): void {

@@ -67,6 +67,8 @@ export interface ConnectionManagerOptions {
   demo: DemoHost
   stream?: StreamTuning
   restTimeoutMs?: number
+  /** Every key the engine knows, out of the REST client's error texts (feed/redact.ts). */
+  scrub?(text: string): string
   /** Whether the user channel's key is refused (the status then says auth-error while the socket is open). */
   authError(): ApiError | null
   hooks: ConnectionHooks
@@ -175,6 +177,7 @@ export class ConnectionManager {
         baseUrl: endpoints.baseUrl,
         logger: o.log,
         ...(o.restTimeoutMs !== undefined ? { timeoutMs: o.restTimeoutMs } : {}),
+        ...(o.scrub ? { scrub: o.scrub } : {}),
       })
       next.stream = createStreamConnection({
         ...o.stream,
@@ -276,7 +279,7 @@ export function describeClose(info: StreamCloseInfo): string {
         case 'server-error':
           return 'The exchange had a server error (4003); reconnecting.'
         case 'invalid-message':
-          return `The exchange refused a message of ours (4004${info.reason ? `: ${info.reason}` : ''}); reconnecting without it.`
+          return `The exchange refused a message of ours (4004${info.reason ? `: ${info.reason}` : ''}); reconnecting.`
         case null:
           return `The stream connection closed (code ${info.code}${info.reason ? `: ${info.reason}` : ''}).`
       }

@@ -4,7 +4,7 @@
 // log. REST and the stream share the codes; the stream's sentences are here, REST's in rest.ts (they name the
 // base URL instead).
 import type { ApiError, LinkFailure } from '../../../shared/model'
-import type { StreamCloseInfo } from './stream'
+import { CONNECT_TIMEOUT, type StreamCloseInfo } from './stream'
 import { venueCloseOf } from './venue-close'
 
 /** What a system error code means, for messages that name the cause. */
@@ -19,9 +19,6 @@ export const NETWORK_REASONS: Readonly<Record<string, string>> = {
   ENETUNREACH: 'the network is unreachable',
   ETIMEDOUT: 'the connection timed out',
 }
-
-/** The stream's own mark for an attempt that got no answer in time (ws's handshake timeout, or ours). */
-export const CONNECT_TIMEOUT = 'ETIMEDOUT'
 
 /** The kind of a system error code (Node's net, dns, tls; undici's); null when it is none of these. */
 export function linkFailureOf(code: string | undefined): Exclude<LinkFailure, 'unauthorized'> | null {

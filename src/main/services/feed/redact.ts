@@ -1,111 +1,73 @@
 // Strips API keys from the copies of text that leave the engine's memory: the inspector's raw frames, the
 // recorder's lines, log lines and the messages shown in windows. The engine never puts a key there itself, but a
 // venue may echo one back (an error quoting the key, a user update). Frames are decoded as received, never after
-// the scrub, so nothing the scrub does can change what the engine reads (issue 28 §2).
+// the scrub, so nothing the scrub does can change what the engine reads (issue 28 §2). How a key is found and
+// replaced, and what counts as a key, is the one rule of base/key-scrub.ts.
 //
-// Only keys the venue accepted are known here (credentials/keys.ts adds one once it is verified or loaded from
-// the keychain, and removes it when it is replaced, cleared or refused), and a key is replaced only where it is a
-// whole token: not inside a longer run of key characters (letters, digits, `-`, `_`). So a key never touches a
-// longer identifier that merely contains it. The search is indexOf with boundary checks: linear in the text,
-// no pattern is ever built from a key.
+// Every well-formed key the engine was handed is scrubbed for the rest of the run (credentials/keys.ts): the
+// keys in use (each profile's stored key, the demo key) for as long as they are used, and the others, entered
+// and refused (for its IP: 403 or 4001, or 401), replaced or cleared, among the most recent few. A refused key
+// may still be a real key, and a mistyped one is most of one.
 import type { LogFields, Logger } from '../base/types'
+import { findToken, scrubKeys } from '../base/key-scrub'
+import { isWellFormedKey } from '../../../shared/api-key'
 
-export const REDACTED = '[redacted]'
-/** Bounds the per-frame cost: the keys of this run, most recent first. */
-const MAX_SECRETS = 8
-/**
- * Shorter strings are never taken as keys. New keys are refused at input below MIN_KEY_LENGTH (shared/ipc.ts);
- * this floor only guards a key stored before that rule.
- */
-const MIN_SECRET_LENGTH = 8
-
-/** A character a key's token is made of: a match next to one is part of a longer token, not the key. */
-function isKeyChar(code: number): boolean {
-  return (
-    (code >= 48 && code <= 57) || // 0-9
-    (code >= 65 && code <= 90) || // A-Z
-    (code >= 97 && code <= 122) || // a-z
-    code === 45 || // -
-    code === 95 // _
-  )
-}
-
-/**
- * The first index at or after `from` where `secret` occurs as a whole token in `text`, or -1. Edges of the secret
- * that are not key characters need no boundary. Linear: after a candidate inside a run of key characters, the
- * search resumes after that run (no token can start inside it).
- */
-export function findToken(text: string, secret: string, from = 0): number {
-  const n = secret.length
-  if (n === 0) return -1
-  const boundedStart = isKeyChar(secret.charCodeAt(0))
-  const boundedEnd = isKeyChar(secret.charCodeAt(n - 1))
-  let i = text.indexOf(secret, from)
-  while (i !== -1) {
-    const end = i + n
-    const startOk = !boundedStart || i === 0 || !isKeyChar(text.charCodeAt(i - 1))
-    const endOk = !boundedEnd || end >= text.length || !isKeyChar(text.charCodeAt(end))
-    if (startOk && endOk) return i
-    let next = i + 1
-    if (boundedStart) while (next < text.length && isKeyChar(text.charCodeAt(next))) next++
-    i = text.indexOf(secret, next)
-  }
-  return -1
-}
-
-/** `text` with every whole-token occurrence of `secret` replaced by REDACTED. */
-export function redactToken(text: string, secret: string): string {
-  let at = findToken(text, secret)
-  if (at === -1) return text
-  let out = ''
-  let from = 0
-  while (at !== -1) {
-    out += text.slice(from, at) + REDACTED
-    from = at + secret.length
-    at = findToken(text, secret, from)
-  }
-  return out + text.slice(from)
-}
+/** Bounds the per-frame cost: the keys no longer in use that are still scrubbed, most recent first. */
+const MAX_FORMER_KEYS = 8
 
 export class SecretRedactor {
-  private secrets: string[] = []
+  /** Keys in use: never let go while they are. */
+  private readonly inUse: string[] = []
+  /** Keys entered and refused, replaced or cleared: still real keys, most recent first. */
+  private former: string[] = []
 
-  /** Remember a key the venue accepted (verified, stored, or the simulator's demo key). */
-  add(secret: string | null | undefined): void {
-    if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH) return
-    const i = this.secrets.indexOf(secret)
-    if (i === 0) return
-    if (i > 0) this.secrets.splice(i, 1)
-    this.secrets.unshift(secret)
-    if (this.secrets.length > MAX_SECRETS) this.secrets.length = MAX_SECRETS
+  /** A key the engine uses (a profile's stored key, the demo key): scrubbed at least until released. */
+  add(key: string | null | undefined): void {
+    if (!isWellFormedKey(key)) return
+    this.dropFormer(key)
+    if (!this.inUse.includes(key)) this.inUse.push(key)
   }
 
-  /** Forget a key: it was replaced, cleared or refused. */
-  remove(secret: string | null | undefined): void {
-    if (typeof secret !== 'string') return
-    const i = this.secrets.indexOf(secret)
-    if (i >= 0) this.secrets.splice(i, 1)
+  /** A key handed to the engine but not used (entered and refused): scrubbed among the most recent former keys. */
+  remember(key: string | null | undefined): void {
+    if (!isWellFormedKey(key) || this.inUse.includes(key)) return
+    this.dropFormer(key)
+    this.former.unshift(key)
+    if (this.former.length > MAX_FORMER_KEYS) this.former.length = MAX_FORMER_KEYS
+  }
+
+  /** A key no longer used (replaced, cleared): still scrubbed, now among the former keys. */
+  release(key: string | null | undefined): void {
+    if (typeof key !== 'string') return
+    const i = this.inUse.indexOf(key)
+    if (i === -1) return
+    this.inUse.splice(i, 1)
+    this.remember(key)
   }
 
   /** Whether the key is one this redactor scrubs. */
-  knows(secret: string): boolean {
-    return this.secrets.includes(secret)
+  knows(key: string): boolean {
+    return this.inUse.includes(key) || this.former.includes(key)
   }
 
   get active(): boolean {
-    return this.secrets.length > 0
+    return this.inUse.length > 0 || this.former.length > 0
   }
 
-  /** The hot-path check: one token search per known key. */
+  /** The hot path's check: one token search per known key. */
   contains(text: string): boolean {
-    for (const s of this.secrets) if (findToken(text, s) !== -1) return true
+    for (const k of this.inUse) if (findToken(text, k) !== -1) return true
+    for (const k of this.former) if (findToken(text, k) !== -1) return true
     return false
   }
 
   redact(text: string): string {
-    let out = text
-    for (const s of this.secrets) out = redactToken(out, s)
-    return out
+    return scrubKeys(scrubKeys(text, this.inUse), this.former)
+  }
+
+  private dropFormer(key: string): void {
+    const i = this.former.indexOf(key)
+    if (i >= 0) this.former.splice(i, 1)
   }
 
   /**

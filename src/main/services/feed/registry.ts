@@ -1,10 +1,12 @@
 // The subscription registry: every window's interests, their union per (channel, id), and what the current
 // connection has been told. It sends the difference, batched per tick, and replays everything on each
-// (re)connect. It also owns the user channel's authentication state (the sticky auth error).
+// (re)connect. It also owns the user channel's authentication state (the sticky auth error), and holds back or
+// probes the subscriptions a 4004 left in doubt (refusal-search.ts).
 import type { Interest } from '../../../shared/ipc'
 import type { ApiError, ChannelFilter } from '../../../shared/model'
 import { uniteFilters, type ClientMessage } from '../../../shared/protocol'
 import type { Logger } from '../base/types'
+import { RefusalSearch, type Refusal, type Unit } from './refusal-search'
 
 export type IdChannel = 'market' | 'event'
 
@@ -38,6 +40,7 @@ export interface RegistryOptions {
   onChange?(change: RegistryChange): void
   /** Called whenever the sticky auth error is set or cleared. */
   onAuthChange?(error: ApiError | null): void
+  now?: () => number
 }
 
 export interface SubscriptionRegistry {
@@ -62,12 +65,15 @@ export interface SubscriptionRegistry {
   /** A server 'subscribed' / 'unsubscribed' ack (data as decoded). */
   handleAck(topic: 'subscribed' | 'unsubscribed', data: unknown): void
   /**
-   * The venue refused a subscribe for these ids as invalid (VoxFi closes with 4004): they are not sent again
-   * until they stop being wanted and are asked for anew, so a bad id cannot make a reconnect loop.
+   * The socket that just closed was closed with 4004 (a message of ours was invalid): which subscription it was
+   * about, as far as the venue's answers tell (refusal-search.ts). One the venue is found to refuse is set aside:
+   * not sent again until it stops being wanted and is asked for anew, so a bad id cannot make a reconnect loop.
    */
-  refuse(channel: IdChannel, ids: readonly string[]): void
-  /** Ids set aside by refuse(), per channel. */
+  venueRefused(): Refusal
+  /** Ids set aside after a 4004, per channel. */
   refused(channel: IdChannel): ReadonlySet<string>
+  /** Another venue (a profile switch): what the last one accepted or refused no longer holds. */
+  venueChanged(): void
   /** Sets the sticky auth error from elsewhere (REST 401/403 with the stored key). */
   setAuthError(error: ApiError): void
   authError(): ApiError | null
@@ -106,6 +112,7 @@ export function createRegistry(options: RegistryOptions): SubscriptionRegistry {
   const log = options.logger
   const chunkSize = Math.max(1, options.chunkSize ?? DEFAULT_CHUNK_SIZE)
   const schedule = options.schedule ?? ((fn: () => void) => void setImmediate(fn))
+  const now = options.now ?? Date.now
 
   const clients = new Map<string, readonly Interest[]>()
   const desiredMaps: Record<IdChannel, Map<string, ChannelFilter>> = { market: new Map(), event: new Map() }
@@ -128,6 +135,14 @@ export function createRegistry(options: RegistryOptions): SubscriptionRegistry {
   const OLD_KEY_WINDOW_MS = 10_000
   let flushScheduled = false
   let closed = false
+  const refusals = new RefusalSearch({ now, wanted: (u) => wanted(u), progress: () => requestFlush() })
+
+  /** Every message goes out here, so the search knows what the socket carries. */
+  function send(message: ClientMessage): boolean {
+    if (!options.send(message)) return false
+    refusals.sent(message)
+    return true
+  }
 
   function recompute(): RegistryChange {
     const next: Record<IdChannel, Map<string, ChannelFilter>> = { market: new Map(), event: new Map() }
@@ -155,9 +170,14 @@ export function createRegistry(options: RegistryOptions): SubscriptionRegistry {
     }
     desiredMaps.market = next.market
     desiredMaps.event = next.event
-    // An id asked for anew after it was dropped gets another chance with the venue.
+    // An id asked for anew after it was dropped gets another chance with the venue, and what the venue said of
+    // an id no longer holds once it is dropped or asked for with another filter.
     for (const channel of ['market', 'event'] as const) {
-      for (const id of change[channel].removed) refusedIds[channel].delete(id)
+      for (const id of change[channel].removed) {
+        refusedIds[channel].delete(id)
+        refusals.forget({ channel, id })
+      }
+      for (const id of change[channel].changed) refusals.forget({ channel, id })
     }
     desiredUser = user
     return change
@@ -200,7 +220,7 @@ export function createRegistry(options: RegistryOptions): SubscriptionRegistry {
             ? { type, channel, markets: part, filter: f }
             : { type, channel, events: part, filter: f }
       }
-      if (!options.send(message)) return false
+      if (!send(message)) return false
     }
     return true
   }
@@ -213,7 +233,7 @@ export function createRegistry(options: RegistryOptions): SubscriptionRegistry {
     const byFilter = new Map<ChannelFilter, string[]>()
     const refused = refusedIds[channel]
     for (const [id, f] of want) {
-      if (have.get(id) === f || refused.has(id)) continue
+      if (have.get(id) === f || refused.has(id) || refusals.holds(channel, id)) continue
       const list = byFilter.get(f) ?? []
       list.push(id)
       byFilter.set(f, list)
@@ -232,7 +252,7 @@ export function createRegistry(options: RegistryOptions): SubscriptionRegistry {
   function flushUser(): void {
     if (!desiredUser) {
       if (userSent) {
-        if (!options.send({ type: 'unsubscribe', channel: 'user' })) return
+        if (!send({ type: 'unsubscribe', channel: 'user' })) return
         userSent = false
         outstandingUser = []
       }
@@ -256,7 +276,7 @@ export function createRegistry(options: RegistryOptions): SubscriptionRegistry {
           log.info('registry: user channel wanted but no API key is stored')
           return
         }
-        if (options.send({ type: 'subscribe', channel: 'user', auth: key })) {
+        if (send({ type: 'subscribe', channel: 'user', auth: key })) {
           userSent = true
           outstandingUser.push(kg)
         }
@@ -270,11 +290,42 @@ export function createRegistry(options: RegistryOptions): SubscriptionRegistry {
     )
   }
 
+  /** A subscription in doubt after a 4004, alone in its message, once nothing else on the socket is. */
+  function sendProbes(): void {
+    for (const { channel, id } of refusals.nextProbes()) {
+      const f = desiredMaps[channel].get(id)
+      if (f === undefined || refusedIds[channel].has(id)) continue
+      const message: ClientMessage =
+        channel === 'market'
+          ? { type: 'subscribe', channel, markets: [id], filter: f }
+          : { type: 'subscribe', channel, events: [id], filter: f }
+      if (!send(message)) return
+      sent[channel].set(id, f)
+    }
+  }
+
   function flush(): void {
     if (closed || !options.isOpen()) return
     if (!flushChannel('market')) return
     if (!flushChannel('event')) return
     flushUser()
+    sendProbes()
+  }
+
+  function wanted(u: Unit): boolean {
+    if (u.channel === 'user') return desiredUser
+    return desiredMaps[u.channel].has(u.id) && !refusedIds[u.channel].has(u.id)
+  }
+
+  function setAside(units: readonly Unit[]): void {
+    let count = 0
+    for (const u of units) {
+      if (u.channel === 'user' || !desiredMaps[u.channel].has(u.id)) continue
+      refusedIds[u.channel].add(u.id)
+      sent[u.channel].delete(u.id)
+      count++
+    }
+    if (count > 0) log.warn('registry: subscriptions refused by the venue are set aside', { count })
   }
 
   function setAuth(next: ApiError | null): void {
@@ -319,6 +370,7 @@ export function createRegistry(options: RegistryOptions): SubscriptionRegistry {
     },
     connected() {
       connGen += 1
+      refusals.opened()
       sent.market.clear()
       sent.event.clear()
       userSent = false
@@ -330,6 +382,7 @@ export function createRegistry(options: RegistryOptions): SubscriptionRegistry {
     },
     disconnected() {
       connGen += 1
+      refusals.closed()
       sent.market.clear()
       sent.event.clear()
       userSent = false
@@ -344,12 +397,12 @@ export function createRegistry(options: RegistryOptions): SubscriptionRegistry {
       keyGen += 1
       userNoKey = false
       outstandingUser = []
+      refusals.forget({ channel: 'user' })
       if (authError) setAuth(null)
       if (userSent) {
         // Re-authenticate: drop the subscription made with the old key, then subscribe with the new one.
         // If the send fails the socket is gone and the server forgot the subscription anyway.
-        if (options.send({ type: 'unsubscribe', channel: 'user' }))
-          oldKeyErrorsUntil = Date.now() + OLD_KEY_WINDOW_MS
+        if (send({ type: 'unsubscribe', channel: 'user' })) oldKeyErrorsUntil = Date.now() + OLD_KEY_WINDOW_MS
         userSent = false
       }
       requestFlush()
@@ -360,6 +413,8 @@ export function createRegistry(options: RegistryOptions): SubscriptionRegistry {
         log.warn('registry: server error', { code: code ?? null, message: message?.slice(0, 200) ?? null })
         return false
       }
+      // An auth error frame is the venue's answer to a user subscribe, whichever key it was for.
+      refusals.userRefused()
       // Errors answer subscribes in order: an auth error for a key that was already replaced is stale.
       if (Date.now() < oldKeyErrorsUntil) {
         log.info('registry: ignoring an auth error that concerns the replaced key', { code: error.code })
@@ -376,22 +431,26 @@ export function createRegistry(options: RegistryOptions): SubscriptionRegistry {
       return true
     },
     handleAck(topic, data) {
+      refusals.acked(topic, data)
       if (typeof data !== 'object' || data === null || (data as Record<string, unknown>).channel !== 'user')
         return
       // Either ack means every answer about the old key has arrived (the venue answers in order).
       oldKeyErrorsUntil = 0
       if (topic === 'subscribed') outstandingUser.shift()
     },
-    refuse(channel, ids) {
-      for (const id of ids) {
-        if (!desiredMaps[channel].has(id)) continue
-        refusedIds[channel].add(id)
-        sent[channel].delete(id)
-      }
-      log.warn('registry: subscriptions refused by the venue are set aside', { channel, ids: ids.length })
+    venueRefused() {
+      const refusal = refusals.venueRefused()
+      if (refusal.kind === 'isolated') setAside([refusal.unit])
+      else if (refusal.kind === 'gave-up') setAside(refusal.units)
+      return refusal
     },
     refused(channel) {
       return refusedIds[channel]
+    },
+    venueChanged() {
+      refusals.reset()
+      refusedIds.market.clear()
+      refusedIds.event.clear()
     },
     setAuthError(error) {
       setAuth(error)
@@ -409,6 +468,7 @@ export function createRegistry(options: RegistryOptions): SubscriptionRegistry {
     flush,
     close() {
       closed = true
+      refusals.close()
       clients.clear()
     },
   }

@@ -2,21 +2,30 @@
 // Every failure becomes a typed ApiError with a message a user can act on; the key never appears in an
 // error or a log line. A 429 blocks further requests until Retry-After has elapsed: no request is sent while
 // blocked and nothing is retried automatically.
+import { keyFormatMessage, keyFormatProblem } from '../../../shared/api-key'
 import { decodeEventsListing } from '../../../shared/decode'
+import { checkEndpoint } from '../../../shared/endpoints'
+import { jsonLimitProblem, type JsonLimits } from '../../../shared/json-limits'
 import type { ApiError, EventSummary, RateLimitInfo, Result } from '../../../shared/model'
 import { blockDelayMs, parseRateLimitHeaders } from './rate-limit'
 import { linkFailureOf, NETWORK_REASONS } from './link-errors'
 import type { Logger } from '../base/types'
 import { errorMessage } from '../base/errors'
+import { scrubKey } from '../base/key-scrub'
 
 export interface RestClientOptions {
-  /** {base_url} of the spec, including `/v1`. http or https only. */
+  /** {base_url} of the spec, including `/v1`: refused as the profile form refuses it (shared/endpoints.ts). */
   baseUrl: string
   /** Whole request, headers and body. Default 10 000 ms. */
   timeoutMs?: number
   fetchImpl?: typeof fetch
   now?: () => number
   logger?: Logger
+  /**
+   * Scrubs every other key the engine knows (feed/redact.ts) out of an error text, beside the request's own:
+   * a venue may quote any key it was ever sent.
+   */
+  scrub?: (text: string) => string
 }
 
 export interface RestClient {
@@ -26,64 +35,68 @@ export interface RestClient {
    * `not_found`; the other failures are typed as for the listing, and a 429 holds back every request.
    */
   get(path: string, apiKey: string): Promise<Result<unknown>>
+  /**
+   * One trading request (POST or DELETE below the base URL) with the key, sent once and never retried: the venue's
+   * answer whatever its status, for the caller to read (VoxFi's PO codes live in the body). A failure says whether
+   * the request may have reached the venue (`sent: 'maybe'`: a timeout or a dropped connection, so the order's
+   * fate is unknown) or certainly did not (held back by a 429, the host refused the connection). Trading has its
+   * own rate-limit hold, apart from the data reads'.
+   */
+  send(request: TradeRequest, apiKey: string): Promise<TradeResult>
   /** One listing request: ok when the exchange accepts the key and answers with a listing. */
   verifyKey(apiKey: string): Promise<Result<void>>
   /** The latest rate-limit state: headers seen and any 429 block; null when nothing is known. */
   rateLimit(): RateLimitInfo | null
 }
 
+export interface TradeRequest {
+  method: 'POST' | 'DELETE'
+  /** Below the base URL, e.g. `/trade/order`. */
+  path: string
+  /** Sent as JSON (POST). */
+  body?: unknown
+  /** A shorter bound than the reads' (an order's answer is wanted within seconds, else it is reconciled). */
+  timeoutMs?: number
+}
+
+export interface TradeAnswer {
+  status: number
+  /** The parsed JSON body, or null when it was not JSON (or empty). */
+  body: unknown
+  /** For a 429: how long to wait (Retry-After, else the body's retry_after). */
+  retryAfterMs?: number
+}
+
+export type TradeResult =
+  { ok: true; value: TradeAnswer } | { ok: false; error: ApiError; sent: 'no' | 'maybe' }
+
 export const DEFAULT_TIMEOUT_MS = 10_000
+/**
+ * A REST body may be far larger than a frame (a whole listing, an account's activity) but no deeper: 32 levels is
+ * several times what any venue nests, and far below where serialising it would overflow the stack.
+ */
+export const REST_BODY_LIMITS: Partial<JsonLimits> = {
+  maxDepth: 32,
+  maxItems: 1_000_000,
+  maxNodes: 10_000_000,
+  maxString: 1_000_000,
+}
 /** A listing larger than this is refused rather than buffered. */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024
 const EVENTS_PATH = '/data/events'
 
 const silentLogger: Logger = { info() {}, warn() {}, error() {} }
 
-/** Checks a profile's base URL. Errors say what is wrong in words a user can fix. */
-export function validateBaseUrl(baseUrl: string): Result<URL> {
-  const bad = (why: string): Result<URL> => ({
-    ok: false,
-    error: {
-      code: 'invalid_argument',
-      message: `The API base URL ${why}. Example: https://api.example.com/v1`,
-    },
-  })
-  if (typeof baseUrl !== 'string' || baseUrl.trim() === '') return bad('is empty')
-  let url: URL
-  try {
-    url = new URL(baseUrl.trim())
-  } catch {
-    return bad('is not a valid URL')
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return bad(`must start with http:// or https:// (got ${url.protocol.slice(0, 20)})`)
-  }
-  if (url.username !== '' || url.password !== '') return bad('must not contain a user name or password')
-  if (url.search !== '' || url.hash !== '') return bad('must not contain a query (?…) or fragment (#…)')
-  return { ok: true, value: url }
-}
-
-/** A header value fetch will send unchanged: visible ASCII only (no spaces, line breaks or non-ASCII). */
+/**
+ * Whether the key can be sent: none is `no_key`, and characters a header cannot carry unchanged (or that no key
+ * has: shared/api-key.ts) are refused without sending anything. A key shorter than the input minimum is sent: it
+ * can only be one stored before that rule, and it may still work.
+ */
 function keyProblem(apiKey: unknown): ApiError | null {
-  if (typeof apiKey !== 'string' || apiKey.length === 0) {
-    return {
-      code: 'no_key',
-      message: 'No API key was given. Enter the key from your profile security settings.',
-    }
-  }
-  if (!/^[\x21-\x7e]+$/.test(apiKey)) {
-    return {
-      code: 'invalid_argument',
-      message:
-        'The API key contains characters that cannot be sent (spaces, line breaks or non-ASCII). ' +
-        'Paste the key again exactly as the exchange showed it.',
-    }
-  }
+  const problem = typeof apiKey === 'string' ? keyFormatProblem(apiKey) : 'empty'
+  if (problem === 'empty') return { code: 'no_key', message: keyFormatMessage(problem) }
+  if (problem === 'characters') return { code: 'invalid_argument', message: keyFormatMessage(problem) }
   return null
-}
-
-function scrub(text: string, apiKey: string): string {
-  return apiKey.length > 0 ? text.split(apiKey).join('[redacted]') : text
 }
 
 function errorCodeOf(e: unknown): string | undefined {
@@ -128,7 +141,28 @@ async function readBody(res: Response): Promise<string> {
   return new TextDecoder().decode(Buffer.concat(chunks))
 }
 
-function bodyErrorWord(body: unknown): string | null {
+/** VoxFi's error bodies carry `error_code` (PO1 … PO8, -1) beside the words. */
+export function bodyErrorCode(body: unknown): string | null {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null
+  const c = (body as Record<string, unknown>)['error_code']
+  if (typeof c === 'string' && c.length > 0 && c.length <= 16) return c
+  return typeof c === 'number' && Number.isInteger(c) ? String(c) : null
+}
+
+/**
+ * A failure before any byte of the request could have reached the venue: the connection itself could not be
+ * made (refused, no such host, no route, a TLS handshake that failed, a connect timeout). Everything else (a
+ * timeout waiting for the answer, a connection dropped mid-way) may have reached it.
+ */
+function neverSent(e: unknown): boolean {
+  const code = errorCodeOf(e)
+  if (code === undefined) return false
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return true
+  const link = linkFailureOf(code)
+  return link === 'refused' || link === 'dns' || link === 'tls'
+}
+
+export function bodyErrorWord(body: unknown): string | null {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return null
   const e = (body as Record<string, unknown>)['error']
   return typeof e === 'string' ? e.trim().toLowerCase().replace(/[_-]/g, ' ') : null
@@ -143,11 +177,12 @@ function retryAfterField(body: unknown): number | null {
 }
 
 export function createRestClient(options: RestClientOptions): RestClient {
-  const base = validateBaseUrl(options.baseUrl)
-  if (!base.ok) throw new TypeError(base.error.message)
-  const origin = base.value.origin
-  const basePath = base.value.pathname.replace(/\/+$/, '')
-  const host = base.value.host
+  const checked = checkEndpoint('baseUrl', options.baseUrl)
+  if (!checked.ok) throw new TypeError(checked.error.message)
+  const base = new URL(checked.value)
+  const origin = base.origin
+  const basePath = base.pathname.replace(/\/+$/, '')
+  const host = base.host
   const timeoutMs =
     options.timeoutMs !== undefined && Number.isFinite(options.timeoutMs) && options.timeoutMs > 0
       ? options.timeoutMs
@@ -155,9 +190,13 @@ export function createRestClient(options: RestClientOptions): RestClient {
   const fetchImpl = options.fetchImpl ?? fetch
   const now = options.now ?? Date.now
   const log = options.logger ?? silentLogger
+  const scrubOthers = options.scrub ?? ((text: string) => text)
+  const scrub = (text: string, apiKey: string): string => scrubOthers(scrubKey(text, apiKey))
 
   let info: RateLimitInfo | null = null
   let blockedUntil: number | null = null
+  /** A 429 on a trading request holds back trading requests only (VoxFi's limits are not documented). */
+  let tradeBlockedUntil: number | null = null
 
   const errors = {
     unauthorized: (status?: number): ApiError => ({
@@ -173,6 +212,21 @@ export function createRestClient(options: RestClientOptions): RestClient {
         "This machine's IP address is not in the API key's allowed IPs. Allowed IPs can't be edited on an " +
         'existing key: create a new key whose allowed IPs include this machine (or leave them empty), ' +
         'enter it here, then revoke the old one.',
+      ...(status !== undefined ? { status } : {}),
+    }),
+    permission: (status?: number): ApiError => ({
+      code: 'permission',
+      message:
+        'The API key lacks the permission this needs (the exchange said "permission denied"). Keys carry ' +
+        'permissions (read orders, create orders, cancel orders, read positions, read wallet): create a key ' +
+        'with the ones you need on the exchange under Profile → Security, and enter it here.',
+      ...(status !== undefined ? { status } : {}),
+    }),
+    forbidden: (word: string | null, status?: number): ApiError => ({
+      code: 'forbidden',
+      message:
+        `The exchange refused this request (HTTP 403${word ? `: "${word.slice(0, 80)}"` : ''}). It is neither an ` +
+        'IP block nor a missing permission; check the key on the exchange, or contact its support.',
       ...(status !== undefined ? { status } : {}),
     }),
     rateLimited: (retryAfterMs: number, status?: number): ApiError => ({
@@ -217,7 +271,7 @@ export function createRestClient(options: RestClientOptions): RestClient {
         ? `its TLS certificate was not accepted (${code})`
         : code !== undefined && NETWORK_REASONS[code] !== undefined
           ? NETWORK_REASONS[code]
-          : scrub(errorMessage(e).slice(0, 200), apiKey)
+          : scrub(errorMessage(e), apiKey).slice(0, 200)
     return {
       code: 'network',
       message: `Could not reach ${host}: ${reason}. Check the profile's base URL and your network connection.`,
@@ -225,64 +279,116 @@ export function createRestClient(options: RestClientOptions): RestClient {
     }
   }
 
-  /**
-   * One GET of `path` (below the base URL) with the key: the parsed JSON body, or a typed error. Every request of
-   * the client goes through here, so a 429 from any endpoint holds back all of them until it has passed.
-   */
-  async function getJson(path: string, apiKey: string): Promise<Result<unknown>> {
-    const problem = keyProblem(apiKey)
-    if (problem) return { ok: false, error: problem }
-    const started = now()
-    if (blockedUntil !== null && blockedUntil > started) {
-      const error = errors.rateLimited(blockedUntil - started)
-      log.warn('rest: request held back by rate limit', { path, retryAfterMs: error.retryAfterMs })
-      return { ok: false, error }
-    }
-    const fail = (error: ApiError): Result<unknown> => {
-      const safe = { ...error, message: scrub(error.message, apiKey) }
-      log.warn('rest: request failed', {
-        path,
-        code: safe.code,
-        status: safe.status ?? null,
-        ms: now() - started,
-        message: safe.message,
-      })
-      return { ok: false, error: safe }
-    }
+  interface Exchange {
+    status: number
+    headers: Headers
+    text: string
+    body: unknown
+    json: boolean
+  }
 
+  /**
+   * One request to the venue, sent once: its answer whatever the status, or why none came. Every request of the
+   * client goes through here; `trade` requests keep their own 429 hold, apart from the reads'.
+   */
+  async function exchange(
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    apiKey: string,
+    options: { body?: unknown; timeoutMs?: number; trade?: boolean } = {},
+  ): Promise<{ ok: true; value: Exchange } | { ok: false; error: ApiError; sent: 'no' | 'maybe' }> {
+    const problem = keyProblem(apiKey)
+    if (problem) return { ok: false, error: problem, sent: 'no' }
+    const started = now()
+    const held = options.trade === true ? tradeBlockedUntil : blockedUntil
+    if (held !== null && held > started) {
+      const error = errors.rateLimited(held - started)
+      log.warn('rest: request held back by rate limit', { path, retryAfterMs: error.retryAfterMs })
+      return { ok: false, error, sent: 'no' }
+    }
     let res: Response
     let text: string
+    const headers: Record<string, string> = { 'X-Api-Key': apiKey, Accept: 'application/json' }
+    if (options.body !== undefined) headers['Content-Type'] = 'application/json'
     try {
       res = await fetchImpl(new URL(`${basePath}${path}`, origin).toString(), {
-        method: 'GET',
-        headers: { 'X-Api-Key': apiKey, Accept: 'application/json' },
+        method,
+        headers,
+        ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
         // A redirect would carry X-Api-Key to wherever it points; make the user fix the URL instead.
         redirect: 'manual',
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: AbortSignal.timeout(options.timeoutMs ?? timeoutMs),
       })
-      const observed = parseRateLimitHeaders(res.headers, now())
-      info = observed
+      info = parseRateLimitHeaders(res.headers, now())
       text = await readBody(res)
     } catch (e) {
-      return fail(transportError(e, apiKey))
+      return { ok: false, error: transportError(e, apiKey), sent: neverSent(e) ? 'no' : 'maybe' }
     }
-    const status = res.status
-
-    let body: unknown
+    let body: unknown = null
     let json = true
     try {
       body = JSON.parse(text)
     } catch {
       json = false
     }
-    const word = json ? bodyErrorWord(body) : null
-    if (word === 'unauthorized' || status === 401) return fail(errors.unauthorized(status))
-    if (word === 'ip not allowed' || status === 403) return fail(errors.ipNotAllowed(status))
-    if (status === 429) {
+    // Measured before anything walks it: a body nested past the limit would make every later serialisation (the
+    // account's change check, a window's batch) overflow the stack. Refused whole, so the other reads go on.
+    const tooBig = json ? jsonLimitProblem(body, REST_BODY_LIMITS, false) : null
+    if (tooBig !== null) {
+      return {
+        ok: false,
+        error: errors.badResponse(`was ${tooBig.message}, past what the app reads`, res.status),
+        sent: 'maybe',
+      }
+    }
+    if (res.status === 429) {
       const t = now()
       const delay = blockDelayMs(res.headers, info, t, json ? retryAfterField(body) : null)
-      blockedUntil = t + delay
-      return fail(errors.rateLimited(delay, status))
+      if (options.trade === true) tradeBlockedUntil = t + delay
+      else blockedUntil = t + delay
+    }
+    return { ok: true, value: { status: res.status, headers: res.headers, text, body, json } }
+  }
+
+  function logFailure(path: string, error: ApiError, started: number): void {
+    log.warn('rest: request failed', {
+      path,
+      code: error.code,
+      status: error.status ?? null,
+      ms: now() - started,
+      message: error.message,
+    })
+  }
+
+  /**
+   * One GET of `path` (below the base URL) with the key: the parsed JSON body, or a typed error. A 429 from any
+   * endpoint holds back all reads until it has passed.
+   */
+  async function getJson(path: string, apiKey: string): Promise<Result<unknown>> {
+    const started = now()
+    const fail = (error: ApiError): Result<unknown> => {
+      const safe = { ...error, message: scrub(error.message, apiKey) }
+      logFailure(path, safe, started)
+      return { ok: false, error: safe }
+    }
+    const r = await exchange('GET', path, apiKey)
+    if (!r.ok) {
+      // A request held back was logged where it was held.
+      if (r.error.code === 'rate_limited' && r.sent === 'no') return { ok: false, error: r.error }
+      return fail(r.error)
+    }
+    const { status, headers, body, json } = r.value
+    const word = json ? bodyErrorWord(body) : null
+    if (word === 'unauthorized' || status === 401) return fail(errors.unauthorized(status))
+    // Three different 403s, each its own state: an IP block, a missing permission (VoxFi's "permission denied",
+    // PO7), and anything else.
+    if (word === 'ip not allowed') return fail(errors.ipNotAllowed(status))
+    if (word === 'permission denied' || (json && bodyErrorCode(body) === 'PO7'))
+      return fail(errors.permission(status))
+    if (status === 403) return fail(errors.forbidden(word, status))
+    if (status === 429) {
+      const held = blockedUntil ?? now()
+      return fail(errors.rateLimited(Math.max(0, held - now()), status))
     }
     if (status >= 500) {
       return fail({
@@ -292,10 +398,10 @@ export function createRestClient(options: RestClientOptions): RestClient {
       })
     }
     if (status >= 300 && status < 400) {
-      const location = res.headers.get('location')
+      const location = headers.get('location')
       return fail(
         errors.badResponse(
-          `was a redirect (HTTP ${status}${location ? ` to ${scrub(location.slice(0, 200), apiKey)}` : ''}); redirects are not followed so the key is not sent elsewhere`,
+          `was a redirect (HTTP ${status}${location ? ` to ${scrub(location, apiKey).slice(0, 200)}` : ''}); redirects are not followed so the key is not sent elsewhere`,
           status,
         ),
       )
@@ -307,13 +413,32 @@ export function createRestClient(options: RestClientOptions): RestClient {
       return fail(errors.badResponse(`was HTTP ${status} for ${path}`, status))
     }
     if (!json) {
-      const type = res.headers.get('content-type')
+      const type = headers.get('content-type')
       return fail(
         errors.badResponse(`was not JSON${type ? ` (content type ${type.slice(0, 60)})` : ''}`, status),
       )
     }
     log.info('rest: answered', { path, status, ms: now() - started })
     return { ok: true, value: body }
+  }
+
+  async function send(request: TradeRequest, apiKey: string): Promise<TradeResult> {
+    const started = now()
+    const r = await exchange(request.method, request.path, apiKey, {
+      body: request.body,
+      trade: true,
+      ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
+    })
+    if (!r.ok) {
+      const error = { ...r.error, message: scrub(r.error.message, apiKey) }
+      logFailure(request.path, error, started)
+      return { ok: false, error, sent: r.sent }
+    }
+    const { status, body, json } = r.value
+    log.info('rest: answered', { method: request.method, path: request.path, status, ms: now() - started })
+    const answer: TradeAnswer = { status, body: json ? body : null }
+    if (status === 429) answer.retryAfterMs = Math.max(0, (tradeBlockedUntil ?? now()) - now())
+    return { ok: true, value: answer }
   }
 
   async function getEvents(apiKey: string): Promise<Result<EventSummary[]>> {
@@ -344,6 +469,7 @@ export function createRestClient(options: RestClientOptions): RestClient {
   return {
     listEvents: getEvents,
     get: getJson,
+    send,
     async verifyKey(apiKey) {
       const r = await getEvents(apiKey)
       return r.ok ? { ok: true, value: undefined } : r

@@ -8,7 +8,6 @@ import WebSocket from 'ws'
 import { GapEstimator, silenceLimit } from '../health/gap-estimator'
 import { LIVENESS_DEFAULTS, RECONNECT_DEFAULTS, type SilenceLimits } from '../health/thresholds'
 import { parseRetryAfter } from './rate-limit'
-import { CONNECT_TIMEOUT } from './link-errors'
 import { LinkWatch } from './link-watch'
 import { RetryPolicy, type BackoffOptions } from './reconnect-policy'
 import type { Logger, StreamPhase, StreamState } from '../base/types'
@@ -23,6 +22,12 @@ export type StreamCloseCause =
   | 'oversized' // a frame exceeded maxFrameBytes (ws closes with 1009)
   | 'reconnect' // reconnectNow() tore it down
   | 'closed' // close() was called
+
+/**
+ * The stream's own mark for an attempt that got no answer in time (ws's handshake timeout, or ours): the system
+ * code a timed-out connect would carry, so link-errors.ts reads both alike.
+ */
+export const CONNECT_TIMEOUT = 'ETIMEDOUT'
 
 export interface StreamCloseInfo {
   code: number
@@ -246,7 +251,12 @@ export function createStreamConnection(options: StreamOptions): StreamConnection
       return
     }
     if (info.cause === 'reconnect') return // reconnectNow() connects right after
-    const worked = retries.worked(openForMs, info.cause === 'oversized', delivered)
+    // A socket closed for silence stayed open past the silence limit with its pings answered: the venue is
+    // reachable, and the limit (doubled through a silence episode) already spaced the attempts. Counted as a
+    // failure, each rebuild of a stall doubled the wait too, and a venue speaking again found no socket for
+    // up to capMs.
+    const reachable = delivered || info.cause === 'silence'
+    const worked = retries.worked(openForMs, info.cause === 'oversized', reachable)
     scheduleRetry(retries.next(!worked, info.retryAfterMs ?? null))
   }
 

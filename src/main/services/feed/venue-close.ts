@@ -2,11 +2,11 @@
 // VoxFi reports errors by closing the socket, not with error frames: 4001 (the user channel's key was refused),
 // 4002 (invalid connection params), 4003 (server error: try again) and 4004 (a message of ours was invalid).
 // A plain reconnect is right only for 4003 and the abnormal closes: resending a refused key or an invalid
-// message would only be closed again, and a 4001 takes every market's data down with it.
+// message would only be closed again, and a 4001 takes every market's data down with it. A 4004 names no
+// message: the registry works out which subscription it refused (refusal-search.ts), and this says what it found.
 import type { ApiError, InspectorFrame } from '../../../shared/model'
-import type { ClientMessage } from '../../../shared/protocol'
-import { REDACTED } from './redact'
-import type { IdChannel } from './registry'
+import { REDACTED } from '../base/key-scrub'
+import { MAX_REFUSALS, SEARCH_LIMIT_MS, type Refusal, type Unit } from './refusal-search'
 import type { StreamCloseInfo } from './stream'
 
 export type VenueClose = 'unauthorized' | 'invalid-params' | 'server-error' | 'invalid-message'
@@ -38,8 +38,8 @@ export function unauthorizedClose(reason: string): ApiError {
 export interface VenueCloseDeps {
   /** The sticky user-channel key error: no user subscribe is sent while it is set. */
   setAuthError(error: ApiError): void
-  /** Sets subscriptions aside so a reconnect does not resend them. */
-  refuse(channel: IdChannel, ids: readonly string[]): void
+  /** What the registry makes of a 4004 on the socket that just closed; it sets aside what was found refused. */
+  refusal(): Refusal
   /** An incident for the status bar's log. */
   incident(kind: 'bad_frame', detail: string): void
   /** The refused message, for the inspector. */
@@ -50,67 +50,77 @@ export interface VenueCloseDeps {
   now(): number
 }
 
-/** A message as it was sent, kept only as long as it can still be the one a close answers. */
-interface Sent {
-  message: ClientMessage
-  at: number
+/** Subscriptions named in the incident log, at most this many. */
+const NAMED = 5
+
+function nameOf(u: Unit): string {
+  return u.channel === 'user' ? "the account's channel" : `${u.channel} "${u.id.slice(0, 80)}"`
 }
 
-/** How long after sending a message a 4004 is taken to answer it. */
-const ANSWER_WINDOW_MS = 10_000
+function namesOf(units: readonly Unit[]): string {
+  const named = units.slice(0, NAMED).map(nameOf).join(', ')
+  return units.length > NAMED ? `${named} and ${units.length - NAMED} more` : named
+}
 
 export class VenueCloses {
-  private last: Sent | null = null
-
   constructor(private readonly d: VenueCloseDeps) {}
-
-  /** Every message the registry sends passes here (after it was sent). */
-  sent(message: ClientMessage): void {
-    this.last = { message, at: this.d.now() }
-  }
-
-  /** A new socket: nothing on it has been answered yet. */
-  opened(): void {
-    this.last = null
-  }
 
   /** The socket closed; returns what the close meant, or null for an ordinary one. */
   closed(info: StreamCloseInfo): VenueClose | null {
     const kind = info.wasOpen ? venueCloseOf(info.code) : null
-    const last = this.last
-    this.last = null
     if (kind === 'unauthorized') {
       // Setting the key error also logs the auth incident (the registry's onAuthChange).
       this.d.setAuthError(unauthorizedClose(info.reason))
     } else if (kind === 'invalid-message') {
-      this.invalidMessage(info.reason, last)
+      this.invalidMessage(info.reason)
     }
     return kind
   }
 
-  /** 4004 is our own bug: say exactly what was refused, and set that subscription aside. */
-  private invalidMessage(reason: string, last: Sent | null): void {
-    const at = this.d.now()
-    const why = `closed by the exchange with 4004 (invalid message${reason ? `: ${reason.slice(0, 120)}` : ''})`
-    if (last === null || at - last.at > ANSWER_WINDOW_MS) {
-      this.d.incident('bad_frame', `The exchange ${why}; no message of ours was outstanding.`)
-      return
+  /** 4004 is our own bug: say what the venue refused, once the registry has told it apart from the rest. */
+  private invalidMessage(reason: string): void {
+    const r = this.d.refusal()
+    const said = reason.trim() === '' ? '' : `, "${reason.trim().slice(0, 120)}"`
+    const closedWith = `The exchange closed the connection with 4004 (invalid message${said})`
+    const log = (detail: string) => this.d.incident('bad_frame', this.d.scrub(detail))
+    switch (r.kind) {
+      case 'none':
+        log(`${closedWith}; every message of ours had been answered, so nothing is set aside.`)
+        return
+      case 'checking':
+        log(
+          `${closedWith} while ${r.open.length} subscriptions were unanswered (${namesOf(r.open)}); the venue ` +
+            'does not say which it refused, ' +
+            (r.held === 0
+              ? 'and none of them is held back: nothing is set aside.'
+              : 'so they are asked for again one at a time, and every subscription it accepted streams meanwhile.'),
+        )
+        return
+      case 'gave-up': {
+        const bound = `the search for the refused subscription reached its bound (${MAX_REFUSALS} closes or ${SEARCH_LIMIT_MS / 1000} s)`
+        const aside =
+          r.units.length === 0
+            ? 'none of those unanswered is still asked for: nothing is set aside'
+            : `${namesOf(r.units)} ${r.units.length === 1 ? 'is' : 'are'} set aside without being told apart, until opened anew`
+        log(`${closedWith} again: ${bound}, so ${aside}.`)
+        return
+      }
+      case 'isolated': {
+        const m = r.message
+        // The user channel's subscribe carries the key itself: it never leaves here, whatever the redactor knows.
+        const shown = this.d.scrub(
+          JSON.stringify(m.channel === 'user' && m.type === 'subscribe' ? { ...m, auth: REDACTED } : m),
+        )
+        this.d.refused(this.d.recordRefused(shown, this.d.now(), `refused by the venue (4004)${said}`))
+        const then =
+          r.unit.channel === 'user'
+            ? 'it is sent again with the next connection'
+            : r.wanted
+              ? `${nameOf(r.unit)} is set aside until it is opened anew; every other subscription goes on`
+              : `${nameOf(r.unit)} is no longer asked for`
+        log(`${shown.slice(0, 300)} was refused by the venue (4004)${said}: ${then}.`)
+        return
+      }
     }
-    // The user channel's subscribe carries the key itself: it never leaves here, whatever the redactor knows.
-    const shown = last.message.channel === 'user' ? { ...last.message, auth: REDACTED } : last.message
-    const text = this.d.scrub(JSON.stringify(shown))
-    this.d.refused(this.d.recordRefused(text, at, why))
-    const m = last.message
-    if (m.type === 'subscribe' && m.channel !== 'user') {
-      const ids = m.channel === 'market' ? m.markets : m.events
-      this.d.refuse(m.channel, ids)
-      this.d.incident(
-        'bad_frame',
-        `The exchange ${why} for ${text.slice(0, 300)}; those ${m.channel}s are not asked for again ` +
-          'until they are opened anew.',
-      )
-      return
-    }
-    this.d.incident('bad_frame', `The exchange ${why} for ${text.slice(0, 300)}.`)
   }
 }

@@ -187,6 +187,11 @@ export class RestBooks {
         this.unsupported = true
         this.dropQueue()
         this.d.log.warn('rest books: the key was refused; books come from the stream until it changes')
+      } else if (r.error.code === 'permission' || r.error.code === 'forbidden') {
+        // This endpoint refuses this key, and only this endpoint: the other reads carry on.
+        this.unsupported = true
+        this.dropQueue()
+        this.d.log.warn('rest books: the venue refuses this key its books (403); books come from the stream')
       } else if (r.error.code === 'not_found' && !this.answered) {
         this.unsupported = true
         this.dropQueue()

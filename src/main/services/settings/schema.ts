@@ -21,6 +21,7 @@ import {
   MAX_WATCHLISTS,
   MAX_WINDOW_WORKSPACES,
   MAX_WORKSPACES,
+  priceUnitSchema,
   watchlistSchema,
   windowMarketSchema,
   windowWorkspaceSchema,
@@ -32,8 +33,10 @@ import {
   type Workspace,
 } from '../../../shared/workspace'
 import { fail, ok } from '../../../shared/ipc'
+import { tradingSettingsSchema, type TradingSettings } from '../../../shared/trading'
 import { DEMO_PROFILE_ID } from '../../../shared/model'
 import type { Profile, Result, WindowLayout } from '../../../shared/model'
+import type { PriceUnit } from '../../../shared/price-format'
 
 export type Theme = 'system' | 'dark' | 'light'
 
@@ -43,7 +46,7 @@ export interface Settings {
   profiles: Profile[]
   activeProfileId: string
   windows: WindowLayout[]
-  ui?: { theme?: Theme }
+  ui?: { theme?: Theme; priceUnit?: PriceUnit }
   /** Alert rules (each versioned by its own `v`); a bad rule is set aside on load, the others kept. */
   alertRules: AlertRule[]
   /** What happens when every window is closed (DESIGN: the tray keeps watching while alerts are armed). */
@@ -57,6 +60,13 @@ export interface Settings {
   windowMarkets: WindowMarket[]
   /** Per-market big-trade highlighting of the tape. */
   bigTrades: BigTradeEntry[]
+  /** Each profile's trading mode, one-click and limits (docs/trading.md); a profile without one has the defaults. */
+  trading: TradingEntry[]
+}
+
+/** One profile's trading settings. */
+export interface TradingEntry extends TradingSettings {
+  profileId: string
 }
 
 export const SETTINGS_VERSION = 1
@@ -116,6 +126,7 @@ export function defaultSettings(): Settings {
     windowWorkspaces: [],
     windowMarkets: [],
     bigTrades: [],
+    trading: [],
   }
 }
 
@@ -186,7 +197,10 @@ const windowLayoutSchema = z.object({
   maximized: z.boolean(),
 })
 
-const uiSchema = z.object({ theme: z.enum(['system', 'dark', 'light']).optional() })
+const uiSchema = z.object({
+  theme: z.enum(['system', 'dark', 'light']).optional(),
+  priceUnit: priceUnitSchema.optional(),
+})
 
 /**
  * Every section of the file. A new section is one line here plus its field in Settings (the compile-time
@@ -221,6 +235,11 @@ export const SETTINGS_SECTIONS = {
     entrySchema: bigTradeEntrySchema,
     maxEntries: MAX_BIG_TRADE_RULES,
     idKey: 'market',
+  }),
+  trading: listSection({
+    entrySchema: z.object({ profileId: idSchema, ...tradingSettingsSchema.shape }).strict(),
+    maxEntries: MAX_PROFILES,
+    idKey: 'profileId',
   }),
 }
 

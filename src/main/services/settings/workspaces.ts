@@ -5,11 +5,14 @@
 import { randomUUID } from 'node:crypto'
 import { fail, ok } from '../../../shared/ipc'
 import type { Result } from '../../../shared/model'
+import { DEFAULT_PRICE_UNIT, type PriceUnit } from '../../../shared/price-format'
 import {
   DEFAULT_WORKSPACE_ID,
   MARKET_WORKSPACE_ID,
+  MAX_PAGE_WINDOWS,
   MAX_WATCHLISTS,
   MAX_WINDOW_WORKSPACES,
+  PAGE_WINDOW_PREFIX,
   MAX_WORKSPACES,
   type BigTradeRule,
   type Watchlist,
@@ -26,6 +29,8 @@ export interface WorkspaceServiceDeps {
   now(): number
   /** Every window gets the new view. */
   changed(): void
+  /** The price unit changed: the engine's own texts that name prices are written again. */
+  priceUnitChanged(): void
 }
 
 export class WorkspaceService {
@@ -42,8 +47,24 @@ export class WorkspaceService {
       windows: s.windowWorkspaces,
       markets: s.windowMarkets,
       bigTrades: s.bigTrades,
+      priceUnit: s.ui?.priceUnit ?? DEFAULT_PRICE_UNIT,
     }
     return this.cached
+  }
+
+  /** The unit prices are shown in, in every window and in the engine's alert texts. */
+  priceUnit(): PriceUnit {
+    return this.view().priceUnit
+  }
+
+  async setPriceUnit(unit: PriceUnit): Promise<Result<void>> {
+    let changed = false
+    const r = await this.write((s) => {
+      changed = (s.ui?.priceUnit ?? DEFAULT_PRICE_UNIT) !== unit
+      return changed ? { ...s, ui: { ...s.ui, priceUnit: unit } } : UNCHANGED
+    })
+    if (r.ok && changed) this.d.priceUnitChanged()
+    return r
   }
 
   async saveWorkspace(input: WorkspaceInput): Promise<Result<Workspace>> {
@@ -149,10 +170,15 @@ export class WorkspaceService {
 
 /**
  * A per-window list without `window`'s entry, most recent last: the oldest windows' entries go first when the
- * list is full, leaving room for one more.
+ * list is full, leaving room for one more. A page's own key makes room among the pages' keys first.
  */
 function recentOthers<T extends { window: string }>(list: readonly T[], window: string): T[] {
-  const others = list.filter((w) => w.window !== window)
+  let others = list.filter((w) => w.window !== window)
+  if (window.startsWith(PAGE_WINDOW_PREFIX)) {
+    const pages = others.filter((w) => w.window.startsWith(PAGE_WINDOW_PREFIX))
+    const gone = new Set(pages.slice(0, Math.max(0, pages.length - (MAX_PAGE_WINDOWS - 1))))
+    others = others.filter((w) => !gone.has(w))
+  }
   return others.slice(Math.max(0, others.length - (MAX_WINDOW_WORKSPACES - 1)))
 }
 

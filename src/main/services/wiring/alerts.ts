@@ -14,6 +14,7 @@ export function wireAlerts(w: Wiring): Pick<Engine, 'alerts' | 'relay'> {
     {
       now,
       log,
+      balances: () => Object.values(p.account.state().balances),
       books: p.books,
       eventOf: (market) => p.catalog.eventOf(market),
       isKnownMarket: (market) => p.data.isKnown(market),
@@ -22,6 +23,7 @@ export function wireAlerts(w: Wiring): Pick<Engine, 'alerts' | 'relay'> {
         return title === null ? null : marketLabelOf(p.catalog.eventTitleOf(market) ?? '', title)
       },
       priceGrid: (market) => p.catalog.priceGrid(market),
+      priceUnit: () => p.workspaces.priceUnit(),
       connectionState: () => p.connection.state(),
       authError: () => p.registry.authError(),
       keyExpiresAt: () => p.connection.profile.keyExpiresAt,

@@ -3,6 +3,10 @@
 // so a room may hear a part built after it.
 import type { AccountReader } from '../account/rest-reader'
 import type { UserFeed } from '../account/user-feed'
+import type { AccountModel } from '../account/model'
+import type { OrderJournal } from '../orders/journal'
+import type { OrderService } from '../orders/service'
+import type { TradingSettingsStore } from '../settings/trading'
 import type { AlertRelay } from '../alerts/relay'
 import type { AlertService } from '../alerts/service'
 import type { AlertEvent } from '../../../shared/alerts'
@@ -64,9 +68,13 @@ export interface Engine {
   restBooks: RestBooks
   data: MarketData
   stopLiveness(): void
-  // the account
+  // the account and orders
   userFeed: UserFeed
   accountRest: AccountReader
+  account: AccountModel
+  tradingSettings: TradingSettingsStore
+  journal: OrderJournal
+  orders: OrderService
   // alerts
   alerts: AlertService
   relay: AlertRelay

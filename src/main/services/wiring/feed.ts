@@ -26,11 +26,7 @@ export function wireFeed(w: Wiring): Pick<Engine, FeedParts> {
     })
   const registry = createRegistry({
     logger: log,
-    send: (message) => {
-      const sent = p.connection.send(message)
-      if (sent) p.closes.sent(message)
-      return sent
-    },
+    send: (message) => p.connection.send(message),
     isOpen: () => p.connection.isOpen(),
     getUserKey: () => p.keys.stored(p.connection.profile),
     onChange: (change) => subscriptionsChanged(p, change),
@@ -38,11 +34,12 @@ export function wireFeed(w: Wiring): Pick<Engine, FeedParts> {
       if (error) p.incidents.record('auth', `${error.code}: ${error.message}`)
       w.statusChanged()
     },
+    now,
   })
   const closes = new VenueCloses({
     // The close's reason is the venue's text, shown in windows: scrubbed like any other.
     setAuthError: (error) => registry.setAuthError({ ...error, message: secrets.redact(error.message) }),
-    refuse: (channel, ids) => registry.refuse(channel, ids),
+    refusal: () => registry.venueRefused(),
     incident: (kind, detail) => p.incidents.record(kind, detail),
     refused: (frame) => p.fanout.inspector(frame),
     recordRefused: (sent, at, detail) => p.inspector.recordRefused(sent, at, detail),
@@ -58,6 +55,7 @@ export function wireFeed(w: Wiring): Pick<Engine, FeedParts> {
       demo: w.demo,
       ...(options.stream !== undefined ? { stream: options.stream } : {}),
       ...(options.restTimeoutMs !== undefined ? { restTimeoutMs: options.restTimeoutMs } : {}),
+      scrub: (text) => secrets.redact(text),
       authError: () => registry.authError(),
       hooks: connectionHooks(w),
     },

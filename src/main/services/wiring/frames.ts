@@ -4,7 +4,7 @@ import { FrameRouter, type FrameRouterDeps } from '../frames'
 import type { Engine, Wiring } from './engine'
 
 /** Replayed data is not the market: alert rules never see it. */
-const REPLAY_ALERTS = { onBook() {}, onTicker() {}, onTrade() {}, onUser() {} }
+const REPLAY_ALERTS = { onBook() {}, onTicker() {}, onTrade() {}, onAccount() {} }
 
 export function wireFrames(w: Wiring): Pick<Engine, 'router' | 'replayRouter'> {
   const p = w.parts
@@ -22,6 +22,8 @@ export function wireFrames(w: Wiring): Pick<Engine, 'router' | 'replayRouter'> {
     status: p.status,
     incidents: p.incidents,
     fanout: p.fanout,
+    account: p.account,
+    printed: (trade) => p.orders.onPrint(trade.market, trade.price, trade.size),
   }
   return {
     router: new FrameRouter({

@@ -46,6 +46,7 @@ export function wireHealth(
       status: () => status.status(),
       alerts: () => p.alerts.view(),
       workspace: () => p.workspaces.view(),
+      account: () => p.orders.account(),
       recentTrades: (market, limit) => p.tapes.history(market, limit),
       recentCandles: (market) => p.tapes.candles(market),
       recentFrames: (limit) => p.inspector.recent(limit),

@@ -13,8 +13,10 @@ export function connectionHooks(w: Wiring): ConnectionHooks {
       p.restBooks.reset()
       p.accountRest.reset()
       p.registry.disconnected()
+      p.registry.venueChanged()
       p.data.clear()
       p.userFeed.clear()
+      p.account.clear()
       p.fanout.forgetUser()
       p.catalog.clear()
       p.alerts.reset()
@@ -24,7 +26,6 @@ export function connectionHooks(w: Wiring): ConnectionHooks {
       p.recordReplay.interrupted()
     },
     opened: () => {
-      p.closes.opened()
       p.venue.connected()
       p.registry.connected()
       p.liveness.restartClocks(w.now())

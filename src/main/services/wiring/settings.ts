@@ -24,12 +24,18 @@ export function wireSettings(w: Wiring): Pick<Engine, 'keys' | 'profiles' | 'wor
       p.accountRest.refresh()
       p.catalog.invalidate()
       p.registry.keyChanged()
+      p.orders.keyChanged()
       p.status.setError(null)
     },
   })
   return {
     keys,
     profiles: new ProfileService(settings, p.connection, w.credentials, log),
-    workspaces: new WorkspaceService({ settings, now: w.now, changed: () => p.fanout.workspaceChanged() }),
+    workspaces: new WorkspaceService({
+      settings,
+      now: w.now,
+      changed: () => p.fanout.workspaceChanged(),
+      priceUnitChanged: () => p.alerts.priceUnitChanged(),
+    }),
   }
 }

@@ -105,7 +105,7 @@ const OrderLine = memo(function OrderLine({
           data-testid="order-alert"
           title={`Alert when this market's order is filled: ${marketHint(name, o.market)}`}
           aria-label={`Alert when an order in ${name?.label ?? o.market} is filled`}
-          onClick={() => openAlertForm(prefill({ market: o.market, subject: 'order-filled' }))}
+          onClick={() => openAlertForm(prefill({ market: o.market, subject: 'order-filled' }, unit))}
         >
           <BellIcon size={10} />
         </button>

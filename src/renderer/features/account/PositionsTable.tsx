@@ -1,7 +1,8 @@
-// Positions marked to their markets' live prices. A position's average and mark stay in probability (R$ per
-// contract), the terms its P&L is worked out in ((mark − avg) × size), whatever the price preference. A venue that
-// keeps YES and NO apart (VoxFi) has a row per outcome held; paper positions follow the live ones, marked PAPER.
-// Each row can be closed from its market's ticket, and a market holding both YES and NO can merge its pairs.
+// Positions marked to their markets' live prices. The average and the mark read in the price unit the app shows,
+// as the ladder beside them does; the P&L ((mark − avg) × size) is worked out in R$ per contract and reads in R$.
+// A venue that keeps YES and NO apart (VoxFi) has a row per outcome held; paper positions follow the live ones,
+// marked PAPER. Each row can be closed from its market's ticket, and a market holding both YES and NO can merge
+// its pairs.
 import { memo, useId, useMemo } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import { positionKey, type PositionRow } from '../../../shared/account'
@@ -9,16 +10,17 @@ import type { TradingMode } from '../../../shared/trading'
 import { useInterests } from '../../hooks/context'
 import { useFeedNotLive } from '../../hooks/freshness'
 import { nameOf, type MarketName, type MarketNames } from '../../lib/market-names'
-import { formatAmount, formatMid, formatPrice, formatSize } from '../../lib/format'
+import { formatAmount, formatMid, formatPrice, formatSize, type PriceUnit } from '../../lib/format'
 import { useMonitor } from '../../store/monitor'
+import { usePriceUnit } from '../../store/prefs'
 import { GridTable, type GridColumn } from '../../ui/GridTable'
 import { heldContracts, mergeablePairs, PositionActions } from '../trading'
 import { MarketCell } from './cells'
 import { markOf, positionPnl, priceInputsIn, totalPnl, type Known, type Mark } from './pnl'
 
-function markText(mark: Mark): string {
+function markText(mark: Mark, unit: PriceUnit): string {
   if (mark.price === null) return '—'
-  return mark.source === 'mid' ? formatMid(mark.price) : formatPrice(mark.price)
+  return mark.source === 'mid' ? formatMid(mark.price, unit) : formatPrice(mark.price, unit)
 }
 
 function markTitle(mark: Mark, size: number, value: number | null): string {
@@ -74,6 +76,7 @@ const PositionLine = memo(function PositionLine({
   useInterests(`position${id}${p.market}`, [{ channel: 'market', id: p.market, filter: 'all' }])
   const inputs = useMonitor(useShallow((s) => priceInputsIn(s, p.market)))
   const row = positionPnl(p, markOf(inputs, useFeedNotLive()))
+  const unit = usePriceUnit()
   const { mark } = row
   const venuePnl = p.pnl === null ? '' : `; the venue reports P&L ${formatAmount(p.pnl)}`
   // The outcome the row holds: its own where the venue says, else the side of its YES-terms size.
@@ -119,7 +122,7 @@ const PositionLine = memo(function PositionLine({
         data-testid="position-avg"
         title={p.avgPrice === null ? (row.unrealized.reason ?? undefined) : 'Average price (venue)'}
       >
-        {formatPrice(p.avgPrice)}
+        {formatPrice(p.avgPrice, unit)}
       </td>
       <td
         className={`num pos-mark${mark.live ? '' : ' not-live'}`}
@@ -129,7 +132,7 @@ const PositionLine = memo(function PositionLine({
         title={markTitle(mark, p.size, row.marketValue.value)}
       >
         {mark.source !== null ? <span className="mark-src">{mark.source}</span> : null}
-        {markText(mark)}
+        {markText(mark, unit)}
       </td>
       <PnlCell
         testId="position-upnl"
@@ -138,7 +141,7 @@ const PositionLine = memo(function PositionLine({
             ? { ...row.unrealized, reason: `${row.unrealized.reason}${venuePnl}` }
             : row.unrealized
         }
-        title={`(mark ${markText(mark)} − avg ${formatPrice(p.avgPrice)}) × ${formatSize(p.size)}${venuePnl}`}
+        title={`(mark ${markText(mark, unit)} − avg ${formatPrice(p.avgPrice, unit)}) × ${formatSize(p.size)}${venuePnl}`}
       />
       <PnlCell testId="position-rpnl" v={row.realized} title="Realised P&L as the venue reports it" />
     </tr>

@@ -1,5 +1,5 @@
-// Create or edit one alert rule (`alert-form`). Only the fields the chosen kind needs are shown. Enter in any
-// field saves, Escape closes. Obvious mistakes are named before saving; the engine checks again and its refusal
+// Create or edit one alert rule (`alert-form`). Only the fields the chosen kind needs are shown; a price is typed
+// in the unit the app shows (45 for 45¢), the one the form opened in. Enter in any field saves, Escape closes. Obvious mistakes are named before saving; the engine checks again and its refusal
 // is shown here, with the form kept open.
 import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
 import { ALERT_OPS, type PriceSubject } from '../../../shared/alerts'
@@ -7,6 +7,7 @@ import { askNotificationPermissionOnce } from '../../api/alert-delivery'
 import { useApi } from '../../hooks/context'
 import {
   conditionText,
+  defaultHysteresis,
   draftToInput,
   draftFieldOf,
   fieldsOf,
@@ -20,6 +21,7 @@ import {
 } from '../../lib/alerts'
 import { findMarket } from '../../lib/events'
 import { marketLabel } from '../../lib/market-names'
+import type { PriceUnit } from '../../lib/format'
 import { formatSubject, quoteOf } from '../../lib/quote'
 import { useEvents, useMarketNames } from '../../store/events'
 import { NO_TRADES, useMonitor } from '../../store/monitor'
@@ -34,13 +36,16 @@ const DEFAULT_VALUE: Partial<Record<AlertDraft['subject'], string>> = {
   'key-expiring': '7',
 }
 
+/** How a price field says the unit it is typed in. */
+const UNIT_SIGN: Record<PriceUnit, string> = { cents: '¢', probability: '0–1' }
+
 const MODES: ReadonlyArray<{ mode: AlertDraft['mode']; label: string }> = [
   { mode: 'once', label: 'Once' },
   { mode: 'rearm', label: 'Re-arm' },
 ]
 
 /** The subject's value now, so the trader sees which side of the level the market is. */
-function CurrentValue({ market, subject }: { market: string; subject: PriceSubject }) {
+function CurrentValue({ market, subject, unit }: { market: string; subject: PriceSubject; unit: PriceUnit }) {
   const value = useMonitor((s) => {
     const t = s.trades[market] ?? NO_TRADES
     return quoteOf(s.books[market], s.tickers[market], t[t.length - 1]?.price)[subject]
@@ -48,7 +53,7 @@ function CurrentValue({ market, subject }: { market: string; subject: PriceSubje
   if (value === null) return null
   return (
     <span className="muted small" data-testid="alert-current">
-      now {formatSubject(subject, value)}
+      now {formatSubject(subject, value, unit)}
     </span>
   )
 }
@@ -156,7 +161,13 @@ export function AlertForm({ initial, onClose }: { initial: AlertDraft; onClose()
                 if (!isFormSubject(subject)) return
                 const next = fieldsOf(subject)
                 const keepValue = next.value === f.value
-                set({ subject, value: keepValue ? draft.value : (DEFAULT_VALUE[subject] ?? '') })
+                // A price's hysteresis is in the price unit; another kind's in its own threshold's.
+                const keepHysteresis = isPriceSubject(subject) === isPriceSubject(draft.subject)
+                set({
+                  subject,
+                  value: keepValue ? draft.value : (DEFAULT_VALUE[subject] ?? ''),
+                  hysteresis: keepHysteresis ? draft.hysteresis : defaultHysteresis(subject, draft.unit),
+                })
               }}
             >
               {SUBJECT_GROUPS.map((g) => (
@@ -243,10 +254,15 @@ export function AlertForm({ initial, onClose }: { initial: AlertDraft; onClose()
                 label={
                   <>
                     {f.value}
+                    {isPriceSubject(draft.subject) ? ` (${UNIT_SIGN[draft.unit]})` : null}
                     {isPriceSubject(draft.subject) && draft.market.trim() ? (
                       <>
                         {' '}
-                        <CurrentValue market={draft.market.trim()} subject={draft.subject} />
+                        <CurrentValue
+                          market={draft.market.trim()}
+                          subject={draft.subject}
+                          unit={draft.unit}
+                        />
                       </>
                     ) : null}
                   </>
@@ -295,7 +311,7 @@ export function AlertForm({ initial, onClose }: { initial: AlertDraft; onClose()
             <NumberField
               className="inline"
               inputClassName="num-input small-input"
-              label="Hysteresis"
+              label={isPriceSubject(draft.subject) ? `Hysteresis (${UNIT_SIGN[draft.unit]})` : 'Hysteresis'}
               title="How far the value must go back past the level before the rule can fire again"
               {...numberField('hysteresis')}
             />
@@ -338,7 +354,7 @@ export function AlertForm({ initial, onClose }: { initial: AlertDraft; onClose()
         </div>
         <div className="alert-preview muted" data-testid="alert-preview">
           {built.ok
-            ? `Alert when ${conditionText(built.input.condition, names)}`
+            ? `Alert when ${conditionText(built.input.condition, names, draft.unit)}`
             : 'What the alert watches for shows here once its condition is complete.'}
         </div>
         {error ? (

@@ -13,7 +13,7 @@ import { formatClock, formatPrice, formatSize } from '../../lib/format'
 import { openAlertForm, openMarketAlert, useAlertUi } from '../../store/alerts-ui'
 import { useMarketNames } from '../../store/events'
 import { useMonitor } from '../../store/monitor'
-import { usePriceUnit } from '../../store/prefs'
+import { usePrefs, usePriceUnit } from '../../store/prefs'
 import { Dialog } from '../../ui/Dialog'
 import { MenuSelect } from '../../ui/MenuSelect'
 import { Options } from '../../ui/Options'
@@ -136,7 +136,7 @@ const RuleRow = memo(function RuleRow({
           type="button"
           className="btn small-btn"
           data-testid="alert-edit"
-          onClick={() => openAlertForm(draftFromRule(rule))}
+          onClick={() => openAlertForm(draftFromRule(rule, usePrefs.getState().priceUnit))}
         >
           Edit
         </button>

@@ -8,7 +8,7 @@ import { openAlertManager, openMarketAlert } from '../../store/alerts-ui'
 import { useMarketNames } from '../../store/events'
 import { useMonitor } from '../../store/monitor'
 import { usePriceUnit } from '../../store/prefs'
-import { useWindowWorkspace } from '../workspace/window-state'
+import { useWindowWorkspace } from '../workspace'
 
 const SHOWN_HISTORY = 20
 

@@ -1,8 +1,10 @@
 // The events list: instant search over event and market titles, category and tag filters (where the venue sends
 // them; they combine with the search), sorting, virtualised rows, expandable events with live quotes, keyboard
 // navigation (arrows or j/k, Enter, Shift+Enter). An event row reads its category, status and time left to
-// resolution under its title (EventMeta: one shared minute clock for every countdown). A market row's context
-// menu (right click, the menu key or Shift+F10) and the A key set an alert on that market.
+// resolution under its title (EventMeta: one shared minute clock for every countdown). An event of one market
+// (most of VoxFi's listing) quotes that market on its own row, collapsed or not; only the rows on screen, once
+// the list holds still, subscribe for it. A market row's context menu (right click, the menu key or Shift+F10)
+// and the A key set an alert on that market.
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { memo, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react'
 import type { EventSummary, MarketSummary } from '../../../shared/model'
@@ -21,9 +23,9 @@ import { formatChance, formatPrice } from '../../lib/format'
 import { openMarketAlert } from '../../store/alerts-ui'
 import { useMonitor } from '../../store/monitor'
 import { useDim } from '../../hooks/freshness'
+import { SETTLE_MS, useSettled } from '../../hooks/settled'
 import { usePriceUnit } from '../../store/prefs'
-import { WatchToggle } from '../workspace/WatchToggle'
-import { toggleWatch } from '../workspace/watchlists'
+import { toggleWatch, WatchToggle } from '../workspace'
 import { ContextMenu, isMenuKey, menuPointFor, type MenuAt } from '../../ui/ContextMenu'
 import { Options } from '../../ui/Options'
 import { EventMeta } from './EventMeta'
@@ -35,6 +37,11 @@ type Row =
 
 const EVENT_ROW_H = 34
 const MARKET_ROW_H = 26
+
+/** The market an event row quotes: its only one. An event of several is quoted on its market rows. */
+function quotedMarket(event: EventSummary): string | null {
+  return event.markets.length === 1 ? (event.markets[0]?.id ?? null) : null
+}
 
 const MarketQuote = memo(function MarketQuote({ market }: { market: string }) {
   const t = useMonitor((s) => s.tickers[market])
@@ -64,6 +71,8 @@ export interface EventListProps {
   /** Event to reveal (expand and scroll to), e.g. from quick open. */
   reveal?: { event: string; n: number } | null
   searchRef?: RefObject<HTMLInputElement | null>
+  /** False while the list is a tab behind another: its rows then subscribe to nothing for their quotes. */
+  subscribe?: boolean
 }
 
 /** The listing's two filters: by category and by tag, each offered when some event has one. */
@@ -91,6 +100,7 @@ export function EventList({
   onOpenEvent,
   reveal,
   searchRef,
+  subscribe = true,
 }: EventListProps) {
   const api = useApi()
   const [query, setQuery] = useState('')
@@ -160,6 +170,19 @@ export function EventList({
     getItemKey: (i) => rows[i]?.key ?? i,
     overscan: 10,
   })
+
+  // A collapsed one-market event on screen watches its market; an expanded one has its event's subscription.
+  const quoted: string[] = []
+  for (const v of virtualizer.getVirtualItems()) {
+    const row = rows[v.index]
+    const market = row?.kind === 'event' && !row.expanded ? quotedMarket(row.event) : null
+    if (market !== null) quoted.push(market)
+  }
+  const settledQuotes = useSettled(quoted, quoted.join('\n'), SETTLE_MS)
+  useInterests(
+    'event-list-quotes',
+    subscribe ? settledQuotes.map((id) => ({ channel: 'market' as const, id, filter: 'all' as const })) : [],
+  )
 
   const toggle = (id: string) => {
     const next = new Set(expanded)
@@ -335,15 +358,17 @@ export function EventList({
               'aria-selected': active,
               style: { transform: `translateY(${v.start}px)`, height: v.size },
             }
-            if (row.kind === 'event')
+            if (row.kind === 'event') {
+              const single = quotedMarket(row.event)
               return (
                 <div
                   key={row.key}
                   {...option}
                   aria-expanded={row.expanded}
-                  className={`list-row event-row ${active ? 'cursor' : ''} ${row.expanded ? 'open' : ''}`}
+                  className={`list-row event-row ${active ? 'cursor' : ''} ${row.expanded ? 'open' : ''} ${single !== null ? 'single' : ''}`}
                   data-testid="event-row"
                   data-event={row.event.id}
+                  data-market={single ?? undefined}
                   onClick={() => {
                     setCursorKey(row.key)
                     toggle(row.event.id)
@@ -358,10 +383,12 @@ export function EventList({
                     <span className="ellipsis">{row.event.title}</span>
                     <EventMeta event={row.event} />
                   </span>
-                  <span className="count" title="Markets">
-                    {row.shown !== row.event.markets.length ? `${row.shown}/` : ''}
-                    {row.event.markets.length}
-                  </span>
+                  {single === null ? (
+                    <span className="count" title="Markets">
+                      {row.shown !== row.event.markets.length ? `${row.shown}/` : ''}
+                      {row.event.markets.length}
+                    </span>
+                  ) : null}
                   <button
                     className="row-action"
                     title="Open the event matrix in a new window"
@@ -374,8 +401,10 @@ export function EventList({
                   >
                     <ExternalIcon />
                   </button>
+                  {single !== null ? <MarketQuote market={single} /> : null}
                 </div>
               )
+            }
             return (
               <div
                 key={row.key}

@@ -3,7 +3,7 @@ import type { RefObject } from 'react'
 import { EventList } from './EventList'
 import { useApi } from '../../hooks/context'
 import { explainError } from '../../lib/errors'
-import { useEventsListing } from '../../store/events'
+import { useEventsListing } from '../../hooks/events'
 
 export interface EventsColumnProps {
   selectedMarket: string | null
@@ -12,6 +12,8 @@ export interface EventsColumnProps {
   onOpenKeySettings(): void
   reveal: { event: string; n: number } | null
   searchRef: RefObject<HTMLInputElement | null>
+  /** False while the pane is a tab behind another (EventList's `subscribe`). */
+  subscribe?: boolean
 }
 
 export function EventsColumn(props: EventsColumnProps) {
@@ -26,6 +28,7 @@ export function EventsColumn(props: EventsColumnProps) {
         onOpenEvent={props.onOpenEvent}
         reveal={props.reveal}
         searchRef={props.searchRef}
+        subscribe={props.subscribe ?? true}
       />
     )
   if (listing.phase === 'error' && listing.error) {

@@ -10,17 +10,17 @@ import { formatChance, formatCompact, formatPrice } from '../../lib/format'
 import { ladderSides } from './ladder'
 import { formatSubject, quoteOf } from '../../lib/quote'
 import { openAlertForm, openMarketAlert } from '../../store/alerts-ui'
-import { useEvents } from '../../store/events'
+import { listingAnswered, useEvents, useMarketNames } from '../../store/events'
+import { marketHint, unnamedMarket } from '../../lib/market-names'
 import { NO_TRADES, useMonitor } from '../../store/monitor'
 import { usePriceUnit } from '../../store/prefs'
 import { ContextMenu, isMenuKey, menuPointFor, type MenuAt } from '../../ui/ContextMenu'
-import { EventMeta } from '../events/EventMeta'
-import { FreshnessBadge } from './FreshnessBadge'
+import { EventMeta, RulesDialog } from '../events'
+import { FreshnessBadge } from '../../ui/FreshnessBadge'
 import { viewFreshness } from '../../lib/freshness'
 import { OrderBook } from './OrderBook'
-import { RulesDialog } from '../events/RulesDialog'
 import { useMarketFeed } from './market-feed'
-import { WatchToggle } from '../workspace/WatchToggle'
+import { WatchToggle } from '../workspace'
 import { ExternalIcon } from '../../ui/icons'
 import { OrderTicket } from '../trading'
 
@@ -77,7 +77,7 @@ function Quote({ market }: { market: string }) {
       items: (['last', 'bid', 'ask', 'mid', 'spread'] as const).map((subject) => ({
         label: `Alert on ${subject === 'last' ? 'the last price' : subject}${values[subject] === null ? '' : ` (${formatSubject(subject, values[subject], unit)})`}…`,
         testId: `menu-alert-${subject}`,
-        onSelect: () => openAlertForm(quoteDraft(market, subject, values[subject], grid())),
+        onSelect: () => openAlertForm(quoteDraft(market, subject, values[subject], grid(), unit)),
       })),
     })
   return (
@@ -93,7 +93,7 @@ function Quote({ market }: { market: string }) {
         className="quote-cell quote-btn"
         data-testid="quote-last"
         title="Set an alert on the last price (right-click or Shift+F10 for bid, ask, mid, spread)"
-        onClick={() => openAlertForm(quoteDraft(market, 'last', last, grid()))}
+        onClick={() => openAlertForm(quoteDraft(market, 'last', last, grid(), unit))}
         onContextMenu={(e: MouseEvent) => {
           e.preventDefault()
           openMenu({ x: e.clientX, y: e.clientY })
@@ -154,7 +154,10 @@ export function MarketPane({
   const api = useApi()
   const { loading, error } = useMarketFeed(market, owner)
   const events = useEvents((s) => s.events)
+  const answered = useEvents(listingAnswered)
+  const names = useMarketNames()
   const found = findMarket(events, market)
+  const title = found?.market.title ?? unnamedMarket(market, answered)
   const [openError, setOpenError] = useState<string | null>(null)
   const [rulesOpen, setRulesOpen] = useState(false)
 
@@ -162,10 +165,10 @@ export function MarketPane({
     <section className="market-pane" data-testid="market-pane" data-market={market}>
       <header className="market-head">
         <WatchToggle market={market} />
-        <div className="market-title">
-          <h2 title={found?.market.title ?? market}>{found?.market.title ?? market}</h2>
-          <span className="muted ellipsis">
-            {found ? found.event.title : 'Market'} · <span className="mono">{market}</span>
+        <div className="market-title" data-testid="market-title">
+          <h2 title={title}>{title}</h2>
+          <span className="muted ellipsis" title={marketHint(names.get(market), market)}>
+            {found ? found.event.title : answered ? 'Not in the events listing' : 'Loading the listing…'}
             {found ? <EventMeta event={found.event} /> : null}
             {loading ? ' · loading history…' : null}
             {error ? <span className="error-text"> · history unavailable: {error.message}</span> : null}

@@ -323,11 +323,11 @@ export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; 
   }
   const alertAt = (level: LevelRef) => {
     const t = alertTerms(level)
-    openAlertForm(ladderDraft(market, t.side, t.price, t.mid))
+    openAlertForm(ladderDraft(market, t.side, t.price, t.mid, unit))
   }
   const menuFor = (level: LevelRef, point: { x: number; y: number }) => {
     const { side, price, mid, note } = alertTerms(level)
-    const draft = ladderDraft(market, side, price, mid)
+    const draft = ladderDraft(market, side, price, mid, unit)
     setMenu({
       ...point,
       items: [

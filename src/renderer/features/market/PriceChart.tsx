@@ -23,7 +23,7 @@ import {
   type Candle,
   type CandleInterval,
 } from '../../../shared/candles'
-import type { PriceUnit } from '../../lib/format'
+import { formatPrice } from '../../lib/format'
 import { CHART_INTERVAL_MS, throttle } from '../../lib/throttle'
 import { NO_TRADES, useMonitor } from '../../store/monitor'
 import { usePrefs, usePriceUnit } from '../../store/prefs'
@@ -48,11 +48,6 @@ function themeOptions() {
     rightPriceScale: { borderColor: grid },
     timeScale: { borderColor: grid },
   }
-}
-
-/** An axis or crosshair price: "12¢" / "12.5¢", or "0.12" (a price beyond ±1 is a plain number either way). */
-export function axisPrice(p: number, unit: PriceUnit): string {
-  return unit === 'cents' && Math.abs(p) <= 1 ? `${Number((p * 100).toFixed(1))}¢` : p.toFixed(2)
 }
 
 function pad2(n: number): string {
@@ -86,7 +81,7 @@ export function PriceChart({ market }: { market: string }) {
       ...themeOptions(),
       localization: {
         timeFormatter: (t: Time) => localTime(t, true),
-        priceFormatter: (p: number) => axisPrice(p, usePrefs.getState().priceUnit),
+        priceFormatter: (p: number) => formatPrice(p, usePrefs.getState().priceUnit),
       },
       timeScale: {
         ...themeOptions().timeScale,
@@ -202,7 +197,7 @@ export function PriceChart({ market }: { market: string }) {
 
   // A new unit: the axis and crosshair labels are drawn again (the formatter reads the unit when called).
   useEffect(() => {
-    chartRef.current?.applyOptions({ localization: { priceFormatter: (p: number) => axisPrice(p, unit) } })
+    chartRef.current?.applyOptions({ localization: { priceFormatter: (p: number) => formatPrice(p, unit) } })
   }, [unit])
 
   return (

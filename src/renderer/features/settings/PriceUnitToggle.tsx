@@ -1,8 +1,10 @@
 // How prices read, switched from the status bar: cents of R$1 ("40¢", as VoxFi shows them) or probability
-// ("0.40"). Saved in this app's local storage (store/prefs.ts) and shared by every window.
+// ("0.40"). One setting of the app, kept by the engine and shared by every window and its alert texts
+// (store/prefs.ts).
 import { memo } from 'react'
 import type { PriceUnit } from '../../lib/format'
-import { setPriceUnit, usePriceUnit } from '../../store/prefs'
+import { useApi } from '../../hooks/context'
+import { choosePriceUnit, usePriceUnit } from '../../store/prefs'
 
 const CHOICES: ReadonlyArray<{ unit: PriceUnit; label: string; title: string }> = [
   { unit: 'cents', label: '¢', title: 'Prices in cents of R$1 per contract: 40¢' },
@@ -11,6 +13,7 @@ const CHOICES: ReadonlyArray<{ unit: PriceUnit; label: string; title: string }> 
 
 export const PriceUnitToggle = memo(function PriceUnitToggle() {
   const unit = usePriceUnit()
+  const api = useApi()
   return (
     <span
       className="seg price-unit"
@@ -27,7 +30,7 @@ export const PriceUnitToggle = memo(function PriceUnitToggle() {
           aria-pressed={unit === c.unit}
           title={c.title}
           data-testid={`price-unit-${c.unit}`}
-          onClick={() => setPriceUnit(c.unit)}
+          onClick={() => void choosePriceUnit(api, c.unit)}
         >
           {c.label}
         </button>

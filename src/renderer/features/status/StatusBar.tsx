@@ -12,7 +12,7 @@ import { useMarketNames } from '../../store/events'
 import { toggleAlertManager, useAlertUi } from '../../store/alerts-ui'
 import { useMonitor } from '../../store/monitor'
 import { GridTable, type GridColumn } from '../../ui/GridTable'
-import { PriceUnitToggle } from '../settings/PriceUnitToggle'
+import { PriceUnitToggle } from '../settings'
 import { TradingModeControl } from '../trading'
 import { EngineLinkNotice, useEngineLost } from './EngineLinkNotice'
 

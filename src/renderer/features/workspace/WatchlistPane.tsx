@@ -4,7 +4,7 @@
 // Rows select their own ticker, so a busy market re-renders its row only. Reorder by drag or Alt+↑/↓. The
 // venue's chance, volume and liquidity (VoxFi) are in the row's tooltip, so the columns stay as narrow.
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { memo, useEffect, useMemo, useRef, useState, type DragEvent, type KeyboardEvent } from 'react'
+import { memo, useMemo, useRef, useState, type DragEvent, type KeyboardEvent } from 'react'
 import type { TickerView } from '../../../shared/model'
 import type { Watchlist } from '../../../shared/workspace'
 import { useApi, useInterests } from '../../hooks/context'
@@ -20,6 +20,7 @@ import {
 import { useMarketNames } from '../../store/events'
 import { useMonitor } from '../../store/monitor'
 import { useFreshnessNoAge } from '../../hooks/freshness'
+import { SETTLE_MS, useSettled } from '../../hooks/settled'
 import { dimOf, viewFreshness } from '../../lib/freshness'
 import { usePriceUnit } from '../../store/prefs'
 import { NameInput } from '../../ui/NameInput'
@@ -28,19 +29,7 @@ import { useWindowWorkspace } from './window-state'
 import { CloseIcon, StarIcon } from '../../ui/icons'
 
 export const WATCH_ROW_H = 22
-/** How long the visible range must hold still before the subscriptions follow it. */
-const SETTLE_MS = 150
 const NO_MARKETS: readonly string[] = []
-
-function useSettled<T>(value: T, key: string, ms: number): T {
-  const [settled, setSettled] = useState<{ key: string; value: T }>({ key, value })
-  useEffect(() => {
-    if (settled.key === key) return
-    const t = setTimeout(() => setSettled({ key, value }), ms)
-    return () => clearTimeout(t)
-  }, [key, value, ms, settled.key])
-  return settled.value
-}
 
 /** Change since the day's open, with what it is measured from; null when either end is unknown. */
 export function changeOf(

@@ -28,8 +28,13 @@ import { LinkIcon, PinIcon } from '../../ui/icons'
 const SAVE_DEBOUNCE_MS = 600
 
 export interface WorkspaceProps {
-  /** `main`, or `market:<id>`: where the window's choice of workspace is remembered. */
+  /** `main:<page>` or `market:<id>`: where the window's choice of workspace (and market) is remembered. */
   windowKey: string
+  /**
+   * `main` for a page of the main view: what a page without its own choice yet starts from (a new tab, a
+   * relaunch), and what every such page's choices are written to as well, so the next new one opens on the last.
+   */
+  sharedKey?: string
   /** The built-in workspace this kind of window starts with and falls back to. */
   fallback: string
   /**
@@ -150,7 +155,7 @@ class Controller {
     if (this.disposed) return
     if (r.ok) useMonitor.setState({ workspace: r.value })
     const view = r.ok ? r.value : useMonitor.getState().workspace
-    const remembered = view?.windows.find((w) => w.window === this.props.windowKey)?.workspace
+    const remembered = this.ownOrShared(view?.windows ?? [])?.workspace
     this.load(remembered ?? this.props.fallback, false)
     if (this.props.remembersMarket) this.rememberMarket(view)
     window.addEventListener('pagehide', this.onPageHide)
@@ -169,14 +174,27 @@ class Controller {
    * engine told of every new selection. A market gone from the listing is still selected: panes show its id.
    */
   private rememberMarket(view: WorkspaceView | null): void {
-    const key = this.props.windowKey
-    const stored = view?.markets.find((m) => m.window === key)?.market ?? null
+    const stored = this.ownOrShared(view?.markets ?? [])?.market ?? null
     const picked = useWindowWorkspace.getState().selectedMarket
     if (picked === null && stored !== null) selectMarket(stored)
-    else if (picked !== stored) void this.api.setWindowMarket(key, picked)
+    else if (picked !== stored) this.rememberAs((key) => this.api.setWindowMarket(key, picked))
     this.stopMarket = useWindowWorkspace.subscribe((s, prev) => {
-      if (s.selectedMarket !== prev.selectedMarket) void this.api.setWindowMarket(key, s.selectedMarket)
+      if (s.selectedMarket !== prev.selectedMarket)
+        this.rememberAs((key) => this.api.setWindowMarket(key, s.selectedMarket))
     })
+  }
+
+  /** The window's own entry of a per-window list, else the shared key's (a page with no choice of its own yet). */
+  private ownOrShared<T extends { window: string }>(list: readonly T[]): T | undefined {
+    const { windowKey, sharedKey } = this.props
+    return list.find((w) => w.window === windowKey) ?? list.find((w) => w.window === sharedKey)
+  }
+
+  /** A choice is remembered under the window's own key and, for a page of the main view, the shared one. */
+  private rememberAs(write: (key: string) => Promise<unknown>): void {
+    const { windowKey, sharedKey } = this.props
+    void write(windowKey)
+    if (sharedKey !== undefined && sharedKey !== windowKey) void write(sharedKey)
   }
 
   /** Shows workspace `id`: saved, built-in, or the fallback with a notice. */
@@ -213,7 +231,8 @@ class Controller {
     } finally {
       this.loading = false
     }
-    if (remember && this.current) void this.api.setWindowWorkspace(this.props.windowKey, this.current.id)
+    const current = this.current
+    if (remember && current) this.rememberAs((key) => this.api.setWindowWorkspace(key, current.id))
   }
 
   /** Saves the layout on screen as a new workspace and shows it. */
@@ -226,7 +245,7 @@ class Controller {
     this.current = { id: r.value.id, name: r.value.name }
     useWindowWorkspace.setState({ workspaceId: r.value.id })
     setWorkspaceNotice(null)
-    void this.api.setWindowWorkspace(this.props.windowKey, r.value.id)
+    this.rememberAs((key) => this.api.setWindowWorkspace(key, r.value.id))
     return null
   }
 
@@ -355,7 +374,7 @@ function Watermark() {
 export function Workspace(props: WorkspaceProps) {
   const api = useApi()
   const ref = useRef<Controller | null>(null)
-  const { windowKey, fallback, remembersMarket } = props
+  const { windowKey, sharedKey, fallback, remembersMarket } = props
   const request = useWindowWorkspace((s) => s.request)
   const handled = useRef(useWindowWorkspace.getState().request?.n ?? 0)
   // The library calls onReady from its own effect, which runs before this component's: keep the dock, then
@@ -364,7 +383,7 @@ export function Workspace(props: WorkspaceProps) {
 
   useEffect(() => {
     if (!dock) return
-    const c = new Controller(api, { windowKey, fallback, remembersMarket })
+    const c = new Controller(api, { windowKey, sharedKey, fallback, remembersMarket })
     ref.current = c
     controller = c
     void c.start(dock)
@@ -373,7 +392,7 @@ export function Workspace(props: WorkspaceProps) {
       if (controller === c) controller = null
       ref.current = null
     }
-  }, [api, dock, windowKey, fallback, remembersMarket])
+  }, [api, dock, windowKey, sharedKey, fallback, remembersMarket])
 
   useEffect(() => {
     if (!request || request.n === handled.current) return

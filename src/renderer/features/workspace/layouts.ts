@@ -37,7 +37,11 @@ function add(
   return id
 }
 
-/** The main window's: events and watchlist | ladder over depth | chart over tape | account, blotter and alerts. */
+/**
+ * The main window's: events and watchlist | ladder over depth | chart over tape | account, blotter and alerts. A window
+ * too narrow for four columns at their minimums (about 1,160 px) gets three, the account under the events, so
+ * nothing is pushed past its edge (a 1,000 px window fits with room to spare).
+ */
 const mainDefault: BuiltIn = {
   id: DEFAULT_WORKSPACE_ID,
   name: 'Default',
@@ -46,7 +50,9 @@ const mainDefault: BuiltIn = {
     const events = add(api, 'events')
     const ladder = add(api, 'ladder', { ref: events, direction: 'right' })
     const chart = add(api, 'chart', { ref: ladder, direction: 'right' })
-    const account = add(api, 'account', { ref: chart, direction: 'right' })
+    const wide =
+      api.width === 0 || fitsBeside(api, () => add(api, 'account', { ref: chart, direction: 'right' }))
+    const account = wide ? 'account-1' : add(api, 'account', { ref: events, direction: 'below' })
     add(api, 'depth', { ref: ladder, direction: 'below' })
     add(api, 'tape', { ref: chart, direction: 'below' })
     add(api, 'watchlist', { ref: events, direction: 'within' }, undefined, true)
@@ -55,13 +61,30 @@ const mainDefault: BuiltIn = {
     // The library lists a pane added behind the front one as its group's most recently used, and shows that one
     // when the front tab is dragged away: the account is made the latest used, then alerts, then the blotter.
     for (const id of [blotter, alerts, account]) api.getPanel(id)?.api.setActive()
-    sizeGroup(api, events, { width: 360 })
-    sizeGroup(api, ladder, { width: 330 })
-    sizeGroup(api, account, { width: 330 })
+    if (wide) {
+      sizeGroup(api, events, { width: 360 })
+      sizeGroup(api, ladder, { width: 330 })
+      sizeGroup(api, account, { width: 330 })
+    } else {
+      // The first column as wide as the account needs, the rest shared by the ladder's and the chart's.
+      const first = paneConstraints('account').minimumWidth
+      sizeGroup(api, events, { width: first })
+      sizeGroup(api, ladder, { width: Math.round((api.width - first) / 2) })
+      sizeGroup(api, account, { height: Math.round(api.height / 2) })
+    }
     sizeGroup(api, 'depth-1', { height: 200 })
     sizeGroup(api, 'tape-1', { height: 260 })
     api.getPanel(ladder)?.api.setActive()
   },
+}
+
+/** Adds a column with `addColumn`; false (and the column taken out again) when the window then has no room. */
+function fitsBeside(api: DockviewApi, addColumn: () => string): boolean {
+  const id = addColumn()
+  if (api.minimumWidth <= api.width) return true
+  const panel = api.getPanel(id)
+  if (panel) api.removePanel(panel)
+  return false
 }
 
 /** A market window's: ladder | chart over depth | tape. */

@@ -15,22 +15,17 @@ import {
 } from 'react'
 import type { ChannelFilter, WindowTarget } from '../../../shared/model'
 import { paneParamsSchema, type PaneParams } from '../../../shared/workspace'
-import { AccountPane } from '../account/AccountPane'
-import { DepthChart } from '../market/DepthChart'
-import { EventMatrix } from '../events/EventMatrix'
-import { Inspector } from '../status/Inspector'
-import { MarketPane } from '../market/MarketPane'
-import { PriceChart } from '../market/PriceChart'
-import { TradeTape, type TapeFilters } from '../market/TradeTape'
+import { AccountPane } from '../account'
+import { AlertsPane } from '../alerts'
+import { EventMatrix, EventsColumn } from '../events'
+import { DepthChart, MarketPane, PriceChart, TradeTape, useMarketFeed, type TapeFilters } from '../market'
+import { Inspector } from '../status'
+import { Blotter } from '../trading'
 import { currentWindowTarget } from '../../api'
 import { useApi } from '../../hooks/context'
 import { findMarket } from '../../lib/events'
 import { useEvents } from '../../store/events'
 import { useMonitor } from '../../store/monitor'
-import { EventsColumn } from '../events/EventsColumn'
-import { AlertsPane } from '../alerts/AlertsPane'
-import { useMarketFeed } from '../market/market-feed'
-import { Blotter } from '../trading'
 import type { WindowPaneKind } from './pane-kinds'
 import { WatchlistPane } from './WatchlistPane'
 import { requestDock, selectMarket, useWindowWorkspace } from './window-state'
@@ -72,7 +67,8 @@ const PANE_SIZES: Record<WindowPaneKind, { width: number; height: number; start?
   depth: { width: 220, height: 120 },
   tape: { width: 280, height: 140 },
   chart: { width: 240, height: 160 },
-  account: { width: 340, height: 200 },
+  // The fills table's columns (time, market, side, outcome, price, size, fee) at their least.
+  account: { width: 370, height: 200 },
   alerts: { width: 240, height: 140 },
   inspector: { width: 300, height: 160 },
   matrix: { width: 420, height: 160, start: 620 },
@@ -196,8 +192,9 @@ function usePaneVisible(api: Props['api']): boolean {
   return useSyncExternalStore(subscribe, () => api.isVisible)
 }
 
-function EventsPaneView(_: Props) {
+function EventsPaneView({ api }: Props) {
   const actions = useWindowActions()
+  const visible = usePaneVisible(api)
   const selected = useWindowWorkspace((s) => s.selectedMarket)
   const reveal = useWindowWorkspace((s) => s.reveal)
   const searchRef = useMemo(() => ({ current: null as HTMLInputElement | null }), [])
@@ -212,6 +209,7 @@ function EventsPaneView(_: Props) {
         onOpenKeySettings={actions.openKeySettings}
         reveal={reveal}
         searchRef={searchRef}
+        subscribe={visible}
       />
     </Frame>
   )

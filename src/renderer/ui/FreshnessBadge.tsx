@@ -1,8 +1,8 @@
 // Per-pane freshness badge: what lib/freshness.ts says this view may claim (live with its age once it is older
 // than the market usually goes without an update, quiet, stale with its reason, resyncing with its attempt, or
 // not live at all: engine lost, connection down, replay).
-import type { ViewFreshness } from '../../lib/freshness'
-import { useFreshness } from '../../hooks/freshness'
+import type { ViewFreshness } from '../lib/freshness'
+import { useFreshness } from '../hooks/freshness'
 
 export type FreshnessBadgeProps = ViewFreshness
 

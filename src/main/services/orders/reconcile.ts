@@ -1,0 +1,246 @@
+// An order whose answer was lost (a timeout, a dropped connection, a server error) is `unknown`: it may or may not
+// have reached the venue. It is never sent again. Instead the venue's own records are read, at 1, 3, 6 and 10 s
+// after it was sent: its open orders and its activity (executions). VoxFi's order body has no client order id
+// (docs/voxfi.md §8), so an order is recognised by what it asked for: market, outcome, side, price and quantity,
+// created no earlier than shortly before it was sent, and not already another order's. Found open: it is open (with
+// the venue's id). Found executed: filled (or partly, the rest cancelled). Found nowhere by the last read: it was
+// not placed. While the venue cannot be read at all, the order stays unknown and the reads go on.
+import type { OrderOutcome, OrderSide, OrderState, OrderView } from '../../../shared/trading'
+import { isObj, normaliseTime, pickNum, pickStr } from '../../../shared/account'
+import type { Result } from '../../../shared/model'
+import { ACCOUNT_PATHS, listOf } from '../account/rest-reader'
+import type { Logger } from '../base/types'
+
+/** When the reads are made, after the order was sent (ms). */
+export const RECONCILE_AT_MS = [1_000, 3_000, 6_000, 10_000] as const
+const LAST_READ_S = 10
+/** While the venue cannot be read, it is asked again this often, this many times (ten minutes). */
+const UNREACHABLE_EVERY_MS = 10_000
+const UNREACHABLE_TRIES = 60
+/**
+ * How long before the send a venue record may say it was created and still be this order: the venue's clock and
+ * ours differ, and VoxFi writes times to the second.
+ */
+export const CREATED_SKEW_MS = 2_000
+
+export interface VenueOpenOrder {
+  venueId: string
+  market: string
+  side: OrderSide
+  outcome: OrderOutcome
+  priceTicks: number | null
+  quantity: number
+  filled: number
+  createdAt: number | null
+}
+
+export interface VenueFill {
+  market: string
+  side: OrderSide
+  outcome: OrderOutcome
+  priceTicks: number
+  quantity: number
+  createdAt: number | null
+}
+
+export interface VenueReads {
+  /** Null when the venue could not be read. */
+  openOrders(): Promise<VenueOpenOrder[] | null>
+  activity(): Promise<VenueFill[] | null>
+}
+
+export interface Settlement {
+  state: OrderState
+  venueId: string | null
+  filled: number
+  avgTicks: number | null
+  reason: string
+}
+
+function sideOf(v: string | null): OrderSide | null {
+  const s = v?.toUpperCase()
+  return s === 'BUY' ? 'buy' : s === 'SELL' ? 'sell' : null
+}
+
+function outcomeOf(v: string | null): OrderOutcome {
+  return v !== null && v.toUpperCase() === 'NO' ? 'NO' : 'YES'
+}
+
+/** The venue's open orders and its first activity page, read with the account's paths. */
+export function venueReads(
+  venue: { get(path: string, apiKey: string): Promise<Result<unknown>> },
+  key: string,
+): VenueReads {
+  return {
+    async openOrders() {
+      const r = await venue.get(ACCOUNT_PATHS.orders, key)
+      if (!r.ok) return null
+      const out: VenueOpenOrder[] = []
+      for (const o of listOf(r.value, ['orders'])) {
+        const venueId = pickStr(o, ['id', 'order_id', 'orderId'])
+        const market = pickStr(o, ['market_id', 'market', 'marketId'])
+        const side = sideOf(pickStr(o, ['side']))
+        const quantity = pickNum(o, ['quantity', 'wanted', 'size'])
+        if (venueId === null || market === null || side === null || quantity === null) continue
+        out.push({
+          venueId,
+          market,
+          side,
+          outcome: outcomeOf(pickStr(o, ['outcome', 'contract_type'])),
+          priceTicks: pickNum(o, ['price_ticks', 'price']),
+          quantity,
+          filled: pickNum(o, ['filled_quantity', 'filled']) ?? 0,
+          createdAt: normaliseTime(o.created_at),
+        })
+      }
+      return out
+    },
+    async activity() {
+      const r = await venue.get(ACCOUNT_PATHS.activity, key)
+      if (!r.ok) return null
+      const out: VenueFill[] = []
+      for (const a of listOf(r.value, ['activity', 'activities'])) {
+        if (!isObj(a)) continue
+        const market = pickStr(a, ['market_id', 'market', 'marketId'])
+        const side = sideOf(pickStr(a, ['side']))
+        const priceTicks = pickNum(a, ['price_ticks', 'price'])
+        const quantity = pickNum(a, ['quantity', 'qty_contracts'])
+        if (market === null || side === null || priceTicks === null || quantity === null) continue
+        out.push({
+          market,
+          side,
+          outcome: outcomeOf(pickStr(a, ['contract_type', 'outcome'])),
+          priceTicks,
+          quantity,
+          createdAt: normaliseTime(a.created_at),
+        })
+      }
+      return out
+    },
+  }
+}
+
+export interface ReconcilerDeps {
+  log: Logger
+  now(): number
+  reads(): Promise<VenueReads | null>
+  sleep(ms: number): Promise<void>
+  settled(order: OrderView, settlement: Settlement): void
+  /** Venue order ids other orders already are. */
+  claimed(): Set<string>
+}
+
+export class Reconciler {
+  /** Executions already given to a reconciled order (they carry no id, so they are told apart by content). */
+  private readonly usedFills = new Set<string>()
+
+  constructor(private readonly d: ReconcilerDeps) {}
+
+  watch(order: OrderView, sentAt: number): void {
+    void this.run(order, sentAt).catch((e: unknown) =>
+      this.d.log.error('orders: reconciling failed', { order: order.id, error: String(e).slice(0, 200) }),
+    )
+  }
+
+  private async run(order: OrderView, sentAt: number): Promise<void> {
+    let waited = 0
+    let unreachable = 0
+    for (let i = 0; ; i++) {
+      const at = i < RECONCILE_AT_MS.length ? (RECONCILE_AT_MS[i] as number) : waited + UNREACHABLE_EVERY_MS
+      await this.d.sleep(Math.max(0, at - waited))
+      waited = at
+      const last = i >= RECONCILE_AT_MS.length - 1
+      const found = await this.look(order, sentAt, last)
+      if (found === 'settled') return
+      if (found === 'unreachable') {
+        unreachable++
+        if (i >= RECONCILE_AT_MS.length && unreachable >= UNREACHABLE_TRIES) {
+          this.d.log.warn('orders: an unknown order could not be checked', { order: order.id })
+          return
+        }
+      } else if (last) return
+    }
+  }
+
+  /** One look at the venue's records; settles the order when they say what became of it. */
+  private async look(
+    order: OrderView,
+    sentAt: number,
+    last: boolean,
+  ): Promise<'settled' | 'unsure' | 'unreachable'> {
+    const reads = await this.d.reads()
+    if (reads === null) return 'unreachable'
+    const open = await reads.openOrders()
+    const fills = await reads.activity()
+    if (open === null || fills === null) return 'unreachable'
+    const since = sentAt - CREATED_SKEW_MS
+    const claimed = this.d.claimed()
+    const match = open
+      .filter(
+        (v) =>
+          v.market === order.market &&
+          v.outcome === order.outcome &&
+          v.side === order.side &&
+          (order.priceTicks === null || v.priceTicks === order.priceTicks) &&
+          v.quantity === order.quantity &&
+          !claimed.has(v.venueId) &&
+          (v.createdAt === null || v.createdAt >= since),
+      )
+      .sort((a, b) => (a.createdAt ?? 0) - (b.createdAt ?? 0))[0]
+    if (match !== undefined) {
+      this.d.settled(order, {
+        state: match.filled > 0 ? 'partially_filled' : 'open',
+        venueId: match.venueId,
+        filled: match.filled,
+        avgTicks: null,
+        reason: 'found among the venue’s open orders after its answer was lost',
+      })
+      return 'settled'
+    }
+    let filled = 0
+    let value = 0
+    const taken: string[] = []
+    const seen = new Map<string, number>()
+    for (const f of fills) {
+      const base = `${f.market}|${f.outcome}|${f.side}|${f.priceTicks}|${f.quantity}|${f.createdAt ?? ''}`
+      const n = (seen.get(base) ?? 0) + 1
+      seen.set(base, n)
+      const key = `${base}#${n}`
+      if (filled >= order.quantity || this.usedFills.has(key)) continue
+      if (f.market !== order.market || f.outcome !== order.outcome || f.side !== order.side) continue
+      if (f.createdAt !== null && f.createdAt < since) continue
+      if (
+        order.priceTicks !== null &&
+        (order.side === 'buy' ? f.priceTicks > order.priceTicks : f.priceTicks < order.priceTicks)
+      )
+        continue
+      const q = Math.min(f.quantity, order.quantity - filled)
+      filled += q
+      value += q * f.priceTicks
+      taken.push(key)
+    }
+    if (filled > 0 && (filled >= order.quantity || last)) {
+      for (const k of taken) this.usedFills.add(k)
+      this.d.settled(order, {
+        state: filled >= order.quantity ? 'filled' : 'cancelled',
+        venueId: null,
+        filled,
+        avgTicks: value / filled,
+        reason:
+          filled >= order.quantity
+            ? 'found executed in the venue’s activity after its answer was lost'
+            : `${filled} of ${order.quantity} found executed in the venue’s activity; the rest is not open`,
+      })
+      return 'settled'
+    }
+    if (!last) return 'unsure'
+    this.d.settled(order, {
+      state: 'rejected',
+      venueId: null,
+      filled: 0,
+      avgTicks: null,
+      reason: `not placed: the venue’s open orders and activity show no such order ${LAST_READ_S} s after it was sent`,
+    })
+    return 'settled'
+  }
+}
