@@ -18,6 +18,13 @@ export async function useDemoKey(page: Page): Promise<void> {
   await expect(page.getByTestId('account-cta')).toHaveCount(0)
 }
 
+/** The demo key stored once for the host: the account pane shows the account, or offers the key. */
+export async function ensureDemoKey(page: Page): Promise<void> {
+  const cta = page.getByTestId('account-cta')
+  await expect(cta.or(page.getByTestId('balances'))).toBeVisible({ timeout: 30_000 })
+  if (await cta.isVisible()) await useDemoKey(page)
+}
+
 /** The docked pane of this kind (`ladder`, `tape`, ...). */
 export function dockPane(page: Page, kind: string): Locator {
   return page.locator(`[data-testid="dock-pane"][data-pane="${kind}"]`)

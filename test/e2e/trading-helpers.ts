@@ -54,16 +54,49 @@ export async function fillTicket(page: Page, o: TicketOrder): Promise<void> {
  */
 export async function send(page: Page, confirm = true): Promise<string> {
   const t = ticket(page)
+  // Read without waiting: a locator's getAttribute waits for its element, and before a first order there is none.
   const before = await t
     .getByTestId('ticket-order')
-    .getAttribute('data-order-id')
-    .catch(() => null)
+    .evaluateAll((els) => els[0]?.getAttribute('data-order-id') ?? null)
   await t.getByTestId('order-submit').click()
   if (confirm) await page.getByTestId('order-confirm').click()
   const sent = t.getByTestId('ticket-order')
   await expect(sent).toHaveAttribute('data-order-id', /.+/)
   await expect.poll(() => sent.getAttribute('data-order-id')).not.toBe(before)
   return (await sent.getAttribute('data-order-id')) as string
+}
+
+/**
+ * Opens a market of the first event whose ladder holds at least `bids` of its own bid levels and `asks` ask levels
+ * (a market priced near 0¢ or 100¢ has one side nearly empty); returns its id.
+ */
+export async function openTradableMarket(page: Page, bids = 5, asks = 3): Promise<string> {
+  await expect(page.getByTestId('event-row').first()).toBeVisible()
+  await page.getByTestId('event-row').first().click()
+  const rows = page.getByTestId('market-row')
+  await expect(rows.first()).toBeVisible()
+  const ids = await rows.evaluateAll((els) => els.map((el) => el.getAttribute('data-market') ?? ''))
+  for (let round = 0; round < 3; round++) {
+    for (const id of ids) {
+      await page.locator(`[data-testid="market-row"][data-market="${id}"]`).click()
+      await expect(page.getByTestId('market-pane')).toHaveAttribute('data-market', id)
+      const deep = await expect
+        .poll(
+          async () =>
+            (await ownLevels(page, 'bid')).length >= bids && (await ownLevels(page, 'ask')).length >= asks,
+          {
+            timeout: 5_000,
+          },
+        )
+        .toBe(true)
+        .then(
+          () => true,
+          () => false,
+        )
+      if (deep) return id
+    }
+  }
+  throw new Error(`no market of the first event held ${bids} bid and ${asks} ask levels`)
 }
 
 /** An order's row in the account's orders. */

@@ -5,8 +5,16 @@
 // in test/renderer; the engine's own tests cover every PO code over sockets.)
 import { expect, test, type Page } from '@playwright/test'
 import { startHost, type Host } from './host'
-import { dockPane, openFirstMarket, openLive, useDemoKey } from './helpers'
-import { fillTicket, levelRow, ownLevels, setMode, setOneClick, ticket } from './trading-helpers'
+import { dockPane, ensureDemoKey, openLive } from './helpers'
+import {
+  fillTicket,
+  levelRow,
+  openTradableMarket,
+  ownLevels,
+  setMode,
+  setOneClick,
+  ticket,
+} from './trading-helpers'
 
 let host: Host
 
@@ -20,12 +28,11 @@ test.afterAll(async () => {
 
 async function ready(page: Page): Promise<void> {
   await openLive(page, host.url)
-  await useDemoKey(page)
-  await openFirstMarket(page)
+  await ensureDemoKey(page)
+  await openTradableMarket(page)
   await expect(page.getByTestId('trading-mode')).not.toHaveAttribute('data-unavailable', 'true')
   await setMode(page, 'live')
   await setOneClick(page, true)
-  await expect.poll(async () => (await ownLevels(page, 'bid')).length, { timeout: 30_000 }).toBeGreaterThan(3)
 }
 
 /** Presses Send and waits for the refusal; returns its code after checking the fields kept what was typed. */
@@ -61,10 +68,10 @@ test('the venue’s refusals: insufficient balance (PO3) and too few contracts t
   await page.getByTestId('limit-max-value').fill('100000000')
   await page.getByTestId('limits-save').click()
   await expect(page.getByTestId('trading-limits')).toHaveCount(0)
-  // Two million contracts at the best bid: far more than the demo wallet holds.
+  // 900,000 contracts (under VoxFi's 1,000,000 a order, PO2) at the best bid: far more than the demo wallet holds.
   const bid = (await ownLevels(page, 'bid'))[0] as number
   await levelRow(page, 'bid', bid).click()
-  await fillTicket(page, { side: 'buy', qty: 2_000_000 })
+  await fillTicket(page, { side: 'buy', qty: 900_000 })
   await refusedAs(page, 'PO3')
   await expect(ticket(page).getByTestId('order-error')).toContainText('Insufficient balance')
   await page.screenshot({ path: test.info().outputPath('refusal-po3.png') })

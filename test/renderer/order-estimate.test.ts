@@ -2,9 +2,9 @@
 // own book (YES: the book, NO: book.no), the average price and slippage from the touch, the cost in centavos, and
 // the position it would leave. Pure functions, no DOM.
 import { describe, expect, it } from 'vitest'
+import { takerFeeCents } from '../../src/shared/voxfi-orders'
 import {
   estimateOrder,
-  estimatedTakerFeeCents,
   heldContracts,
   mergeablePairs,
   outcomeBook,
@@ -28,10 +28,10 @@ const yes = book()
 describe('the taker fee', () => {
   it('is 7% of p × (1 − p) a contract, rounded up to the centavo', () => {
     // 10 at 50¢: 0.07 × 0.25 × 10 = R$0.175 → 18 centavos.
-    expect(estimatedTakerFeeCents(50, 10)).toBe(18)
+    expect(takerFeeCents(50, 10)).toBe(18)
     // 1 at 1¢: 0.07 × 0.01 × 0.99 = R$0.000693 → 1 centavo.
-    expect(estimatedTakerFeeCents(1, 1)).toBe(1)
-    expect(estimatedTakerFeeCents(58, 0)).toBe(0)
+    expect(takerFeeCents(1, 1)).toBe(1)
+    expect(takerFeeCents(58, 0)).toBe(0)
   })
 })
 
@@ -50,11 +50,13 @@ describe('an order against the book on screen', () => {
     expect(e.avgTicks).toBeCloseTo((70 * 58 + 10 * 60) / 80, 10)
     expect(e.worstTicks).toBe(60)
     expect(e.slippageTicks).toBeCloseTo((70 * 58 + 10 * 60) / 80 - 58, 10)
-    expect(e.feeCents).toBe(estimatedTakerFeeCents(58, 70) + estimatedTakerFeeCents(60, 10))
-    // The most it costs: its limit × quantity, plus the fee.
-    expect(e.totalCents).toBe(60 * 80 + e.feeCents)
+    expect(e.feeCents).toBe(takerFeeCents(58, 70) + takerFeeCents(60, 10))
+    // What it costs: what fills at the prices it meets, plus the fee (the engine's money limit reads the same).
+    expect(e.totalCents).toBe(70 * 58 + 10 * 60 + e.feeCents)
     const partly = estimateOrder(order({ ticks: 58, quantity: 100 }), yes)
     expect(partly.fillsNow).toBe(70)
+    // What rests is valued at its limit.
+    expect(partly.valueCents).toBe(100 * 58)
   })
 
   it('a market sell walks the bids; what the book cannot take is a shortfall', () => {

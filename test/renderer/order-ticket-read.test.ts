@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import type { ApiError } from '../../src/shared/model'
 import { DEFAULT_LIMITS, intentIdSchema } from '../../src/shared/trading'
 import { parsePriceInput, priceInputText, priceTextIn } from '../../src/renderer/lib/price-input'
+import { tradeError } from '../../src/main/services/orders/venue'
 import { explainRefusal } from '../../src/renderer/features/trading/refusals'
 import { readTicket, ticketRequest } from '../../src/renderer/features/trading/ticket'
 import { newIntentId } from '../../src/renderer/features/trading/intent'
@@ -113,17 +114,18 @@ describe('the request one press sends', () => {
 describe('refusals in words', () => {
   const of = (e: Partial<ApiError>) => explainRefusal({ code: 'venue_refused', message: 'x', ...e })
 
-  it('names the venue’s code, what to do, and the field', () => {
-    expect(of({ venueCode: 'PO1' })).toMatchObject({ code: 'PO1', field: 'price' })
-    expect(of({ venueCode: 'PO2' })).toMatchObject({ code: 'PO2', field: 'quantity' })
-    expect(of({ venueCode: 'PO3' }).sentence).toContain('Lower the quantity or the price')
-    expect(of({ venueCode: 'PO4' })).toMatchObject({ code: 'PO4', field: 'quantity' })
-    expect(of({ venueCode: 'PO5' }).sentence).toContain('limit order')
-    expect(of({ venueCode: 'PO7' }).sentence).toContain('Profile → Security')
-    expect(of({ code: 'market_closed', venueCode: 'PO8' }).code).toBe('PO8')
-    expect(of({ venueCode: '-1' }).sentence).toContain('Check the open orders')
-    // A code the app does not know is still shown, with the venue's words.
-    expect(of({ venueCode: 'PO9', message: 'odd' }).sentence).toContain('PO9')
+  it('names the venue’s code, what to do, and the field, in the engine’s words for it', () => {
+    // The error as the engine makes it from VoxFi's error body (en/api/errors).
+    const venue = (code: string, status = 400) =>
+      explainRefusal(tradeError('place', status, { error: 'refused', error_code: code }))
+    expect(venue('PO1')).toMatchObject({ code: 'PO1', field: 'price', detail: null })
+    expect(venue('PO2')).toMatchObject({ code: 'PO2', field: 'quantity' })
+    expect(venue('PO3').sentence).toContain('lower the quantity or the price')
+    expect(venue('PO4')).toMatchObject({ code: 'PO4', field: 'quantity' })
+    expect(venue('PO5').sentence).toContain('limit order')
+    expect(venue('PO7', 403).sentence).toContain('Profile → Security')
+    expect(venue('PO8', 406).code).toBe('PO8')
+    expect(venue('-1', 500).sentence).toContain('Check your open orders')
   })
 
   it('says what the app’s own refusals ask of the trader', () => {

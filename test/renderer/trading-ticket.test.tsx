@@ -5,6 +5,7 @@
 // the same intent with `confirmed`, and the ticket says what the order costs, leaves and fills at, and how it went.
 import { act } from 'react'
 import { beforeEach, describe, expect, it } from 'vitest'
+import { tradeError } from '../../src/main/services/orders/venue'
 import { fail, ok } from '../../src/shared/ipc'
 import type { ApiError, Result } from '../../src/shared/model'
 import {
@@ -15,7 +16,7 @@ import {
   type TradingSettings,
 } from '../../src/shared/trading'
 import { OrderTicket } from '../../src/renderer/features/trading'
-import { estimatedTakerFeeCents } from '../../src/renderer/features/trading/estimate'
+import { takerFeeCents } from '../../src/shared/voxfi-orders'
 import { ServicesProvider } from '../../src/renderer/hooks/context'
 import { useMonitor } from '../../src/renderer/store/monitor'
 import { setPriceUnit } from '../../src/renderer/store/prefs'
@@ -246,24 +247,20 @@ describe('refusals', () => {
   const refusing = (error: ApiError) => engine({ oneClick: true }, async () => fail(error))
 
   it('shows the venue’s code and what to do, and keeps what was typed', async () => {
-    const api = refusing({
-      code: 'venue_refused',
-      venueCode: 'PO3',
-      message: 'insufficient balance',
-      status: 400,
-    })
+    // As the engine words VoxFi's error body (en/api/errors).
+    const api = refusing(tradeError('place', 400, { error: 'insufficient balance', error_code: 'PO3' }))
     await open(api)
     await typeOrder('45', '999')
     await click(one('order-submit'))
     const error = one('order-error')
     expect(error.dataset.code).toBe('PO3')
-    expect(error.textContent).toContain('Insufficient balance')
+    expect(error.textContent).toContain('Not enough balance for this order (PO3')
     expect(input('order-price').value).toBe('45')
     expect(input('order-qty').value).toBe('999')
   })
 
   it('names the field at fault', async () => {
-    const api = refusing({ code: 'venue_refused', venueCode: 'PO1', message: 'invalid price' })
+    const api = refusing(tradeError('place', 400, { error: 'invalid price', error_code: 'PO1' }))
     await open(api)
     await typeOrder()
     await click(one('order-submit'))
@@ -380,10 +377,10 @@ describe('before and after', () => {
     await act(async () => api.push({ books: [book()] }))
     await typeOrder('60', '80')
     const cost = one('ticket-cost')
-    // 80 × 60¢ = R$48.00, plus the taker fee on what fills at once: 70 at 58¢ and 10 at 60¢.
-    const fee = estimatedTakerFeeCents(58, 70) + estimatedTakerFeeCents(60, 10)
+    // What fills at once, 70 at 58¢ and 10 at 60¢ (R$46.60), plus the taker fee on it.
+    const fee = takerFeeCents(58, 70) + takerFeeCents(60, 10)
     expect(Number(cost.dataset.feeCents)).toBe(fee)
-    expect(Number(cost.dataset.totalCents)).toBe(4800 + fee)
+    expect(Number(cost.dataset.totalCents)).toBe(70 * 58 + 10 * 60 + fee)
     expect(one('ticket-position').dataset.after).toBe('110')
     const fill = one('ticket-fill')
     expect(Number(fill.dataset.avg)).toBeCloseTo((70 * 0.58 + 10 * 0.6) / 80, 6)

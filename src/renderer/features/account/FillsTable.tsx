@@ -44,6 +44,10 @@ const FillLine = memo(function FillLine({
       data-fee={f.fee}
       data-mode={f.mode}
       data-order-id={f.orderId ?? undefined}
+      data-side={f.side ?? undefined}
+      data-price={f.price ?? undefined}
+      data-size={f.size ?? undefined}
+      data-ts={f.ts}
       className={f.mode === 'paper' ? 'paper-row' : undefined}
     >
       <td className="num">{formatClock(f.ts)}</td>

@@ -4,16 +4,9 @@
 // are VoxFi's ticks (1–99, the order's own outcome) and money is centavos, so nothing here rounds a float.
 import type { PositionRow } from '../../../shared/account'
 import type { BookView, Level } from '../../../shared/model'
+import { estimateOrder as walkBook } from '../../../shared/order-estimate'
 import type { OrderKind, OrderOutcome, OrderSide } from '../../../shared/trading'
-
-/**
- * The taker fee of `quantity` contracts at `ticks`, in centavos: 7% of p × (1 − p) per contract, rounded up to the
- * centavo, as the simulator charges (src/sim/account.ts). VoxFi's docs give no fee rule; the simulator's
- * `shared/voxfi-orders.ts` `takerFeeCents` is to replace this once it lands, so the rule lives in one place.
- */
-export function estimatedTakerFeeCents(ticks: number, quantity: number): number {
-  return Math.ceil((7 * quantity * ticks * (100 - ticks)) / 10_000)
-}
+import { takerFeeCents } from '../../../shared/voxfi-orders'
 
 /** One outcome's own book, best first: YES is the book's bids and asks, NO is `book.no` (in NO prices). */
 export interface OutcomeBook {
@@ -60,49 +53,31 @@ export interface OrderEstimate {
   totalCents: number | null
 }
 
-const toTicks = (price: number): number => Math.round(price * 100)
-
-/** An order against the outcome's own book on screen (null: no book yet). */
+/**
+ * An order against the outcome's own book on screen (null: no book yet), by the rule the engine's limits read
+ * (shared/order-estimate.ts) and the fee the simulator charges (shared/voxfi-orders.ts takerFeeCents).
+ */
 export function estimateOrder(order: OrderShape, book: OutcomeBook | null): OrderEstimate {
-  const levels = book ? (order.side === 'buy' ? book.asks : book.bids) : []
-  const first = levels[0]
-  const touch = first === undefined ? null : toTicks(first[0])
-  // A buy takes asks at or below its limit, a sell bids at or above it; a market order takes whatever is there.
-  const reaches = (ticks: number): boolean =>
-    order.kind === 'market' ||
-    (order.ticks !== null && (order.side === 'buy' ? ticks <= order.ticks : ticks >= order.ticks))
-  let left = order.quantity
-  let filled = 0
-  let paid = 0
-  let fee = 0
-  let worst: number | null = null
-  for (const [price, size] of levels) {
-    if (left <= 0) break
-    const ticks = toTicks(price)
-    if (!reaches(ticks)) break
-    const take = Number.isFinite(size) ? Math.min(left, Math.floor(size)) : 0
-    if (take <= 0) continue
-    filled += take
-    paid += take * ticks
-    fee += estimatedTakerFeeCents(ticks, take)
-    worst = ticks
-    left -= take
-  }
-  const avg = filled > 0 ? paid / filled : null
-  const slippage =
-    avg === null || touch === null ? null : Math.max(0, order.side === 'buy' ? avg - touch : touch - avg)
-  const value = order.kind === 'market' ? (filled > 0 ? paid : null) : (order.ticks ?? 0) * order.quantity
+  const e = walkBook(
+    { side: order.side, kind: order.kind, priceTicks: order.ticks, quantity: order.quantity },
+    book,
+    takerFeeCents,
+  )
+  const feeCents = Math.round(e.fee * 100)
+  // A market order is worth what fills of it; a limit what fills plus what rests at its price.
+  const valueCents = order.kind === 'market' && e.fills === 0 ? null : Math.round(e.value * 100)
   return {
-    touch,
-    crosses: filled > 0,
-    fillsNow: filled,
-    avgTicks: avg,
-    worstTicks: worst,
-    slippageTicks: slippage,
-    shortfall: order.kind === 'market' ? order.quantity - filled : 0,
-    valueCents: value,
-    feeCents: fee,
-    totalCents: value === null ? null : order.side === 'buy' ? value + fee : value - fee,
+    touch: e.touchTicks,
+    crosses: e.fills > 0,
+    fillsNow: e.fills,
+    avgTicks: e.avgTicks,
+    worstTicks: e.worstTicks,
+    slippageTicks: e.slippageTicks,
+    shortfall: order.kind === 'market' ? order.quantity - e.fills : 0,
+    valueCents,
+    feeCents,
+    totalCents:
+      valueCents === null ? null : order.side === 'buy' ? valueCents + feeCents : valueCents - feeCents,
   }
 }
 

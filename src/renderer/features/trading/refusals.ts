@@ -27,39 +27,6 @@ const LASTING: Partial<Record<TradingBlock['code'], string>> = {
   no_key: 'No API key is stored for this profile: add one in Key settings to trade live (paper needs none).',
 }
 
-/** The venue's order errors (VoxFi's PO1–PO8 and -1, en/api/errors). */
-const VENUE: Record<string, { sentence: string; field?: TicketField }> = {
-  PO1: {
-    sentence:
-      'The venue refused the price (PO1): a limit price is a whole cent from 1¢ to 99¢. Correct it and send again.',
-    field: 'price',
-  },
-  PO2: {
-    sentence: 'The venue refused the quantity (PO2): whole contracts, at least 1. Correct it and send again.',
-    field: 'quantity',
-  },
-  PO3: {
-    sentence:
-      'Insufficient balance (PO3): the wallet cannot pay for this order and its fee. Lower the quantity or the price, or add funds on VoxFi.',
-  },
-  PO4: {
-    sentence:
-      'Not enough contracts to sell (PO4): you hold fewer of this outcome than the quantity. Sell at most what Positions shows.',
-    field: 'quantity',
-  },
-  PO5: {
-    sentence:
-      'Not enough liquidity (PO5): the book cannot fill this market order. Use a limit order or a smaller quantity.',
-  },
-  PO6: { sentence: 'Order not found (PO6): the venue no longer has it; it was filled or cancelled already.' },
-  PO7: { sentence: `Not authorised (PO7): this key cannot create or cancel orders; ${KEY_STEPS}.` },
-  PO8: { sentence: 'Market closed (PO8): this market takes no orders now.' },
-  '-1': {
-    sentence:
-      'The venue failed unexpectedly (-1). Check the open orders before sending again: nothing is ever resent by itself.',
-  },
-}
-
 function fieldNamed(field: string | undefined): TicketField | null {
   if (field === 'priceTicks' || field === 'price') return 'price'
   if (field === 'quantity') return 'quantity'
@@ -101,17 +68,12 @@ function appSentence(error: ApiError): string {
 }
 
 export function explainRefusal(error: ApiError): Refusal {
-  const venue = error.venueCode === undefined ? undefined : VENUE[error.venueCode]
-  const code = error.venueCode ?? error.code
-  const sentence = venue
-    ? venue.sentence
-    : error.venueCode !== undefined
-      ? `The venue refused it (code ${error.venueCode}): ${error.message}`
-      : appSentence(error)
+  // The engine words the venue's codes (orders/venue.ts, one place): its message is the sentence.
+  const sentence = error.venueCode !== undefined ? error.message : appSentence(error)
   return {
-    code,
+    code: error.venueCode ?? error.code,
     sentence,
-    field: venue?.field ?? fieldNamed(error.field),
+    field: fieldNamed(error.field),
     detail: sentence.includes(error.message) ? null : error.message,
   }
 }
