@@ -3,7 +3,7 @@
 // are typed in ¢, the app's default unit.
 import { readFile } from 'node:fs/promises'
 import { expect, type Locator, type Page } from '@playwright/test'
-import { createProfile, dockPane } from './helpers'
+import { createProfile, dockPane, ensureDemoKey, openLive } from './helpers'
 import type { Sim } from './host'
 
 export type Mode = 'off' | 'paper' | 'live'
@@ -157,4 +157,16 @@ export async function simRead(sim: Sim, key: string, path: string): Promise<unkn
 export function withQuantity(body: unknown, quantity: number): unknown[] {
   expect(Array.isArray(body), 'the venue answers a list').toBe(true)
   return (body as unknown[]).filter((r) => (r as { quantity?: unknown }).quantity === quantity)
+}
+
+/** The demo account live on the host at `url`, a tradable market open, one-click as asked; returns the market. */
+export async function readyToTrade(page: Page, url: string, oneClick: boolean): Promise<string> {
+  await openLive(page, url)
+  await ensureDemoKey(page)
+  const market = await openTradableMarket(page)
+  // The engine's account came: the mode is the profile's, not a stand-in for none.
+  await expect(page.getByTestId('trading-mode')).not.toHaveAttribute('data-unavailable', 'true')
+  await setMode(page, 'live')
+  await setOneClick(page, oneClick)
+  return market
 }

@@ -5,16 +5,8 @@
 // in test/renderer; the engine's own tests cover every PO code over sockets.)
 import { expect, test, type Page } from '@playwright/test'
 import { startHost, type Host } from './host'
-import { dockPane, ensureDemoKey, openLive } from './helpers'
-import {
-  fillTicket,
-  levelRow,
-  openTradableMarket,
-  ownLevels,
-  setMode,
-  setOneClick,
-  ticket,
-} from './trading-helpers'
+import { dockPane } from './helpers'
+import { fillTicket, levelRow, ownLevels, setMode, ticket, readyToTrade } from './trading-helpers'
 
 let host: Host
 
@@ -26,14 +18,7 @@ test.afterAll(async () => {
   await host?.close()
 })
 
-async function ready(page: Page): Promise<void> {
-  await openLive(page, host.url)
-  await ensureDemoKey(page)
-  await openTradableMarket(page)
-  await expect(page.getByTestId('trading-mode')).not.toHaveAttribute('data-unavailable', 'true')
-  await setMode(page, 'live')
-  await setOneClick(page, true)
-}
+const ready = (page: Page): Promise<string> => readyToTrade(page, host.url, true)
 
 /** Presses Send and waits for the refusal; returns its code after checking the fields kept what was typed. */
 async function refusedAs(page: Page, code: string | RegExp): Promise<void> {
@@ -73,7 +58,7 @@ test('the venue’s refusals: insufficient balance (PO3) and too few contracts t
   await levelRow(page, 'bid', bid).click()
   await fillTicket(page, { side: 'buy', qty: 900_000 })
   await refusedAs(page, 'PO3')
-  await expect(ticket(page).getByTestId('order-error')).toContainText('Insufficient balance')
+  await expect(ticket(page).getByTestId('order-error')).toContainText('Not enough balance')
   await page.screenshot({ path: test.info().outputPath('refusal-po3.png') })
   // Selling 999,999 YES above the touch: more than the account holds.
   const ask = (await ownLevels(page, 'ask'))[1] as number

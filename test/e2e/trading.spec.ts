@@ -5,17 +5,16 @@
 import { readFile } from 'node:fs/promises'
 import { expect, test, type Page } from '@playwright/test'
 import { startHost, type Host } from './host'
-import { dockPane, ensureDemoKey, openLive } from './helpers'
+import { dockPane } from './helpers'
 import {
   fillTicket,
   levelRow,
   orderRow,
   ownLevels,
   send,
-  setMode,
   setOneClick,
   ticket,
-  openTradableMarket,
+  readyToTrade,
 } from './trading-helpers'
 
 let host: Host
@@ -29,16 +28,7 @@ test.afterAll(async () => {
 })
 
 /** The demo account live, a market open, confirmations on; returns the market. */
-async function ready(page: Page): Promise<string> {
-  await openLive(page, host.url)
-  await ensureDemoKey(page)
-  const market = await openTradableMarket(page)
-  // The engine's account came: the mode is the profile's, not a stand-in for none.
-  await expect(page.getByTestId('trading-mode')).not.toHaveAttribute('data-unavailable', 'true')
-  await setMode(page, 'live')
-  await setOneClick(page, false)
-  return market
-}
+const ready = (page: Page): Promise<string> => readyToTrade(page, host.url, false)
 
 /** Fills the ticket from a bid row a few levels under the touch, as a buy there: an order that rests. */
 async function restingBuy(page: Page, level: number, qty: number): Promise<number> {
