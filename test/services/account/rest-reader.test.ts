@@ -157,6 +157,43 @@ describe('VoxFi account over REST', () => {
     }
   })
 
+  it('tells the orders service when the open orders were asked for, not when the round ended', async () => {
+    // An order answered while the list was on its way may be missing from it: the order service judges what left
+    // the list against the moment the list speaks of (bench:orders saw a resting order taken for cancelled).
+    let clock = 1_000
+    let askedAt: number | null = null
+    const rest = {
+      get: async (path: string): Promise<Result<unknown>> => {
+        if (path === ACCOUNT_PATHS.orders) {
+          askedAt = clock
+          // Its answer takes half a second to come back.
+          clock += 500
+        }
+        clock += 1
+        return { ok: true, value: path === ACCOUNT_PATHS.balance ? { total_balance: 10000 } : [] }
+      },
+    }
+    const reads: number[] = []
+    const reader = new AccountReader({
+      rest: () => rest,
+      key: async () => 'k-1234567890',
+      wanted: () => true,
+      push: () => undefined,
+      ordersRead: (at) => reads.push(at),
+      log: captureLogger().logger,
+      now: () => clock,
+      intervalMs: 60_000,
+    })
+    try {
+      reader.refresh()
+      await waitFor(() => reads.length === 1, 'the round')
+      expect(askedAt).not.toBeNull()
+      expect(reads).toEqual([askedAt])
+    } finally {
+      reader.close()
+    }
+  })
+
   it('keeps its default pacing: 5 s between rounds after an execution, 750 ms of settle, a round every 30 s', async () => {
     vi.useFakeTimers()
     const rounds: number[] = []

@@ -36,8 +36,11 @@ export interface AccountReaderDeps {
   push(updates: readonly UserUpdate[], at: number): void
   /** Each read's outcome: the account says which reads could not be done, and why. */
   readResult?(endpoint: AccountEndpoint, at: number, error: ApiError | null): void
-  /** The open orders were read (after their updates were pushed): the orders service settles what left the list. */
-  ordersRead?(at: number): void
+  /**
+   * The open orders were read (after their updates were pushed): the orders service settles what left the list.
+   * `askedAt`: when the list was asked for, the moment it speaks of.
+   */
+  ordersRead?(askedAt: number): void
   log: Logger
   now(): number
   /** Between reads while nothing happens (default 30 s): four requests a round, well inside VoxFi's limit. */
@@ -337,6 +340,9 @@ export class AccountReader {
     try {
       const balanceBody = await get('balance', ACCOUNT_PATHS.balance)
       const portfolioBody = await get('portfolio', ACCOUNT_PATHS.portfolio)
+      // The list is the venue's as of when it was asked for: an order answered while it was on its way may be
+      // missing from it without having left the venue.
+      const ordersAskedAt = this.d.now()
       const ordersBody = await get('orders', ACCOUNT_PATHS.orders)
       const activityBody = this.backfilled ? NOT_READ : await get('activity', ACCOUNT_PATHS.activity)
       if (!stillCurrent()) return
@@ -354,7 +360,7 @@ export class AccountReader {
       ])
       const at = this.d.now()
       if (updates.length > 0) this.d.push(updates, at)
-      if (orders !== null) this.d.ordersRead?.(at)
+      if (orders !== null) this.d.ordersRead?.(ordersAskedAt)
     } catch (e) {
       if (stillCurrent()) this.d.log.info('account rest: round stopped', { reason: String(e).slice(0, 200) })
     }

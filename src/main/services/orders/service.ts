@@ -887,7 +887,7 @@ export class OrderService implements TradingApi {
         }
         continue
       }
-      // Not listed any more, in a read made after the app last heard of it: it filled, or was cancelled elsewhere.
+      // Not in a list asked for after the app last heard of it: it filled, or was cancelled elsewhere.
       if (at <= o.updatedAt) continue
       const fills = this.fillsFor(o)
       if (fills >= o.quantity) this.finish(o, { state: 'filled' })
