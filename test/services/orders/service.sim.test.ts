@@ -193,6 +193,28 @@ describe('orders on the simulator', () => {
     expect(posts(v.sim.faults.orderLog()).filter((x) => x.executed)).toHaveLength(1)
   }, 30_000)
 
+  it('orders in a row keep the account reads inside the venue’s data rate limit', async () => {
+    // 30 reads a minute: the set-up takes about eight, and a read round after every answer (three reads) would
+    // spend the rest within ten orders; the 429 would then hold back every REST read for the rest of the minute.
+    // The orders come a tenth of a second apart, as a trader clicking fast: each answer's round would be done.
+    const v = await venue({ rateLimit: { requests: 30, windowMs: 60_000 } })
+    let last = 0
+    for (let i = 0; i < 20; i++) {
+      placed(await v.client.placeOrder(order(v, { quantity: 30 + i })))
+      last = Date.now()
+      await new Promise((r) => setTimeout(r, 100))
+    }
+    await waitFor(
+      async () => {
+        const read = (await account(v)).reads.orders
+        return read?.ok === true && read.at > last
+      },
+      'the open orders read after the burst',
+      15_000,
+    )
+    expect(v.h.log.lines.filter((l) => l.includes('rate_limited'))).toEqual([])
+  }, 30_000)
+
   it('a connection dropped after the venue executed the order: unknown, then found open; one POST', async () => {
     const v = await venue()
     v.sim.faults.orderFault({ kind: 'drop', execute: true }, 1)

@@ -73,7 +73,7 @@ export interface OrderServiceDeps {
   journal: OrderJournal
   /** The taker fee in centavos for `quantity` contracts at `priceTicks`. */
   feeCents(priceTicks: number, quantity: number): number
-  /** Read the venue's account now (after an order's answer, a cancel, a merge). */
+  /** Read the venue's account soon, at the reader's pace (after an order's answer, a cancel, a merge). */
   refreshAccount(): void
   /** The account view changed: windows get it again. */
   changed(): void

@@ -39,7 +39,9 @@ export function wireOrders(w: Wiring): Pick<Engine, 'tradingSettings' | 'journal
     account: p.account,
     journal,
     feeCents: takerFeeCents,
-    refreshAccount: () => p.accountRest.refresh(),
+    // Paced as executions are (a round once a burst settles, 5 s apart at most often): a round after every answer
+    // spent the venue's data rate limit in seconds of active trading, and its 429 held back every REST read.
+    refreshAccount: () => p.accountRest.executed(),
     changed: () => p.fanout.accountChanged(),
     journalled: (entry) => p.fanout.journal(entry),
   })
