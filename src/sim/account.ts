@@ -604,6 +604,18 @@ export class DemoAccount {
     return o.side === 'buy' ? q.bid - o.tick : o.tick - q.ask
   }
 
+  /**
+   * Cancels the trader's open order `id` from outside (the VoxFi dialect's DELETE: the trader's orders stand for
+   * the account's orders placed on the venue's site, which the account's key may cancel); null when it is not open.
+   */
+  cancelOrder(id: string, ts: number): UserUpdate[] | null {
+    const o = this.orders.get(id)
+    if (o === undefined) return null
+    o.status = 'canceled'
+    this.orders.delete(id)
+    return [this.orderUpdate(o, ts), this.balance(ts)]
+  }
+
   /** Traders pull what the market left behind first, otherwise their oldest order. */
   private cancel(ts: number, out: UserUpdate[]): void {
     const open = [...this.orders.values()]

@@ -18,6 +18,13 @@ export async function useDemoKey(page: Page): Promise<void> {
   await expect(page.getByTestId('account-cta')).toHaveCount(0)
 }
 
+/** The demo key stored once for the host: the account pane shows the account, or offers the key. */
+export async function ensureDemoKey(page: Page): Promise<void> {
+  const cta = page.getByTestId('account-cta')
+  await expect(cta.or(page.getByTestId('balances'))).toBeVisible({ timeout: 30_000 })
+  if (await cta.isVisible()) await useDemoKey(page)
+}
+
 /** The docked pane of this kind (`ladder`, `tape`, ...). */
 export function dockPane(page: Page, kind: string): Locator {
   return page.locator(`[data-testid="dock-pane"][data-pane="${kind}"]`)
@@ -34,6 +41,27 @@ export async function openFirstMarket(page: Page): Promise<string> {
   await row.click()
   await expect(page.getByTestId('market-pane')).toHaveAttribute('data-market', market as string)
   return market as string
+}
+
+/** Opens Key settings from the account pane. */
+export async function openSettings(page: Page) {
+  await page.getByTestId('open-key-settings').click()
+  const settings = page.getByTestId('key-settings')
+  await expect(settings).toBeVisible()
+  return settings
+}
+
+/** Fills the new-profile form and saves it; the switch question is left open. */
+export async function createProfile(page: Page, name: string, baseUrl: string, wsUrl: string) {
+  const settings = await openSettings(page)
+  await settings.getByTestId('new-profile').click()
+  await settings.getByTestId('profile-name').fill(name)
+  await settings.getByTestId('profile-base-url').fill(baseUrl)
+  await settings.getByTestId('profile-ws-url').fill(wsUrl)
+  await settings.getByTestId('save-profile').click()
+  const ask = page.getByTestId('switch-profile')
+  await expect(ask).toBeVisible()
+  return { settings, ask }
 }
 
 /** Best bid and best ask from the ladder (bids render best first; asks render worst first, best last). */

@@ -4,7 +4,9 @@
 // simulator of its own the same way (a second venue for a second profile).
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createWriteStream } from 'node:fs'
-import { resolve } from 'node:path'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 
 export interface HostOptions {
   /** Host flags; default ['--demo', '--settings', 'none']. */
@@ -176,10 +178,18 @@ export interface Sim {
   close(): Promise<void>
 }
 
-export async function startSim(seed: number): Promise<Sim> {
+/** `config` is the simulator's configuration file's content (DESIGN §3.1: keys, rate limit …), when given. */
+export async function startSim(seed: number, config?: Record<string, unknown>): Promise<Sim> {
+  const dir = config === undefined ? null : await mkdtemp(join(tmpdir(), 'tm-e2e-sim-'))
+  const configArgs: string[] = []
+  if (dir !== null) {
+    const file = join(dir, 'sim.json')
+    await writeFile(file, JSON.stringify(config), { mode: 0o600 })
+    configArgs.push('--config', file)
+  }
   const { child, line } = await startReporting(
     'simulator',
-    ['src/sim/cli.ts', '--port', '0', '--seed', String(seed)],
+    ['src/sim/cli.ts', '--port', '0', '--seed', String(seed), ...configArgs],
     { timeoutMs: 60_000 },
   )
   const { baseUrl, wsUrl, demoKey } = line
@@ -194,7 +204,10 @@ export async function startSim(seed: number): Promise<Sim> {
       const events = (await res.json()) as { markets?: { id?: unknown }[] }[]
       return events.flatMap((e) => (e.markets ?? []).map((m) => String(m.id)))
     },
-    close: () => stopChild(child),
+    close: async () => {
+      await stopChild(child)
+      if (dir !== null) await rm(dir, { recursive: true, force: true })
+    },
   }
 }
 

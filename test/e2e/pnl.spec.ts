@@ -151,7 +151,7 @@ test('positions show a mark and P&L, or say why not; fills export as CSV', async
   expect(download.suggestedFilename()).toMatch(/^fills-\d{8}-\d{6}\.csv$/)
   const text = await readFile(await download.path(), 'utf8')
   const lines = text.split('\r\n')
-  expect(lines[0]).toBe('time,market,event,market_title,price,size,side,order_id,fill_id')
+  expect(lines[0]).toBe('time,market,event,market_title,price,size,side,order_id,fill_id,mode')
   expect(lines.length).toBeGreaterThan(2)
   await checkCells(page)
   await page.screenshot({ path: test.info().outputPath('pnl.png') })

@@ -3,7 +3,7 @@
 // only its own account: the host's demo simulator and a second simulator started here, switched back and forth.
 import { createServer } from 'node:net'
 import { expect, test, type Locator, type Page } from '@playwright/test'
-import { openLive } from './helpers'
+import { createProfile, openLive, openSettings } from './helpers'
 import { startHost, startSim, type Host, type Sim } from './host'
 
 let host: Host
@@ -16,26 +16,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await Promise.all([host?.close(), sim?.close()])
 })
-
-async function openSettings(page: Page) {
-  await page.getByTestId('open-key-settings').click()
-  const settings = page.getByTestId('key-settings')
-  await expect(settings).toBeVisible()
-  return settings
-}
-
-/** Fills the new-profile form and saves it; the switch question is left open. */
-async function createProfile(page: Page, name: string, baseUrl: string, wsUrl: string) {
-  const settings = await openSettings(page)
-  await settings.getByTestId('new-profile').click()
-  await settings.getByTestId('profile-name').fill(name)
-  await settings.getByTestId('profile-base-url').fill(baseUrl)
-  await settings.getByTestId('profile-ws-url').fill(wsUrl)
-  await settings.getByTestId('save-profile').click()
-  const ask = page.getByTestId('switch-profile')
-  await expect(ask).toBeVisible()
-  return { settings, ask }
-}
 
 /** Answers "switch now" and closes Key settings. */
 async function switchNow(page: Page, ask: Locator) {

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 // The account on VoxFi: balances in reais read "R$ 1,234.56"; fills show which contract (YES/NO) and the fee
-// where their record says (`outcome` or `contract_type`, `fee`: the account keeps them on the fill row); order
-// and fill prices follow the price preference.
+// where their record says (`outcome` or `contract_type`, `fee`: the engine's account keeps them on the fill row);
+// order and fill prices follow the price preference.
 import { act, type ReactNode } from 'react'
 import { beforeEach, describe, expect, it } from 'vitest'
 import type { UserUpdateView } from '../../src/shared/model'
@@ -12,7 +12,7 @@ import { formatMoney } from '../../src/renderer/lib/format'
 import { setPriceUnit } from '../../src/renderer/store/prefs'
 import { useProfiles } from '../../src/renderer/store/profiles'
 import { withDom } from './dom'
-import { createFakeApi, status, type FakeApi } from './fake-api'
+import { account, createFakeApi, status, type FakeApi } from './fake-api'
 
 const dom = withDom()
 const NBSP = '\u00a0'
@@ -63,10 +63,12 @@ describe('money in reais', () => {
     await openWithKey(api)
     await act(async () =>
       api.push({
-        user: [
-          u('balance', { currency: 'BRL', total_balance: 26988.8, balance: 26988.8, available: 9956.1 }),
-          u('balance', { currency: 'USD', balance: 100, available: 50 }),
-        ],
+        account: account({
+          balances: [
+            { currency: 'BRL', total: 26988.8, available: 9956.1, updatedAt: 1 },
+            { currency: 'USD', total: 100, available: 50, updatedAt: 1 },
+          ],
+        }),
       }),
     )
     const card = dom.container.querySelector<HTMLElement>('[data-testid="balance"][data-currency="BRL"]')
@@ -94,13 +96,16 @@ describe('fill outcome and fee', () => {
   it('shows the contract and the fee columns when fills carry them, prices in the chosen unit', async () => {
     const api = createFakeApi()
     await openWithKey(api)
+    const held = deriveAccount([
+      u('fill', { market: 'm1', side: 'buy', price: 0.4, quantity: 10, outcome: 'yes', fee: 0.1 }),
+      u('fill', { market: 'm1', side: 'sell', price: 0.57, quantity: 3, outcome: 'no' }),
+    ]).fills
     await act(async () =>
       api.push({
-        user: [
-          u('balance', { currency: 'BRL', balance: 1000, available: 900 }),
-          u('fill', { market: 'm1', side: 'buy', price: 0.4, quantity: 10, outcome: 'yes', fee: 0.1 }),
-          u('fill', { market: 'm1', side: 'sell', price: 0.57, quantity: 3, outcome: 'no' }),
-        ],
+        account: account({
+          balances: [{ currency: 'BRL', total: 1000, available: 900, updatedAt: 1 }],
+          fills: held,
+        }),
       }),
     )
     const fills = dom.byTestId('fills')[0] as HTMLElement
@@ -123,7 +128,11 @@ describe('fill outcome and fee', () => {
     const api = createFakeApi()
     await openWithKey(api)
     await act(async () =>
-      api.push({ user: [u('fill', { market: 'm1', side: 'buy', price: 0.4, size: 10 })] }),
+      api.push({
+        account: account({
+          fills: deriveAccount([u('fill', { market: 'm1', side: 'buy', price: 0.4, size: 10 })]).fills,
+        }),
+      }),
     )
     const fills = dom.byTestId('fills')[0] as HTMLElement
     expect(Array.from(fills.querySelectorAll('th')).map((th) => th.textContent)).toEqual([
@@ -136,13 +145,11 @@ describe('fill outcome and fee', () => {
     expect(dom.byTestId('fill-outcome')).toHaveLength(0)
   })
 
-  it('history seeded at start carries the same info', async () => {
-    const api = createFakeApi({
-      getUserHistory: async () => ({
-        ok: true,
-        value: [u('fill', { market: 'm1', price: 0.4, quantity: 10, outcome: 'no', fee: 0.2 })],
-      }),
-    })
+  it('the account read at start (getAccount) carries the same info', async () => {
+    const fills = deriveAccount([
+      u('fill', { market: 'm1', price: 0.4, quantity: 10, outcome: 'no', fee: 0.2 }),
+    ]).fills
+    const api = createFakeApi({ getAccount: async () => ({ ok: true, value: account({ fills }) }) })
     await openWithKey(api)
     await flush()
     const row = dom.byTestId('fill-row')[0]

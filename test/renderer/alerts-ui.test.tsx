@@ -20,7 +20,18 @@ import { resetAlertUi } from '../../src/renderer/store/alerts-ui'
 import { useEvents } from '../../src/renderer/store/events'
 import { useMonitor } from '../../src/renderer/store/monitor'
 import { DEFAULT_PRICE_UNIT, setPriceUnit } from '../../src/renderer/store/prefs'
-import { createFakeApi, emptyAlerts, EVENTS, ruleView, status, book, type FakeApi } from './fake-api'
+import { click, flush, key, setField } from './dom'
+import {
+  account,
+  book,
+  createFakeApi,
+  emptyAlerts,
+  EVENTS,
+  orderView,
+  ruleView,
+  status,
+  type FakeApi,
+} from './fake-api'
 
 // The chart draws on a canvas, which happy-dom does not have; it plays no part in alerts.
 vi.mock('../../src/renderer/features/market/PriceChart', () => ({ PriceChart: () => null }))
@@ -37,7 +48,6 @@ async function render(api: FakeApi, node: ReactNode) {
   await flush()
 }
 
-const flush = () => act(async () => new Promise<void>((r) => setTimeout(r, 0)))
 const all = (sel: string) => Array.from(document.querySelectorAll<HTMLElement>(sel))
 const byTestId = (id: string) => all(`[data-testid="${id}"]`)
 const one = (id: string) => {
@@ -46,28 +56,6 @@ const one = (id: string) => {
   return el
 }
 const field = (id: string) => one(id) as HTMLInputElement | HTMLSelectElement
-
-async function setField(el: HTMLInputElement | HTMLSelectElement, value: string) {
-  const proto = el instanceof HTMLSelectElement ? HTMLSelectElement.prototype : HTMLInputElement.prototype
-  const setValue = Object.getOwnPropertyDescriptor(proto, 'value')?.set
-  await act(async () => {
-    setValue?.call(el, value)
-    el.dispatchEvent(new Event(el instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }))
-  })
-}
-
-async function key(el: Element, k: string, init: KeyboardEventInit = {}) {
-  await act(async () => {
-    el.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, cancelable: true, ...init }))
-  })
-}
-
-async function click(el: Element) {
-  await act(async () => {
-    ;(el as HTMLElement).click()
-  })
-  await flush()
-}
 
 function fired(id: number, partial: Partial<AlertEvent> = {}): AlertEvent {
   return {
@@ -237,21 +225,9 @@ describe('creating an alert from where the number is', () => {
   })
 
   it('an order row in the account pane', async () => {
-    const api = createFakeApi()
-    useMonitor.getState().applyBatch({
-      seq: 1,
-      at: 1,
-      status: status({ hasKey: true }),
-      user: [
-        {
-          seq: 1,
-          topic: 'order',
-          market: 'm2',
-          data: { id: 'o1', market: 'm2', side: 'buy', price: 0.4, size: 10, status: 'open' },
-          receivedAt: 1,
-        },
-      ],
-    })
+    const view = account({ orders: [orderView('o1', { market: 'm2' })] })
+    const api = createFakeApi({ getAccount: async () => ({ ok: true, value: view }) })
+    useMonitor.getState().applyBatch({ seq: 1, at: 1, status: status({ hasKey: true }), account: view })
     await render(
       api,
       <>

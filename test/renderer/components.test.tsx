@@ -14,7 +14,7 @@ import { StatusBar } from '../../src/renderer/features/status/StatusBar'
 import { ServicesProvider } from '../../src/renderer/hooks/context'
 import { useMonitor } from '../../src/renderer/store/monitor'
 import { useProfiles } from '../../src/renderer/store/profiles'
-import { createFakeApi, EVENTS, status, book, type FakeApi } from './fake-api'
+import { account, createFakeApi, EVENTS, status, book, type FakeApi } from './fake-api'
 
 ;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
 
@@ -357,7 +357,7 @@ describe('account pane', () => {
     expect(byTestId('account-cta')).toHaveLength(0)
   })
 
-  it('with a key: subscribes to the user channel and shows derived account and raw feed', async () => {
+  it('with a key: subscribes to the user channel and shows the engine’s account and the raw feed', async () => {
     const api = createFakeApi()
     await render(api, <AccountPane onOpenKeySettings={() => {}} />)
     await act(async () => api.push({ status: status({ hasKey: true }) }))
@@ -377,8 +377,18 @@ describe('account pane', () => {
         ],
       }),
     )
-    expect(byTestId('balance')[0]?.textContent).toContain('1,234.50')
+    // The raw feed shows every update; the account is the engine's, not folded from them here.
     expect(byTestId('user-feed-row')).toHaveLength(2)
+    expect(byTestId('balance')).toHaveLength(0)
+    await act(async () =>
+      api.push({
+        account: account({
+          balances: [{ currency: 'USDC', total: 1234.5, available: 1000, updatedAt: 1 }],
+          undecoded: 1,
+        }),
+      }),
+    )
+    expect(byTestId('balance')[0]?.textContent).toContain('1,234.50')
     expect(container.textContent).toContain('1 not interpreted')
   })
 })

@@ -103,22 +103,37 @@ describe('trades and fills', () => {
   })
 
   it('fills: titles beside the id; unknown fields stay empty; hostile ids are defused', () => {
-    expect(FILLS_HEADER.join(',')).toBe('time,market,event,market_title,price,size,side,order_id,fill_id')
+    expect(FILLS_HEADER.join(',')).toBe(
+      'time,market,event,market_title,price,size,side,order_id,fill_id,mode',
+    )
     const text = fillsCsv(
-      [fill(), fill({ key: '=cmd|x', orderId: null, market: null, side: null, price: null, size: null })],
+      [
+        fill(),
+        fill({
+          key: '=cmd|x',
+          orderId: null,
+          market: null,
+          side: null,
+          price: null,
+          size: null,
+          mode: 'paper',
+        }),
+      ],
       names,
     )
     expect(text.split('\r\n')).toEqual([
-      'time,market,event,market_title,price,size,side,order_id,fill_id',
-      "2024-05-06T07:08:09.010Z,m1,Bitcoin monthly change to Dec 30: which range?,'-5% to 0%,0.4,5,sell,o1,f1",
-      "2024-05-06T07:08:09.010Z,,,,,,,,'=cmd|x",
+      'time,market,event,market_title,price,size,side,order_id,fill_id,mode',
+      "2024-05-06T07:08:09.010Z,m1,Bitcoin monthly change to Dec 30: which range?,'-5% to 0%,0.4,5,sell,o1,f1,live",
+      "2024-05-06T07:08:09.010Z,,,,,,,,'=cmd|x,paper",
       '',
     ])
   })
 
   it('an empty list is the header alone', () => {
     expect(tradesCsv([], names)).toBe('time,market,event,market_title,price,size,side,key\r\n')
-    expect(fillsCsv([], names)).toBe('time,market,event,market_title,price,size,side,order_id,fill_id\r\n')
+    expect(fillsCsv([], names)).toBe(
+      'time,market,event,market_title,price,size,side,order_id,fill_id,mode\r\n',
+    )
   })
 })
 

@@ -5,6 +5,7 @@ import type { MenuCommand, MonitorApi, ViewBatch } from '../../src/shared/ipc'
 import { ok } from '../../src/shared/ipc'
 import type { BookView, EventSummary, ReplayStatus, StreamStatus } from '../../src/shared/model'
 import { flushBatches } from '../../src/renderer/store/monitor'
+import type { PositionRow } from '../../src/shared/account'
 import { DEFAULT_LIMITS, type AccountView, type OrderRequest, type OrderView } from '../../src/shared/trading'
 import { usePrefs } from '../../src/renderer/store/prefs'
 import type { PriceUnit } from '../../src/shared/price-format'
@@ -121,6 +122,53 @@ export function account(partial: Partial<AccountView> = {}): AccountView {
     lastUpdateAt: null,
     ...partial,
   }
+}
+
+/** A VoxFi book: fake-api's YES book, and a NO book beside it (bids 0.43/0.40, asks 0.45/0.48). */
+export function voxBook(partial: Partial<BookView> = {}): BookView {
+  return book({
+    no: {
+      // → YES asks at 0.57 (better than the own 0.58) and 0.60 (beside the own 0.60).
+      bids: [
+        [0.43, 40],
+        [0.4, 25],
+      ],
+      // → YES bids at 0.55 (beside the own 0.55) and 0.52.
+      asks: [
+        [0.45, 35],
+        [0.48, 15],
+      ],
+      depth: { bids: 2, asks: 2 },
+    },
+    ...partial,
+  })
+}
+
+/** An order as the demo window sends it: a live limit buy of 10 YES at 40¢ in m1, unless told otherwise. */
+export function orderRequest(partial: Partial<OrderRequest> = {}): OrderRequest {
+  return {
+    intentId: 'intent-0001',
+    profileId: 'demo',
+    mode: 'live',
+    market: 'm1',
+    side: 'buy',
+    outcome: 'YES',
+    kind: 'limit',
+    priceTicks: 40,
+    quantity: 10,
+    clickedAt: 1,
+    ...partial,
+  }
+}
+
+/** An order the engine keeps, open unless told otherwise (orderRequest's order). */
+export function orderView(id: string, partial: Partial<OrderView> = {}): OrderView {
+  return orderOf(orderRequest({ intentId: `intent-${id}` }), { id, state: 'open', ...partial })
+}
+
+/** A position of m1, flat unless told otherwise, with nothing the venue did not send. */
+export function positionRow(partial: Partial<PositionRow> = {}): PositionRow {
+  return { market: 'm1', size: 0, avgPrice: null, pnl: null, realizedPnl: null, updatedAt: 1, ...partial }
 }
 
 /** The order the engine would answer a request with, just sent. */
@@ -295,26 +343,7 @@ export function createFakeApi(overrides: Partial<MonitorApi> = {}): FakeApi {
       calls.push({ method: 'placeOrder', args: [request] })
       return ok(orderOf(request))
     },
-    cancelOrder: rec(
-      'cancelOrder',
-      ok(
-        orderOf(
-          {
-            intentId: 'intent-0001',
-            profileId: 'demo',
-            mode: 'live',
-            market: 'm1',
-            side: 'buy',
-            outcome: 'YES',
-            kind: 'limit',
-            priceTicks: 50,
-            quantity: 1,
-            clickedAt: 0,
-          },
-          { state: 'cancelling' },
-        ),
-      ),
-    ),
+    cancelOrder: rec('cancelOrder', ok(orderView('o-1', { state: 'cancelling' }))),
     cancelAllOrders: rec('cancelAllOrders', ok({ asked: 0, cancelled: 0, failed: 0, deferred: 0 })),
     mergePositions: rec('mergePositions', ok({ market: 'm1', quantity: 1, received: 1 })),
     getJournal: rec('getJournal', ok([])),

@@ -15,7 +15,7 @@ import {
   USER_FEED_CAP,
   useMonitor,
 } from '../../src/renderer/store/monitor'
-import { status } from './fake-api'
+import { account, status } from './fake-api'
 
 function book(market: string, bid: number, seq: number): BookView {
   return {
@@ -63,7 +63,13 @@ describe('frame queue', () => {
     let updates = 0
     const unsubscribe = useMonitor.subscribe(() => updates++)
     queueBatch({ seq: 1, at: 1, status: status({ reconnects: 1 }), books: [book('m1', 0.4, 1)] })
-    queueBatch({ seq: 2, at: 2, trades: [trade('m1', 'a'), trade('m2', 'b')], user: [user(1)] })
+    queueBatch({
+      seq: 2,
+      at: 2,
+      trades: [trade('m1', 'a'), trade('m2', 'b')],
+      user: [user(1)],
+      account: account({ lastUpdateAt: 1 }),
+    })
     queueBatch({
       seq: 3,
       at: 3,
@@ -71,6 +77,7 @@ describe('frame queue', () => {
       books: [book('m1', 0.41, 2), book('m2', 0.2, 1)],
       trades: [trade('m1', 'c')],
       user: [user(2)],
+      account: account({ lastUpdateAt: 2 }),
       eventsChanged: true,
     })
     // Nothing yet: the batches wait for the frame.
@@ -89,7 +96,8 @@ describe('frame queue', () => {
     expect(s.trades.m1?.map((t) => t.key)).toEqual(['a', 'c'])
     expect(s.trades.m2?.map((t) => t.key)).toEqual(['b'])
     expect(s.user.map((u) => u.seq)).toEqual([1, 2])
-    expect(s.account.balances.USDC?.total).toBe(102)
+    // The account is the engine's, whole: the newest wins.
+    expect(s.account?.lastUpdateAt).toBe(2)
     expect(s.eventsVersion).toBe(1)
     expect(queuedBatch()).toBeNull()
   })

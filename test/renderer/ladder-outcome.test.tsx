@@ -4,7 +4,7 @@
 // the depth chart folded the same way, and YES/NO marks on the trade tape. Without a NO book nothing changes.
 import { act, type ReactNode } from 'react'
 import { beforeEach, describe, expect, it } from 'vitest'
-import type { BookView, TradeView } from '../../src/shared/model'
+import type { TradeView } from '../../src/shared/model'
 import { DepthChart } from '../../src/renderer/features/market/DepthChart'
 import { MarketPane } from '../../src/renderer/features/market/MarketPane'
 import { OrderBook } from '../../src/renderer/features/market/OrderBook'
@@ -13,7 +13,7 @@ import { ServicesProvider } from '../../src/renderer/hooks/context'
 import { resetAlertUi, useAlertUi } from '../../src/renderer/store/alerts-ui'
 import { setPriceUnit } from '../../src/renderer/store/prefs'
 import { withDom } from './dom'
-import { book, createFakeApi, type FakeApi } from './fake-api'
+import { book, createFakeApi, voxBook, type FakeApi } from './fake-api'
 
 const dom = withDom()
 
@@ -32,26 +32,6 @@ const rows = (id: 'book-bid-row' | 'book-ask-row') =>
     outcome: r.dataset.outcome ?? null,
     implied: r.classList.contains('implied'),
   }))
-
-/** A VoxFi book: YES bids 0.56/0.55, asks 0.58/0.60 (fake-api's), and a NO book beside it. */
-function voxBook(partial: Partial<BookView> = {}): BookView {
-  return book({
-    no: {
-      // → YES asks at 0.57 (better than the own 0.58) and 0.60 (beside the own 0.60).
-      bids: [
-        [0.43, 40],
-        [0.4, 25],
-      ],
-      // → YES bids at 0.55 (beside the own 0.55) and 0.52.
-      asks: [
-        [0.45, 35],
-        [0.48, 15],
-      ],
-      depth: { bids: 2, asks: 2 },
-    },
-    ...partial,
-  })
-}
 
 beforeEach(() => {
   setPriceUnit('probability')

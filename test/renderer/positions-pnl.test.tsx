@@ -3,15 +3,15 @@
 import { act, type ReactNode } from 'react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Interest } from '../../src/shared/ipc'
-import type { UserUpdateView } from '../../src/shared/model'
+import type { FillRow, PositionRow } from '../../src/shared/account'
 import { AccountPane } from '../../src/renderer/features/account/AccountPane'
 import { ServicesProvider } from '../../src/renderer/hooks/context'
 import { useProfiles } from '../../src/renderer/store/profiles'
 import { setPriceUnit } from '../../src/renderer/store/prefs'
 import { formatMid } from '../../src/renderer/lib/format'
 import type * as Format from '../../src/renderer/lib/format'
-import { withDom } from './dom'
-import { book, createFakeApi, status, type FakeApi } from './fake-api'
+import { captureDownloads, withDom } from './dom'
+import { account, book, createFakeApi, status, type FakeApi } from './fake-api'
 
 // formatMid is called only by a position row's render (for a mid mark): counting its calls counts renders.
 vi.mock('../../src/renderer/lib/format', async (original) => {
@@ -20,7 +20,6 @@ vi.mock('../../src/renderer/lib/format', async (original) => {
 })
 
 const dom = withDom()
-let seq = 0
 
 async function render(api: FakeApi, node: ReactNode) {
   await act(async () => {
@@ -36,13 +35,16 @@ const row = (market: string) =>
   ) as HTMLElement
 const cell = (market: string, id: string) => byTestId(id, row(market))[0] as HTMLElement
 
-const position = (data: Record<string, unknown>): UserUpdateView => ({
-  seq: ++seq,
-  topic: 'position',
-  market: null,
-  data: { type: 'position', ...data },
-  receivedAt: 1_000 + seq,
+const position = (p: Pick<PositionRow, 'market' | 'size'> & Partial<PositionRow>): PositionRow => ({
+  avgPrice: null,
+  pnl: null,
+  realizedPnl: null,
+  updatedAt: 1_000,
+  ...p,
 })
+
+/** The engine's account holding these positions (whole: a position left out is closed). */
+const holding = (...positions: PositionRow[]) => ({ account: account({ positions }) })
 
 const marketsWatched = (api: FakeApi) =>
   ((api.callsOf('setInterests').at(-1)?.[0] ?? []) as Interest[])
@@ -68,12 +70,12 @@ describe('positions with P&L', () => {
     const api = createFakeApi()
     await openWithKey(api)
     await act(async () =>
-      api.push({
-        user: [
+      api.push(
+        holding(
           position({ market: 'm1', size: 100, avgPrice: 0.4, realizedPnl: 1.25, pnl: 99 }),
           position({ market: 'm2', size: 10, pnl: 3 }),
-        ],
-      }),
+        ),
+      ),
     )
     await flush()
     // Each position watches its own market.
@@ -116,7 +118,7 @@ describe('positions with P&L', () => {
   it('falls back to the last trade when the book goes stale, and to nothing without one', async () => {
     const api = createFakeApi()
     await openWithKey(api)
-    await act(async () => api.push({ user: [position({ market: 'm1', size: -20, avgPrice: 0.6 })] }))
+    await act(async () => api.push(holding(position({ market: 'm1', size: -20, avgPrice: 0.6 }))))
     await act(async () => api.push({ books: [book()] }))
     expect(cell('m1', 'position-upnl').textContent).toBe('0.60')
 
@@ -148,13 +150,13 @@ describe('positions with P&L', () => {
     const api = createFakeApi()
     await openWithKey(api)
     await act(async () =>
-      api.push({ user: [position({ market: 'm1', size: 5 }), position({ market: 'm2', size: 7 })] }),
+      api.push(holding(position({ market: 'm1', size: 5 }), position({ market: 'm2', size: 7 }))),
     )
     await flush()
     expect(byTestId('pnl-note')[0]?.textContent).toContain('cost basis')
     expect(marketsWatched(api)).toEqual(['m1:all', 'm2:all'])
 
-    await act(async () => api.push({ user: [position({ market: 'm2', size: 0 })] }))
+    await act(async () => api.push(holding(position({ market: 'm1', size: 5 }))))
     await flush()
     expect(byTestId('position-row').map((r) => r.dataset.market)).toEqual(['m1'])
     expect(marketsWatched(api)).toEqual(['m1:all'])
@@ -164,9 +166,9 @@ describe('positions with P&L', () => {
     const api = createFakeApi()
     await openWithKey(api)
     await act(async () =>
-      api.push({
-        user: [position({ market: 'm1', size: 1, avgPrice: 0.5 }), position({ market: 'm2', size: 1 })],
-      }),
+      api.push(
+        holding(position({ market: 'm1', size: 1, avgPrice: 0.5 }), position({ market: 'm2', size: 1 })),
+      ),
     )
     const m2Book = book({ market: 'm2', bids: [[0.3, 10]], asks: [[0.4, 10]] })
     await act(async () => api.push({ books: [book(), m2Book] }))
@@ -208,43 +210,30 @@ describe('fills export', () => {
     expect(button.disabled).toBe(true)
     await act(async () =>
       api.push({
-        user: [
-          {
-            seq: ++seq,
-            topic: 'fill',
-            market: null,
-            data: {
-              id: 'f1',
+        account: account({
+          fills: [
+            {
+              key: 'f1',
               orderId: 'o1',
               market: 'm1',
               side: 'buy',
               price: 0.4,
               size: 5,
               ts: 1_700_000_000_000,
-            },
-            receivedAt: 1,
-          },
-        ],
+            } satisfies FillRow,
+          ],
+        }),
       }),
     )
     expect(button.disabled).toBe(false)
-    const blobs: Blob[] = []
-    vi.spyOn(URL, 'createObjectURL').mockImplementation((b) => {
-      blobs.push(b as Blob)
-      return 'blob:test/2'
-    })
-    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {})
-    const names: string[] = []
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      names.push(this.download)
-    })
+    const saved = captureDownloads()
     await act(async () => button.click())
-    expect(names).toHaveLength(1)
-    expect(names[0]).toMatch(/^fills-\d{8}-\d{6}\.csv$/)
-    expect(await blobs[0]?.text()).toBe(
+    expect(saved.names).toHaveLength(1)
+    expect(saved.names[0]).toMatch(/^fills-\d{8}-\d{6}\.csv$/)
+    expect((await saved.texts())[0]).toBe(
       // m1 is not in the (empty) listing: its title columns are empty, never guessed.
-      'time,market,event,market_title,price,size,side,order_id,fill_id\r\n' +
-        '2023-11-14T22:13:20.000Z,m1,,,0.4,5,buy,o1,f1\r\n',
+      'time,market,event,market_title,price,size,side,order_id,fill_id,mode\r\n' +
+        '2023-11-14T22:13:20.000Z,m1,,,0.4,5,buy,o1,f1,live\r\n',
     )
   })
 })

@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import type { BookView, TradeView, UserUpdateView } from '../../src/shared/model'
-import { TAPE_CAP, useMonitor } from '../../src/renderer/store/monitor'
-import { status } from './fake-api'
+import type { JournalEntry, OrderView } from '../../src/shared/trading'
+import { JOURNAL_CAP, TAPE_CAP, useMonitor } from '../../src/renderer/store/monitor'
+import { account, orderView, status } from './fake-api'
 
 function book(market: string, bid: number, ask: number, state: BookView['state'] = 'live'): BookView {
   return {
@@ -42,6 +43,7 @@ describe('monitor store', () => {
       tickers: [{ market: 'm1', bestBid: 0.4, bestAsk: 0.6, last: 0.5, updatedAt: 1, state: 'live' }],
       trades: [trade('m1', 'a'), trade('m2', 'b'), trade('m1', 'c')],
       user: [user(1), user(2)],
+      account: account({ lastUpdateAt: 4_000 }),
       inspector: [
         { seq: 1, receivedAt: 1, raw: '{}', truncated: false, classification: 'unknown', decoded: [] },
       ],
@@ -56,7 +58,7 @@ describe('monitor store', () => {
     expect(s.trades.m1?.map((t) => t.key)).toEqual(['a', 'c'])
     expect(s.trades.m2?.map((t) => t.key)).toEqual(['b'])
     expect(s.user).toHaveLength(2)
-    expect(s.account.balances.USDC?.total).toBe(102)
+    expect(s.account?.lastUpdateAt).toBe(4_000)
     expect(s.inspector).toHaveLength(1)
     expect(s.eventsVersion).toBe(1)
     expect(s.lastBatchSeq).toBe(7)
@@ -99,6 +101,7 @@ describe('monitor store', () => {
       at: 1,
       books: [book('m1', 0.4, 0.6), book('m2', 0.1, 0.2)],
       trades: [trade('m2', 'x')],
+      account: account(),
     })
     const before = useMonitor.getState()
     applyBatch({ seq: 2, at: 2, books: [book('m1', 0.41, 0.6)], trades: [trade('m1', 'y')] })
@@ -106,7 +109,7 @@ describe('monitor store', () => {
     expect(after.books.m2).toBe(before.books.m2)
     expect(after.trades.m2).toBe(before.trades.m2)
     expect(after.books.m1).not.toBe(before.books.m1)
-    // A batch without user updates keeps the account object.
+    // A batch without an account keeps the account object.
     expect(after.account).toBe(before.account)
   })
 
@@ -179,12 +182,122 @@ describe('monitor store', () => {
     expect(useMonitor.getState().status?.state).toBe('live')
   })
 
-  it('seeds the user history in order and derives the account from it', () => {
+  it('seeds the user history in order; the account stays the engine’s', () => {
     const { applyBatch, seedUser } = useMonitor.getState()
-    applyBatch({ seq: 1, at: 1, user: [user(3)] })
+    applyBatch({ seq: 1, at: 1, user: [user(3)], account: account({ lastUpdateAt: 7 }) })
+    const engine = useMonitor.getState().account
     seedUser([user(1), user(2), user(3)])
     const s = useMonitor.getState()
     expect(s.user.map((u) => u.seq)).toEqual([1, 2, 3])
-    expect(s.account.balances.USDC?.total).toBe(103)
+    // The window folds nothing of its own: the raw feed is only shown.
+    expect(s.account).toBe(engine)
+    expect(s.account?.balances).toEqual([])
+  })
+})
+
+/** An order as the engine lists it, pending as one just sent is. */
+const order = (id: string, partial: Partial<OrderView> = {}): OrderView =>
+  orderView(id, { state: 'pending', ...partial })
+
+describe('the engine’s account', () => {
+  it('a getAccount reply is applied only when no batch brought an account since it was asked', () => {
+    const store = useMonitor.getState()
+    const asked = useMonitor.getState().accountSeq
+    store.applyBatch({ seq: 1, at: 1, account: account({ lastUpdateAt: 2 }) })
+    store.seedAccount({ view: account({ lastUpdateAt: 1 }) }, asked)
+    expect(useMonitor.getState().account?.lastUpdateAt).toBe(2)
+    // Asked after that batch: applied.
+    store.seedAccount({ view: account({ lastUpdateAt: 3 }) }, useMonitor.getState().accountSeq)
+    expect(useMonitor.getState().account?.lastUpdateAt).toBe(3)
+  })
+
+  it('an error is kept while there is no account, and goes when one comes', () => {
+    const store = useMonitor.getState()
+    store.seedAccount({ error: 'Trading is not available here.' }, useMonitor.getState().accountSeq)
+    expect(useMonitor.getState().accountError).toBe('Trading is not available here.')
+    store.applyBatch({ seq: 1, at: 1, account: account() })
+    expect(useMonitor.getState().accountError).toBeNull()
+  })
+
+  it('a new timeline forgets the account, and a reply asked for before it is dropped', () => {
+    const store = useMonitor.getState()
+    store.applyBatch({ seq: 1, at: 1, account: account({ profileId: 'p-a' }) })
+    const asked = useMonitor.getState().accountSeq
+    store.forgetMarkets()
+    expect(useMonitor.getState().account).toBeNull()
+    store.seedAccount({ view: account({ profileId: 'p-a' }) }, asked)
+    expect(useMonitor.getState().account).toBeNull()
+  })
+
+  it('keeps the objects of every row that did not change, so their components do not re-render', () => {
+    const store = useMonitor.getState()
+    store.applyBatch({ seq: 1, at: 1, account: account({ orders: [order('a'), order('b')] }) })
+    const before = useMonitor.getState().account
+    // The same account again, every object new (as a batch copied across IPC is): nothing changes identity.
+    store.applyBatch({ seq: 2, at: 2, account: account({ orders: [order('a'), order('b')] }) })
+    const same = useMonitor.getState().account
+    expect(same?.orders).toBe(before?.orders)
+    expect(same?.trading).toBe(before?.trading)
+    // One order filled: only its row is new.
+    store.applyBatch({
+      seq: 3,
+      at: 3,
+      account: account({ orders: [order('a', { state: 'filled', filled: 10 }), order('b')] }),
+    })
+    const after = useMonitor.getState().account
+    expect(after?.orders).not.toBe(before?.orders)
+    expect(after?.orders[0]).not.toBe(before?.orders[0])
+    expect(after?.orders[1]).toBe(before?.orders[1])
+  })
+
+  it('a setTrading reply shows at once, for the profile it is about', () => {
+    const store = useMonitor.getState()
+    store.applyBatch({ seq: 1, at: 1, account: account() })
+    const trading = useMonitor.getState().account?.trading
+    if (!trading) throw new Error('no trading view')
+    store.applyTradingView({ ...trading, settings: { ...trading.settings, mode: 'paper' } })
+    expect(useMonitor.getState().account?.trading.settings.mode).toBe('paper')
+    store.applyTradingView({ ...trading, profileId: 'other', settings: { ...trading.settings, mode: 'off' } })
+    expect(useMonitor.getState().account?.trading.settings.mode).toBe('paper')
+  })
+})
+
+describe('the journal', () => {
+  const entry = (seq: number, at = seq): JournalEntry => ({
+    seq,
+    at,
+    profileId: 'demo',
+    mode: 'live',
+    action: 'place',
+    outcome: 'sent',
+    orderId: `o${seq}`,
+    venueId: null,
+    market: 'm1',
+  })
+
+  it('appends batches and merges the getJournal reply, each entry once, oldest first', () => {
+    const store = useMonitor.getState()
+    store.applyBatch({ seq: 1, at: 1, journal: [entry(3), entry(4)] })
+    store.seedJournal([entry(1), entry(2), entry(3)])
+    store.applyBatch({ seq: 2, at: 2, journal: [entry(5)] })
+    expect(useMonitor.getState().journal.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5])
+    // A restarted engine counts from 1 again: its entry 1 is another entry.
+    store.applyBatch({ seq: 3, at: 3, journal: [entry(1, 100)] })
+    expect(useMonitor.getState().journal.map((e) => `${e.seq}@${e.at}`)).toEqual([
+      '1@1',
+      '2@2',
+      '3@3',
+      '4@4',
+      '5@5',
+      '1@100',
+    ])
+  })
+
+  it('holds the newest JOURNAL_CAP entries', () => {
+    const store = useMonitor.getState()
+    store.seedJournal(Array.from({ length: JOURNAL_CAP + 5 }, (_, i) => entry(i + 1)))
+    const journal = useMonitor.getState().journal
+    expect(journal).toHaveLength(JOURNAL_CAP)
+    expect(journal[0]?.seq).toBe(6)
   })
 })

@@ -4,6 +4,7 @@ import { isHeartbeat, type Interest, type MonitorApi } from '../../shared/ipc'
 import { createAlertIntake, deliverFired } from '../api/alert-delivery'
 import { createInterestRegistry, type InterestRegistry } from '../store/interests'
 import { queueBatch, useMonitor } from '../store/monitor'
+import { useAccountSeed } from './account'
 
 interface Services {
   api: MonitorApi
@@ -50,6 +51,7 @@ export function ServicesProvider({ api, children }: { api: MonitorApi; children:
   useEffect(() => {
     if (useMonitor.getState().status === null) void refreshStatus(api)
   }, [api])
+  useAccountSeed(api)
   return <ServicesContext.Provider value={services}>{children}</ServicesContext.Provider>
 }
 

@@ -1,8 +1,9 @@
-// Trades and fills as CSV files (RFC 4180: CRLF line ends, a field with a comma, quote, CR or LF quoted, quotes
-// doubled). Text that a spreadsheet would run as a formula (= + - @ TAB CR first) gets a leading apostrophe, so
-// an id or a venue string can never become one; numbers stay numbers, so a negative size is still -5.
+// Trades, fills and the order journal as CSV files (RFC 4180: CRLF line ends, a field with a comma, quote, CR or LF
+// quoted, quotes doubled). Text that a spreadsheet would run as a formula (= + - @ TAB CR first) gets a leading
+// apostrophe, so an id or a venue string can never become one; numbers stay numbers, so a negative size is still -5.
 import type { FillRow } from '../../shared/account'
 import type { TradeView } from '../../shared/model'
+import type { JournalEntry } from '../../shared/trading'
 import { nameOf, type MarketNames } from './market-names'
 
 export type CsvValue = string | number | null | undefined
@@ -57,9 +58,13 @@ export const FILLS_HEADER = [
   'side',
   'order_id',
   'fill_id',
+  'mode',
 ] as const
 
-/** Fills in the order given (the account keeps newest first). Unknown fields are empty, never guessed. */
+/**
+ * Fills in the order given (the account keeps newest first), each marked live or paper. Unknown fields are empty,
+ * never guessed.
+ */
 export function fillsCsv(fills: readonly FillRow[], names: MarketNames): string {
   return toCsv(
     FILLS_HEADER,
@@ -71,6 +76,54 @@ export function fillsCsv(fills: readonly FillRow[], names: MarketNames): string 
       f.side,
       f.orderId,
       f.key,
+      f.mode ?? 'live',
+    ]),
+  )
+}
+
+export const JOURNAL_HEADER = [
+  'time',
+  'mode',
+  'action',
+  'result',
+  ...MARKET_HEADER,
+  'side',
+  'outcome',
+  'kind',
+  'price',
+  'quantity',
+  'status',
+  'code',
+  'message',
+  'rtt_ms',
+  'order_id',
+  'venue_id',
+] as const
+
+/**
+ * Order-journal entries in the order given (the blotter's, newest first). The price is the order's own outcome's,
+ * in 0–1 like every price the app writes; a field the entry lacks is empty.
+ */
+export function journalCsv(entries: readonly JournalEntry[], names: MarketNames): string {
+  return toCsv(
+    JOURNAL_HEADER,
+    entries.map((e) => [
+      isoTime(e.at),
+      e.mode,
+      e.action,
+      e.outcome,
+      ...marketFields(names, e.market),
+      e.side,
+      e.outcomeOf,
+      e.kind,
+      e.priceTicks === null || e.priceTicks === undefined ? null : e.priceTicks / 100,
+      e.quantity,
+      e.status,
+      e.code,
+      e.message,
+      e.rttMs,
+      e.orderId,
+      e.venueId,
     ]),
   )
 }

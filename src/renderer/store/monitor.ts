@@ -13,14 +13,17 @@ import type {
   TradeView,
   UserUpdateView,
 } from '../../shared/model'
+import type { AccountView, JournalEntry, TradingView } from '../../shared/trading'
 import type { WorkspaceView } from '../../shared/workspace'
-import { applyUserUpdates, emptyAccount, type AccountState } from '../../shared/account'
 import { mergeBatches, newest, type MergeCaps } from '../../shared/batch-merge'
+import { shareAccount } from './account-share'
 
 /** What the engine keeps and sends as history (TAPE_TRADES); a window keeps no more. */
 export const TAPE_CAP = TAPE_TRADES
 export const USER_FEED_CAP = 500
 export const INSPECTOR_CAP = 300
+/** Order-journal entries a window holds for the blotter (the engine's getJournal is capped too). */
+export const JOURNAL_CAP = 2_000
 /** Toasts on screen at once; an older one makes room for a newer (it stays in the alert history). */
 export const TOAST_CAP = 5
 
@@ -42,9 +45,16 @@ export interface MonitorState {
   tapeEpoch: Record<string, number>
   /** Per market, the engine's candle history from its last snapshot: the chart starts from it. */
   candles: Record<string, CandleHistory>
-  /** Oldest first, capped at USER_FEED_CAP. */
+  /** Oldest first, capped at USER_FEED_CAP: the raw feed (the account itself is the engine's, below). */
   user: UserUpdateView[]
-  account: AccountState
+  /** The active profile's account and trading state as the engine folds it; null until it sent one. */
+  account: AccountView | null
+  /** Increases with every account a batch brings: a getAccount reply asked for before one is older. */
+  accountSeq: number
+  /** Why getAccount failed, while no account came (shown where the account or the ticket would be). */
+  accountError: string | null
+  /** Today's order journal as far as this window has it, oldest first, capped at JOURNAL_CAP. */
+  journal: JournalEntry[]
   /** Oldest first, capped at INSPECTOR_CAP. */
   inspector: InspectorFrame[]
   /** Bumped when the engine says the events listing changed. */
@@ -64,6 +74,15 @@ export interface MonitorState {
   applyBatch(batch: ViewBatch): void
   seedMarket(market: string, snapshot: MarketSnapshot): void
   seedUser(history: readonly UserUpdateView[]): void
+  /**
+   * The getAccount reply, asked for when `accountSeq` was `asked`: applied only when no batch brought an account
+   * since (a batch's is newer). An error is kept to show while there is no account.
+   */
+  seedAccount(reply: { view: AccountView } | { error: string }, asked: number): void
+  /** A setTrading reply: the active profile's trading state, at once, before the batch that follows. */
+  applyTradingView(view: TradingView): void
+  /** The getJournal reply: merged with the entries batches brought meanwhile, each entry once, in order. */
+  seedJournal(entries: readonly JournalEntry[]): void
   /** The getAlerts reply at window start; ignored when a batch already brought the view. */
   seedAlerts(view: AlertsView | null, error?: string | null): void
   dismissToast(id: number): void
@@ -140,7 +159,10 @@ const initial = {
   tapeEpoch: {},
   candles: {},
   user: [],
-  account: emptyAccount(),
+  account: null,
+  accountSeq: 0,
+  accountError: null,
+  journal: [],
   inspector: [],
   eventsVersion: 0,
   alerts: null,
@@ -198,10 +220,13 @@ export function reduceBatch(s: MonitorState, batch: ViewBatch): Partial<MonitorS
     next.tapeEpoch = tapeEpoch
     if (candles !== null) next.candles = candles
   }
-  if (batch.user && batch.user.length > 0) {
-    next.user = appendCapped(s.user, batch.user, USER_FEED_CAP)
-    next.account = applyUserUpdates(s.account, batch.user)
+  if (batch.user && batch.user.length > 0) next.user = appendCapped(s.user, batch.user, USER_FEED_CAP)
+  if (batch.account) {
+    next.account = shareAccount(s.account, batch.account)
+    next.accountSeq = s.accountSeq + 1
+    next.accountError = null
   }
+  if (batch.journal && batch.journal.length > 0) next.journal = mergeJournal(s.journal, batch.journal)
   if (batch.inspector && batch.inspector.length > 0) {
     const frames = newFrames(s.inspector, batch.inspector)
     if (frames.length > 0) next.inspector = appendCapped(s.inspector, frames, INSPECTOR_CAP)
@@ -232,6 +257,26 @@ function newFrames(listed: readonly InspectorFrame[], incoming: InspectorFrame[]
   if (newestListed < since) return incoming
   const seen = new Set(listed.map((f) => `${f.seq}@${f.receivedAt}`))
   return incoming.filter((f) => !seen.has(`${f.seq}@${f.receivedAt}`))
+}
+
+/** An entry's identity: its seq within one engine run, and its time (a restarted engine counts from 1 again). */
+const journalKey = (e: JournalEntry): string => `${e.seq}@${e.at}`
+
+/**
+ * The journal with `more` folded in: each entry once, oldest first, the newest JOURNAL_CAP kept. The usual batch,
+ * newer than every entry held, is appended as it is; returns `held` itself when nothing is new.
+ */
+export function mergeJournal(held: JournalEntry[], more: readonly JournalEntry[]): JournalEntry[] {
+  const last = held[held.length - 1]
+  const first = more[0]
+  if (first === undefined) return held
+  if (last === undefined || more.every((e) => e.at > last.at || (e.at === last.at && e.seq > last.seq)))
+    return appendCapped(held, more, JOURNAL_CAP)
+  const seen = new Set(held.map(journalKey))
+  const fresh = more.filter((e) => !seen.has(journalKey(e)))
+  if (fresh.length === 0) return held
+  const merged = held.concat(fresh).sort((a, b) => a.at - b.at || a.seq - b.seq)
+  return newest(merged, JOURNAL_CAP)
 }
 
 /**
@@ -299,8 +344,31 @@ export const useMonitor = create<MonitorState>()((set) => ({
       if (older.length === 0) return {}
       const merged = older.concat(s.user).sort((a, b) => a.seq - b.seq)
       const user = merged.length > USER_FEED_CAP ? merged.slice(merged.length - USER_FEED_CAP) : merged
-      const account = applyUserUpdates(emptyAccount(), user)
-      return { user, account }
+      return { user }
+    })
+  },
+  seedAccount: (reply, asked) => {
+    flushBatches()
+    set((s) => {
+      if (s.accountSeq !== asked) return {}
+      return 'view' in reply
+        ? { account: shareAccount(s.account, reply.view), accountError: null }
+        : { accountError: s.account === null ? reply.error : null }
+    })
+  },
+  applyTradingView: (view) => {
+    flushBatches()
+    set((s) =>
+      s.account !== null && s.account.profileId === view.profileId
+        ? { account: shareAccount(s.account, { ...s.account, trading: view }) }
+        : {},
+    )
+  },
+  seedJournal: (entries) => {
+    flushBatches()
+    set((s) => {
+      const journal = mergeJournal(s.journal, entries)
+      return journal === s.journal ? {} : { journal }
     })
   },
   seedAlerts: (view, error = null) => {
@@ -321,7 +389,10 @@ export const useMonitor = create<MonitorState>()((set) => ({
       trades: {},
       candles: {},
       user: [],
-      account: emptyAccount(),
+      // Another profile's or another timeline's: the new one is asked for (hooks/account.ts) or comes in a batch.
+      account: null,
+      accountError: null,
+      accountSeq: s.accountSeq + 1,
       marketsEpoch: s.marketsEpoch + 1,
     }))
   },
@@ -331,7 +402,7 @@ export const useMonitor = create<MonitorState>()((set) => ({
   },
   reset: () => {
     dropQueuedBatches()
-    set({ ...initial, account: emptyAccount(), toasts: [] })
+    set({ ...initial, toasts: [], journal: [] })
   },
 }))
 
@@ -344,8 +415,8 @@ export const useMonitor = create<MonitorState>()((set) => ({
 
 /**
  * What the queue keeps of the lists it may shorten: the trades a tape can show and the frames the inspector
- * holds. User updates are never dropped (every one counts for the account), so the queue is flushed once they
- * fill the feed; fired alerts are never dropped either (each may be a toast).
+ * holds. The merge never drops user updates (shared/batch-merge.ts), so the queue is flushed once they fill the
+ * feed; fired alerts and journal entries are never dropped either (each may be a toast or a blotter row).
  */
 export const QUEUE_CAPS: MergeCaps = { tradesPerMarket: TAPE_CAP, inspector: INSPECTOR_CAP }
 
@@ -405,7 +476,7 @@ function cancelScheduled(): void {
 /** Queue a batch from the engine: it is applied with every other batch of this frame in one store update. */
 export function queueBatch(batch: ViewBatch): void {
   queued = queued === null ? batch : mergeBatches(queued, batch, QUEUE_CAPS)
-  // User updates are never dropped (the account needs each), so a long wait applies them rather than grow.
+  // The merge keeps every user update, so a long wait applies them rather than grow.
   if ((queued.user?.length ?? 0) >= USER_FEED_CAP) flushBatches()
   else schedule()
 }

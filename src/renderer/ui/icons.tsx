@@ -126,3 +126,34 @@ export function StopIcon(props: IconProps) {
     </Svg>
   )
 }
+
+/** An arrow leaving a bar: close a position (its opposite order, ready in the ticket). */
+export function ExitIcon(props: IconProps) {
+  return (
+    <Svg {...props}>
+      <path d="M3 2.5v11" />
+      <path d="M6 8h7.5" />
+      <path d="M10.5 5l3 3-3 3" />
+    </Svg>
+  )
+}
+
+/** Two strands joining into one: merge YES and NO pairs. */
+export function MergeIcon(props: IconProps) {
+  return (
+    <Svg {...props}>
+      <path d="M3 2.5c0 4 5 4 5 7.5v3.5" />
+      <path d="M13 2.5c0 4-5 4-5 7.5" />
+    </Svg>
+  )
+}
+
+/** A bell: an alert about this. */
+export function BellIcon(props: IconProps) {
+  return (
+    <Svg {...props}>
+      <path d="M4 11V7.5a4 4 0 018 0V11l1.2 1.5H2.8z" />
+      <path d="M6.8 14h2.4" />
+    </Svg>
+  )
+}

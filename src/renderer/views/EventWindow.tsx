@@ -1,6 +1,7 @@
 // An event's markets as a matrix in its own window (?view=event&event=ID).
 import { useState } from 'react'
 import { AlertsLayer } from '../features/alerts/AlertsLayer'
+import { TradingLayer } from '../features/trading'
 import { EventMatrix } from '../features/events/EventMatrix'
 import { KeySettings } from '../features/settings/KeySettings'
 import { ReplayBar } from '../features/recording/ReplayBar'
@@ -46,6 +47,7 @@ export function EventWindow({ event }: { event: string }) {
       <StatusBar />
       {keySettings ? <KeySettings onClose={() => setKeySettings(false)} /> : null}
       <AlertsLayer market={null} />
+      <TradingLayer />
     </div>
   )
 }

@@ -3,6 +3,7 @@
 import { useEffect, useMemo, useState } from 'react'
 import type { WindowTarget } from '../../shared/model'
 import { AlertsLayer } from '../features/alerts/AlertsLayer'
+import { TradingLayer } from '../features/trading'
 import { KeySettings } from '../features/settings/KeySettings'
 import { NoticeBanner } from '../features/status/NoticeBanner'
 import { QuickOpen, type QuickOpenMode } from '../features/events/QuickOpen'
@@ -143,6 +144,7 @@ export function MainView() {
       {help ? <HelpOverlay onClose={() => setHelp(false)} /> : null}
       {recordings ? <RecordDialog onClose={() => setRecordings(false)} /> : null}
       <AlertsLayer market={market} onOpenMarket={selectMarket} />
+      <TradingLayer />
     </div>
   )
 }

@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react'
 import type { WindowTarget } from '../../shared/model'
 import { AlertsLayer } from '../features/alerts/AlertsLayer'
+import { TradingLayer } from '../features/trading'
 import { KeySettings } from '../features/settings/KeySettings'
 import { ReplayBar } from '../features/recording/ReplayBar'
 import { StatusBar } from '../features/status/StatusBar'
@@ -71,6 +72,7 @@ export function MarketWindow({ market }: { market: string }) {
       {keySettings ? <KeySettings onClose={() => setKeySettings(false)} /> : null}
       {help ? <HelpOverlay onClose={() => setHelp(false)} /> : null}
       <AlertsLayer market={market} onOpenMarket={openMarket} />
+      <TradingLayer />
     </div>
   )
 }

@@ -101,6 +101,12 @@ export class AccountView {
     }
   }
 
+  /** The account's own id of the open order listed as `uuid`, if the trader has one open under it. */
+  openOrderId(uuid: string): string | undefined {
+    for (const id of this.orders.keys()) if (this.orderUuid(id) === uuid) return id
+    return undefined
+  }
+
   private orderUuid(id: string): string {
     return uuidFor(this.seed, 0x04de, Number(id.replace(/\D/g, '')) || 0)
   }

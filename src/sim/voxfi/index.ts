@@ -133,6 +133,13 @@ export function createVoxRuntime(d: VoxRuntimeDeps): VoxRuntime {
       user: (frames) => hub.publishUser(frames),
       account: (updates) => view.apply(updates),
     },
+    cancelOther: (id, ts) => {
+      const own = view.openOrderId(id)
+      const updates = own === undefined ? null : d.account.cancelOrder(own, ts)
+      if (updates === null) return false
+      view.apply(updates)
+      return true
+    },
   })
   d.account.useExternalOrders(trading)
   const trade = createTradeHandler({

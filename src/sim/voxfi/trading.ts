@@ -59,6 +59,11 @@ export interface TradingDeps {
   users: readonly string[]
   answer: OrderAnswer
   sink: TradingSink
+  /**
+   * Cancels an open order of the account that is not the user's over the API (the demo trader's, listed in open
+   * orders with its UUID); false when there is none open under `id`.
+   */
+  cancelOther(id: string, ts: number): boolean
 }
 
 interface UserOrder {
@@ -375,7 +380,10 @@ export class Trading implements ExternalOrders {
   /** DELETE /v1/trade/order/{id}: `id` as the listing shows it (a UUID in answer (a), an integer in (b)). */
   cancel(id: string, ts: number): TradeResult {
     const o = this.find(id)
-    if (o === undefined) return refused(poRefusal('PO6'))
+    if (o === undefined) {
+      if (!this.d.cancelOther(id, ts)) return refused(poRefusal('PO6'))
+      return { status: 200, body: { success: true, message: 'order canceled', order_id: id }, executed: true }
+    }
     this.open.delete(o.no)
     o.market.state.own.add(o.outcome, restsOn(o.side), o.tick, -left(o), -1)
     o.market.state.touched = true

@@ -1,6 +1,6 @@
 // The latest fills, with a CSV export of all held. Fills show the contract (YES/NO) and the fee where their
-// update says (src/shared/account.ts); those columns appear only when some fill has them. Prices follow the
-// price preference (¢ or probability).
+// record says (src/shared/account.ts); those columns appear only when some fill has them. A paper fill is marked
+// PAPER. Prices follow the price preference (¢ or probability).
 import { memo } from 'react'
 import type { FillRow } from '../../../shared/account'
 import { csvFilename, downloadCsv, fillsCsv } from '../../lib/csv'
@@ -13,6 +13,7 @@ import {
   hasMoneySymbol,
   type PriceUnit,
 } from '../../lib/format'
+import { ExportButton } from '../../ui/ExportButton'
 import { GridTable } from '../../ui/GridTable'
 import { MarketCell, SideCell } from './cells'
 
@@ -41,9 +42,20 @@ const FillLine = memo(function FillLine({
       data-market={f.market ?? undefined}
       data-outcome={f.outcome?.toUpperCase()}
       data-fee={f.fee}
+      data-mode={f.mode}
+      data-order-id={f.orderId ?? undefined}
+      data-side={f.side ?? undefined}
+      data-price={f.price ?? undefined}
+      data-size={f.size ?? undefined}
+      data-ts={f.ts}
+      className={f.mode === 'paper' ? 'paper-row' : undefined}
     >
       <td className="num">{formatClock(f.ts)}</td>
-      <MarketCell id={f.market} name={name} />
+      <MarketCell
+        id={f.market}
+        name={name}
+        tag={f.mode === 'paper' ? <span className="mode-tag mode-paper">PAPER</span> : null}
+      />
       <SideCell side={f.side} />
       {showOutcome ? (
         <td data-testid="fill-outcome">
@@ -92,20 +104,12 @@ export function FillsTable({
     <>
       <h4 className="section-head">
         Fills <span className="muted">{all.length}</span>
-        <button
-          type="button"
-          className="link-btn export-btn"
-          data-testid="fills-export"
-          disabled={all.length === 0}
-          title={
-            all.length === 0
-              ? 'No fills to export'
-              : `Save the ${all.length} fills held (newest first) as a CSV file`
-          }
-          onClick={() => downloadCsv(csvFilename('fills', null), fillsCsv(all, names))}
-        >
-          Export CSV
-        </button>
+        <ExportButton
+          testId="fills-export"
+          count={all.length}
+          what="fills"
+          onExport={() => downloadCsv(csvFilename('fills', null), fillsCsv(all, names))}
+        />
       </h4>
       <GridTable
         className="compact"

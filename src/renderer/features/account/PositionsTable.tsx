@@ -1,8 +1,12 @@
 // Positions marked to their markets' live prices. The average and the mark read in the price unit the app shows,
 // as the ladder beside them does; the P&L ((mark − avg) × size) is worked out in R$ per contract and reads in R$.
-import { memo, useId } from 'react'
+// A venue that keeps YES and NO apart (VoxFi) has a row per outcome held; paper positions follow the live ones,
+// marked PAPER. Each row can be closed from its market's ticket, and a market holding both YES and NO can merge
+// its pairs.
+import { memo, useId, useMemo } from 'react'
 import { useShallow } from 'zustand/react/shallow'
-import type { PositionRow } from '../../../shared/account'
+import { positionKey, type PositionRow } from '../../../shared/account'
+import type { TradingMode } from '../../../shared/trading'
 import { useInterests } from '../../hooks/context'
 import { useFeedNotLive } from '../../hooks/freshness'
 import { nameOf, type MarketName, type MarketNames } from '../../lib/market-names'
@@ -10,6 +14,7 @@ import { formatAmount, formatMid, formatPrice, formatSize, type PriceUnit } from
 import { useMonitor } from '../../store/monitor'
 import { usePriceUnit } from '../../store/prefs'
 import { GridTable, type GridColumn } from '../../ui/GridTable'
+import { heldContracts, mergeablePairs, PositionActions } from '../trading'
 import { MarketCell } from './cells'
 import { markOf, positionPnl, priceInputsIn, totalPnl, type Known, type Mark } from './pnl'
 
@@ -52,9 +57,20 @@ function PnlCell({ testId, v, title }: { testId: string; v: Known; title: string
 const PositionLine = memo(function PositionLine({
   p,
   name,
+  paper,
+  pairs,
+  trading,
+  onOpenMarket,
 }: {
   p: PositionRow
   name: MarketName | undefined
+  /** A paper position (marked PAPER). */
+  paper: boolean
+  /** Pairs of its market it can merge (0: none offered). */
+  pairs: number
+  /** The profile trades (paper or live): the row offers close and merge. */
+  trading: boolean
+  onOpenMarket?(market: string): void
 }) {
   const id = useId()
   useInterests(`position${id}${p.market}`, [{ channel: 'market', id: p.market, filter: 'all' }])
@@ -63,10 +79,44 @@ const PositionLine = memo(function PositionLine({
   const unit = usePriceUnit()
   const { mark } = row
   const venuePnl = p.pnl === null ? '' : `; the venue reports P&L ${formatAmount(p.pnl)}`
+  // The outcome the row holds: its own where the venue says, else the side of its YES-terms size.
+  const outcome = p.outcome !== undefined ? p.outcome : p.size >= 0 ? 'yes' : 'no'
+  const held = heldContracts([p], p.market, outcome === 'yes' ? 'YES' : 'NO')
   return (
-    <tr data-testid="position-row" data-market={p.market} data-size={p.size}>
-      <MarketCell id={p.market} name={name} />
-      <td className={`num ${p.size > 0 ? 'bid-text' : 'ask-text'}`}>{formatSize(p.size)}</td>
+    <tr
+      data-testid="position-row"
+      data-market={p.market}
+      data-size={p.size}
+      data-outcome={p.outcome?.toUpperCase()}
+      data-mode={paper ? 'paper' : undefined}
+      className={paper ? 'paper-row' : undefined}
+    >
+      <MarketCell
+        id={p.market}
+        name={name}
+        tag={
+          <>
+            {trading ? (
+              <PositionActions
+                market={p.market}
+                outcome={outcome === 'yes' ? 'YES' : 'NO'}
+                held={held}
+                pairs={pairs}
+                onOpenMarket={onOpenMarket}
+              />
+            ) : null}
+            {paper ? <span className="mode-tag mode-paper">PAPER</span> : null}
+          </>
+        }
+      />
+      {p.outcome !== undefined ? (
+        <td className="num" title={`${formatSize(held)} ${p.outcome.toUpperCase()} contracts`}>
+          <span className={`outcome-mark outcome-${p.outcome}`}>{p.outcome.toUpperCase()}</span>{' '}
+          {formatSize(held)}
+        </td>
+      ) : (
+        <td className={`num ${p.size > 0 ? 'bid-text' : 'ask-text'}`}>{formatSize(p.size)}</td>
+      )}
       <td
         className="num"
         data-testid="position-avg"
@@ -163,13 +213,45 @@ const COLUMNS: GridColumn[] = [
   { head: 'Real.', width: 44, num: true, title: 'Realised P&L, as the venue sends it' },
 ]
 
+interface Row {
+  p: PositionRow
+  paper: boolean
+  /** The pairs its market can merge, on the market's first row only (0: no merge offered there). */
+  pairs: number
+}
+
+/**
+ * One account's rows. Merge is offered in the account the window trades in (the venue's while live, the paper
+ * one's on paper), once per market: on its first row.
+ */
+function rowsOf(positions: readonly PositionRow[], paper: boolean, offered: boolean): Row[] {
+  const seen = new Set<string>()
+  return positions.map((p) => {
+    const first = !seen.has(p.market)
+    seen.add(p.market)
+    return { p, paper, pairs: offered && first ? mergeablePairs(positions, p.market) : 0 }
+  })
+}
+
 export function PositionsTable({
-  positions,
+  positions: live,
+  paper = [],
+  mode = 'off',
   names,
+  onOpenMarket,
 }: {
   positions: readonly PositionRow[]
+  /** The paper account's positions, when it is shown. */
+  paper?: readonly PositionRow[]
+  mode?: TradingMode
   names: MarketNames
+  onOpenMarket?(market: string): void
 }) {
+  const rows = useMemo(
+    () => [...rowsOf(live, false, mode === 'live'), ...rowsOf(paper, true, mode === 'paper')],
+    [live, paper, mode],
+  )
+  const positions = useMemo(() => rows.map((r) => r.p), [rows])
   return (
     <>
       <h4>
@@ -179,10 +261,21 @@ export function PositionsTable({
         className="compact positions-table"
         data-testid="positions"
         columns={COLUMNS}
-        rows={positions}
-        row={(p) => <PositionLine key={p.market} p={p} name={nameOf(names, p.market)} />}
+        rows={rows}
+        row={({ p, paper: isPaper, pairs }) => (
+          <PositionLine
+            key={`${isPaper ? 'paper:' : ''}${positionKey(p.market, p.outcome)}`}
+            p={p}
+            name={nameOf(names, p.market)}
+            paper={isPaper}
+            pairs={pairs}
+            trading={mode !== 'off'}
+            onOpenMarket={onOpenMarket}
+          />
+        )}
         empty="No positions"
-        foot={positions.length > 0 ? <PositionsTotal positions={positions} /> : null}
+        // The venue's positions only: paper has its own P&L, never summed with real money.
+        foot={live.length > 0 ? <PositionsTotal positions={live} /> : null}
       />
       {positions.length > 0 && !positions.some((p) => p.avgPrice !== null) ? (
         <p className="pnl-note muted" data-testid="pnl-note">

@@ -48,7 +48,7 @@ const FeedRow = memo(function FeedRow({ u, names }: { u: UserUpdateView; names: 
 
 export function UserFeed({ hasKey }: { hasKey: boolean }) {
   const user = useMonitor((s) => s.user)
-  const undecoded = useMonitor((s) => s.account.undecoded)
+  const undecoded = useMonitor((s) => s.account?.undecoded ?? 0)
   const names = useMarketNames()
   const feed = useMemo(() => {
     const rows: UserUpdateView[] = []

@@ -1,5 +1,6 @@
 // Cells the account's tables share: a market named by its event and its own title, and a side coloured as the
 // ladder is.
+import type { ReactNode } from 'react'
 import type { Side } from '../../../shared/model'
 import { marketHint, type MarketName } from '../../lib/market-names'
 
@@ -8,11 +9,21 @@ import { marketHint, type MarketName } from '../../lib/market-names'
  * means something with its event, and in a narrow column the market's words are the ones kept. The id is in
  * the tooltip, and is the cell's text only when the listing does not hold the market.
  */
-export function MarketCell({ id, name }: { id: string | null; name: MarketName | undefined }) {
+export function MarketCell({
+  id,
+  name,
+  tag = null,
+}: {
+  id: string | null
+  name: MarketName | undefined
+  /** A mark before the name (PAPER on a paper order, position or fill). */
+  tag?: ReactNode
+}) {
   if (id === null) return <td>—</td>
   if (!name)
     return (
       <td className="ellipsis" title={marketHint(name, id)} data-testid="market-cell">
+        {tag}
         <span className="mono">{id}</span>
       </td>
     )
@@ -22,6 +33,7 @@ export function MarketCell({ id, name }: { id: string | null; name: MarketName |
   const event = name.label === primary ? null : name.event
   return (
     <td className="ellipsis market-cell" title={marketHint(name, id)} data-testid="market-cell">
+      {tag}
       <span data-testid="market-cell-market">{primary}</span>
       {event !== null ? (
         <span className="muted" data-testid="market-cell-event">

@@ -1,6 +1,7 @@
 // One market's ladder pane: a header with the quote (and the venue's chance, volume and liquidity where it sends
 // them), the event's category, status and time left, freshness and the market's actions (the event's rules one
-// click away), then the order book. The depth chart, chart and tape are panes of their own (features/workspace/panes.tsx).
+// click away), then the order book and the market's order ticket under it. The depth chart, chart and tape are
+// panes of their own (features/workspace/panes.tsx).
 import { useState, type HTMLAttributes, type KeyboardEvent, type MouseEvent } from 'react'
 import { useApi } from '../../hooks/context'
 import { gridOfMarket, quoteDraft } from '../../lib/alerts'
@@ -21,6 +22,7 @@ import { OrderBook } from './OrderBook'
 import { useMarketFeed } from './market-feed'
 import { WatchToggle } from '../workspace'
 import { ExternalIcon } from '../../ui/icons'
+import { OrderTicket } from '../trading'
 
 /** The venue's own figures, where it sends them: the ticker's field, its label, and what it counts. */
 const VENUE_FIGURES = [
@@ -223,6 +225,7 @@ export function MarketPane({
       </header>
       <div className="book-col">
         <OrderBook market={market} />
+        <OrderTicket market={market} />
       </div>
       {rulesOpen && found ? <RulesDialog event={found.event} onClose={() => setRulesOpen(false)} /> : null}
     </section>

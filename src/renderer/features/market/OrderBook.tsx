@@ -14,19 +14,38 @@
 // levels in as implied ones (ladder.ts: a NO bid at q is a YES ask at 1 − q), marked apart and carrying
 // data-outcome="NO"; a toggle in the ladder's bar shows the NO book alone, in its own prices. Without a NO book
 // the ladder is the book's own levels, as on every other venue.
+// Trading starts here too: a click on an ask row fills the market's ticket as a buy at its price, on a bid row as
+// a sell (YES, or NO in the NO view); it never sends, even in one-click mode. The trader's working orders show on
+// their rows (ladder.ts, ownOrderMarks) as a plain text prop, so a book update re-renders no row for them and an
+// account update only the rows whose marks changed; a click on a mark cancels its order.
 import {
   createContext,
   memo,
   useContext,
   useEffect,
   useId,
+  useMemo,
   useState,
   type KeyboardEvent,
   type MouseEvent,
 } from 'react'
+import { isWorking } from '../../../shared/trading'
+import { useApi } from '../../hooks/context'
 import { ladderDraft } from '../../lib/alerts'
 import { formatMid, formatPrice, formatSize, midOf, spreadOf, type PriceUnit } from '../../lib/format'
-import { ladderSides, yesTermsOfNo, type LadderLevel, type LadderSides, type LadderView } from './ladder'
+import {
+  ladderRowId,
+  ladderSides,
+  ownOrderMarks,
+  parseOwnMarks,
+  yesTermsOfNo,
+  type LadderLevel,
+  type LadderSides,
+  type LadderView,
+  type OwnOrder,
+} from './ladder'
+import { fillTicket, setTicketRefusal } from '../../store/trading'
+import { cancelOrder } from '../trading'
 import { openAlertForm, openAlertManager } from '../../store/alerts-ui'
 import { StaleOverlay } from './StaleOverlay'
 import { useFreshnessNoAge } from '../../hooks/freshness'
@@ -58,6 +77,8 @@ interface RowProps {
   implied: boolean
   /** For an implied row, the NO book's own price. */
   noPrice: number | undefined
+  /** The trader's working orders on this row, as ownOrderMarks writes them ('' for none). */
+  own: string
 }
 
 /** A level the ladder points at: its side and price as shown, and whether it is an implied one. */
@@ -87,6 +108,29 @@ const DepthBar = memo(function DepthBar({ cumulative }: { cumulative: number }) 
   return <div className="depth-bar" style={{ transform: `scaleX(${share})` }} />
 })
 
+/** The trader's own orders on a row: each its remaining quantity, in the mode's colour; a click cancels it. */
+function OwnMarks({ own, unit, price }: { own: string; unit: PriceUnit; price: number }) {
+  return (
+    <div className="own-marks">
+      {parseOwnMarks(own).map((m) => (
+        <button
+          key={m.id}
+          type="button"
+          className={`own-mark ${m.side} mode-${m.mode}`}
+          data-testid="ladder-own-order"
+          data-order-id={m.id}
+          data-qty={m.remaining}
+          data-mode={m.mode}
+          title={`Your ${m.mode === 'paper' ? 'PAPER ' : ''}${m.side} order at ${formatPrice(price, unit)}: ${formatSize(m.remaining)} left. Click to cancel it.`}
+          aria-label={`Cancel your ${m.side} order of ${m.remaining} at ${formatPrice(price, unit)}`}
+        >
+          {formatSize(m.remaining)}
+        </button>
+      ))}
+    </div>
+  )
+}
+
 const LadderRow = memo(function LadderRow({
   side,
   market,
@@ -100,6 +144,7 @@ const LadderRow = memo(function LadderRow({
   outcome,
   implied,
   noPrice,
+  own,
 }: RowProps) {
   const [prevSize, setPrevSize] = useState(size)
   const [flash, setFlash] = useState<{ n: number; dir: 'up' | 'down' } | null>(null)
@@ -127,7 +172,7 @@ const LadderRow = memo(function LadderRow({
       id={rowId(idPrefix, { side, price, implied })}
       role="option"
       aria-selected={cursor}
-      className={`ladder-row ${side} ${best ? 'best' : ''} ${cursor ? 'cursor' : ''}${implied ? ' implied' : ''}`}
+      className={`ladder-row ${side} ${best ? 'best' : ''} ${cursor ? 'cursor' : ''}${implied ? ' implied' : ''}${own !== '' ? ' own' : ''}`}
       data-testid={side === 'bid' ? 'book-bid-row' : 'book-ask-row'}
       data-market={market}
       data-side={side}
@@ -139,6 +184,7 @@ const LadderRow = memo(function LadderRow({
       title={impliedText}
     >
       <DepthBar cumulative={cumulative} />
+      {own !== '' ? <OwnMarks own={own} unit={unit} price={price} /> : null}
       <span className="c-price" title={impliedText ?? priceText}>
         {priceText}
       </span>
@@ -209,7 +255,20 @@ function OutcomeBar({ view, onToggle }: { view: LadderView; onToggle(): void }) 
   )
 }
 
+/** The trader's working orders of a market, from the account (the same array while the account's is). */
+function useOwnOrders(market: string): OwnOrder[] {
+  const orders = useMonitor((s) => s.account?.orders)
+  return useMemo(
+    () =>
+      (orders ?? [])
+        .filter((o) => o.market === market && isWorking(o.state))
+        .map((o) => ({ ...o, remaining: o.quantity - o.filled })),
+    [orders, market],
+  )
+}
+
 export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; levels?: number }) {
+  const api = useApi()
   const book = useMonitor((s) => s.books[market])
   const unit = usePriceUnit()
   const [view, setView] = useState<LadderView>('yes')
@@ -233,6 +292,8 @@ export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; 
   const spread = spreadOf(bestBid, bestAsk)
   const mid = midOf(bestBid, bestAsk)
   const idPrefix = useId()
+  const ownOrders = useOwnOrders(market)
+  const own = useMemo(() => ownOrderMarks(ownOrders, showing), [ownOrders, showing])
   const [cursor, setCursor] = useState<LevelRef | null>(null)
   const [menu, setMenu] = useState<MenuAt | null>(null)
 
@@ -328,9 +389,32 @@ export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; 
     const level = levelOf(e.target)
     if (level) setCursor(level)
   }
+  /** A click on one of the trader's marks cancels that order; on a level, it fills the ticket (never sends). */
+  const onClick = (e: MouseEvent<HTMLDivElement>) => {
+    const mark = (e.target as HTMLElement | null)?.closest?.<HTMLElement>('[data-testid="ladder-own-order"]')
+    if (mark) {
+      const id = mark.dataset.orderId
+      if (id !== undefined && e.detail <= 1)
+        void cancelOrder(api, id).then((error) => {
+          if (error !== null) setTicketRefusal(market, error)
+        })
+      return
+    }
+    const level = levelOf(e.target)
+    if (!level) return
+    fillTicket(market, {
+      side: level.side === 'ask' ? 'buy' : 'sell',
+      outcome: showing === 'no' ? 'NO' : 'YES',
+      price: level.price,
+    })
+  }
 
+  // Rows that carry the trader's marks; an order whose price is not among the levels shown is counted in the foot.
+  const placed = new Set<string>()
   const row = (side: 'ask' | 'bid', i: number) => {
     const level = (side === 'ask' ? asks : bids)[i]
+    const rowId = level ? ladderRowId(side, level) : ''
+    if (level && own.has(rowId)) placed.add(rowId)
     return level ? (
       <LadderRow
         // The book's own level and an implied one can share a price: two rows, two keys.
@@ -347,6 +431,7 @@ export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; 
         outcome={level.outcome}
         implied={level.implied}
         noPrice={level.noPrice}
+        own={own.get(rowId) ?? ''}
       />
     ) : (
       <PlaceholderRow key={`p${i}`} side={side} />
@@ -357,6 +442,8 @@ export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; 
   for (let i = levels - 1; i >= 0; i--) askRows.push(row('ask', i))
   const bidRows = []
   for (let i = 0; i < levels; i++) bidRows.push(row('bid', i))
+  let offLadder = 0
+  for (const [id, marks] of own) if (!placed.has(id)) offLadder += marks.split(';').length
 
   return (
     <div
@@ -385,12 +472,13 @@ export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; 
         className="ladder-body"
         tabIndex={0}
         role="listbox"
-        aria-label="Order book levels: arrow keys pick a level, A sets an alert at it, Shift+F10 opens its menu"
+        aria-label="Order book levels: a click fills the ticket at a level, arrow keys pick a level, A sets an alert at it, Shift+F10 opens its menu"
         aria-activedescendant={active ? rowId(idPrefix, active) : undefined}
         data-testid="ladder-levels"
         onKeyDown={onKeyDown}
         onContextMenu={onContextMenu}
         onMouseDown={onMouseDown}
+        onClick={onClick}
         onFocus={(e) => {
           // Entering the ladder from the keyboard puts the cursor on the best bid, so A works at once.
           const best = bids[0]
@@ -450,6 +538,16 @@ export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; 
                 ? `NO ${book.no.depth.bids} bid / ${book.no.depth.asks} ask levels`
                 : `${book.depth.bids} bid / ${book.depth.asks} ask · NO ${book.no.depth.bids}/${book.no.depth.asks}`}
         </span>
+        {offLadder > 0 ? (
+          <span
+            className="own-off"
+            data-testid="ladder-own-off"
+            data-count={offLadder}
+            title="Your working orders at prices this ladder does not show (see the account's orders)"
+          >
+            {offLadder} own off the ladder
+          </span>
+        ) : null}
         {book?.seq !== null && book?.seq !== undefined ? (
           // Remounted on every new seq: its first paint is the moment this book version reached the screen
           // (Element Timing, read by the UI benchmark). It is the footer's flex item itself, so Chromium credits

@@ -150,3 +150,70 @@ export function foldedLevels(book: FoldableBook): { bids: readonly Level[]; asks
 export function yesTermsOfNo(side: 'bid' | 'ask', price: number): { side: 'bid' | 'ask'; price: number } {
   return { side: side === 'bid' ? 'ask' : 'bid', price: complement(price) }
 }
+
+/** A row's identity on a ladder: its side, the book it comes from (YES, implied from NO, the NO book's own), its price. */
+export function ladderRowId(
+  side: 'bid' | 'ask',
+  level: Pick<LadderLevel, 'price' | 'implied' | 'outcome'>,
+): string {
+  const from = level.implied ? 'i' : level.outcome === 'no' ? 'n' : 'y'
+  // In millionths: a sub-tick price keeps a row of its own, and float noise does not split one.
+  return `${side}:${from}${Math.round(level.price * 1e6)}`
+}
+
+/** What the ladder needs of one of the trader's own orders. */
+export interface OwnOrder {
+  id: string
+  market: string
+  side: 'buy' | 'sell'
+  outcome: 'YES' | 'NO'
+  mode: 'live' | 'paper'
+  /** Its own outcome's price in ticks; null for a market order (no row to sit on). */
+  priceTicks: number | null
+  /** Contracts still to fill. */
+  remaining: number
+}
+
+/**
+ * Where the trader's working orders of a market sit on the ladder shown, as a plain text per row (one
+ * `id|remaining|mode|side` an order, the id URI-encoded, `;` between), so a row takes its marks as a plain prop and its memo holds while
+ * they do not change. In the YES view a YES buy sits on its bid row and a sell on its ask row; a NO order sits on
+ * the implied row it makes (a NO buy at q is a YES ask at 1 − q). The NO view shows the NO book's own orders.
+ */
+export function ownOrderMarks(orders: readonly OwnOrder[], view: LadderView): Map<string, string> {
+  const marks = new Map<string, string>()
+  const sorted = [...orders].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  for (const o of sorted) {
+    if (o.priceTicks === null || o.remaining <= 0) continue
+    if (view === 'no' && o.outcome !== 'NO') continue
+    const own = view === 'no' || o.outcome === 'YES'
+    const side: 'bid' | 'ask' = (o.side === 'buy') === own ? 'bid' : 'ask'
+    const price = own ? o.priceTicks / 100 : complement(o.priceTicks / 100)
+    const id = ladderRowId(side, { price, implied: !own, outcome: o.outcome === 'NO' ? 'no' : 'yes' })
+    const mark = `${encodeURIComponent(o.id)}|${o.remaining}|${o.mode}|${o.side}`
+    const held = marks.get(id)
+    marks.set(id, held === undefined ? mark : `${held};${mark}`)
+  }
+  return marks
+}
+
+/** One order's mark, read back from a row's text. */
+export interface OwnMark {
+  id: string
+  remaining: number
+  mode: 'live' | 'paper'
+  side: 'buy' | 'sell'
+}
+
+export function parseOwnMarks(text: string): OwnMark[] {
+  if (text === '') return []
+  return text.split(';').map((part) => {
+    const [id = '', remaining = '0', mode, side] = part.split('|')
+    return {
+      id: decodeURIComponent(id),
+      remaining: Number(remaining),
+      mode: mode === 'paper' ? 'paper' : 'live',
+      side: side === 'sell' ? 'sell' : 'buy',
+    }
+  })
+}

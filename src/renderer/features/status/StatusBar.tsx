@@ -1,5 +1,5 @@
-// Connection state, reconnects, age of the last message, rate-limit quota, the incident log, and how prices read
-// (¢ or probability). Every age and countdown here is its own small component on the shared second clock
+// Connection state, the trading mode, reconnects, age of the last message, rate-limit quota, the incident log, and
+// how prices read (¢ or probability). Every age and countdown here is its own small component on the shared second clock
 // (hooks/clock), so a tick re-renders a few characters, not the bar, and only while that value is shown and
 // changing.
 import { memo, useMemo, useState } from 'react'
@@ -13,6 +13,7 @@ import { toggleAlertManager, useAlertUi } from '../../store/alerts-ui'
 import { useMonitor } from '../../store/monitor'
 import { GridTable, type GridColumn } from '../../ui/GridTable'
 import { PriceUnitToggle } from '../settings'
+import { TradingModeControl } from '../trading'
 import { EngineLinkNotice, useEngineLost } from './EngineLinkNotice'
 
 /**
@@ -296,6 +297,7 @@ export function StatusBar({ onOpenInspector }: { onOpenInspector?: () => void })
           Reconnect now
         </button>
       ) : null}
+      <TradingModeControl />
       <span className="status-item" title="Reconnects since start">
         Reconnects <b className="num">{status?.reconnects ?? 0}</b>
       </span>

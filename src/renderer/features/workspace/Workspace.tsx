@@ -13,18 +13,13 @@ import {
 import 'dockview-react/dist/styles/dockview.css'
 import { useEffect, useRef, useState, type FunctionComponent } from 'react'
 import type { MonitorApi } from '../../../shared/ipc'
-import {
-  layoutSchema,
-  PANE_KINDS,
-  type PaneKind,
-  type Workspace as SavedWorkspace,
-  type WorkspaceView,
-} from '../../../shared/workspace'
+import { layoutSchema, type Workspace as SavedWorkspace, type WorkspaceView } from '../../../shared/workspace'
 import { useApi } from '../../hooks/context'
 import { marketHint, marketLabel, marketNamesOf } from '../../lib/market-names'
 import { useEvents, useMarketNames } from '../../store/events'
 import { useMonitor } from '../../store/monitor'
 import { builtIn, newPaneId, withPaneMinimums, type BuiltIn } from './layouts'
+import { fromSavedLayout, isWindowPaneKind, toSavedLayout, type WindowPaneKind } from './pane-kinds'
 import { PANE_COMPONENTS, PANES, paneConstraints, paneParams, paneStartWidth } from './panes'
 import { selectMarket, setWorkspaceNotice, useWindowWorkspace, type DockRequest } from './window-state'
 import { LinkIcon, PinIcon } from '../../ui/icons'
@@ -49,10 +44,6 @@ export interface WorkspaceProps {
   remembersMarket?: boolean
 }
 
-function isPaneKind(value: unknown): value is PaneKind {
-  return typeof value === 'string' && (PANE_KINDS as readonly string[]).includes(value)
-}
-
 /** The pin on a market pane's tab bar: follow the window's market, or stay on this one. */
 function HeaderActions({ activePanel }: IDockviewHeaderActionsProps) {
   const selected = useWindowWorkspace((s) => s.selectedMarket)
@@ -66,7 +57,7 @@ function HeaderActions({ activePanel }: IDockviewHeaderActionsProps) {
   }, [activePanel])
   if (!activePanel) return null
   const kind = activePanel.api.component
-  if (!isPaneKind(kind) || !PANES[kind].market) return null
+  if (!isWindowPaneKind(kind) || !PANES[kind].market) return null
   const params = paneParams(activePanel.params)
   const pin = params.market
   const pinned = pin !== undefined
@@ -102,7 +93,7 @@ export function togglePin(
   selected: string | null,
 ): void {
   const kind = panel.component
-  if (!isPaneKind(kind) || !PANES[kind].market) return
+  if (!isWindowPaneKind(kind) || !PANES[kind].market) return
   if (params.market !== undefined) {
     const { market: _drop, ...rest } = params
     panel.updateParameters(rest)
@@ -130,7 +121,7 @@ function restore(dock: DockviewApi, saved: SavedWorkspace): string | null {
   const parsed = layoutSchema.safeParse(saved.layout)
   if (!parsed.success) return parsed.error.issues[0]?.message ?? 'invalid layout'
   try {
-    dock.fromJSON(withPaneMinimums(parsed.data) as never)
+    dock.fromJSON(withPaneMinimums(fromSavedLayout(parsed.data)) as never)
   } catch (e) {
     return e instanceof Error ? e.message : String(e)
   }
@@ -248,7 +239,7 @@ class Controller {
   async saveAs(name: string): Promise<string | null> {
     const dock = this.dock
     if (!dock) return 'The layout is not ready yet.'
-    const r = await this.api.saveWorkspace({ name, layout: dock.toJSON() as never })
+    const r = await this.api.saveWorkspace({ name, layout: toSavedLayout(dock.toJSON()) as never })
     if (!r.ok) return r.error.message
     this.flushCancel()
     this.current = { id: r.value.id, name: r.value.name }
@@ -276,7 +267,7 @@ class Controller {
   }
 
   /** Focuses a pane of this kind, adding one beside the active pane when there is none. */
-  showPane(kind: PaneKind): void {
+  showPane(kind: WindowPaneKind): void {
     const dock = this.dock
     if (!dock) return
     const existing = dock.panels.find((p) => p.api.component === kind)
@@ -345,7 +336,7 @@ class Controller {
     // An empty dock is not a workspace anyone wants back; the window shows how to add panes instead.
     if (!dock || !current || dock.panels.length === 0) return
     void this.api
-      .saveWorkspace({ id: current.id, name: current.name, layout: dock.toJSON() as never })
+      .saveWorkspace({ id: current.id, name: current.name, layout: toSavedLayout(dock.toJSON()) as never })
       .then((r) => {
         if (!r.ok) setWorkspaceNotice(`The layout could not be saved: ${r.error.message}`)
       })

@@ -1,12 +1,12 @@
 // The window's workspace menu in the title bar: which workspace is shown (built-in and saved ones), save the
 // layout on screen under a new name, reset it, delete a saved one, and add a pane.
 import { useState } from 'react'
-import { PANE_KINDS, type PaneKind } from '../../../shared/workspace'
 import { useApi } from '../../hooks/context'
 import { useMonitor } from '../../store/monitor'
 import { MenuSelect } from '../../ui/MenuSelect'
 import { NameInput } from '../../ui/NameInput'
 import { BUILT_INS } from './layouts'
+import { isWindowPaneKind, WINDOW_PANE_KINDS } from './pane-kinds'
 import { PANES } from './panes'
 import { workspaceController } from './Workspace'
 import { requestDock, useWindowWorkspace } from './window-state'
@@ -127,11 +127,10 @@ export function WorkspaceSwitcher() {
         testId="add-pane"
         placeholder="+ Pane"
         onPick={(kind) => {
-          if ((PANE_KINDS as readonly string[]).includes(kind))
-            requestDock({ kind: 'show-pane', pane: kind as PaneKind })
+          if (isWindowPaneKind(kind)) requestDock({ kind: 'show-pane', pane: kind })
         }}
       >
-        {PANE_KINDS.map((k) => (
+        {WINDOW_PANE_KINDS.map((k) => (
           <option key={k} value={k}>
             {PANES[k].title}
           </option>

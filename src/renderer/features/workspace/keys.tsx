@@ -2,7 +2,7 @@
 // that lists every shortcut (this list is the one place they are written down for the user).
 import { useEffect, useRef } from 'react'
 import type { MonitorApi } from '../../../shared/ipc'
-import { PANE_KINDS, type PaneKind } from '../../../shared/workspace'
+import { WINDOW_PANE_KINDS, type WindowPaneKind } from './pane-kinds'
 import { Dialog } from '../../ui/Dialog'
 import { PANES, paneParams } from './panes'
 import { toggleWatch } from './watchlists'
@@ -15,8 +15,8 @@ export const SHORTCUTS: ReadonlyArray<{ keys: string; what: string }> = [
   { keys: 'F6  /  Shift F6', what: 'Next / previous pane group (focus moves into it)' },
   { keys: 'Alt 1 … 9', what: 'Go to pane group 1 … 9, left to right' },
   {
-    keys: 'Alt Shift E / W / L / D / T / C / A / R / I / M',
-    what: 'Show the Events, Watchlist, Ladder, Depth, Trades, Chart, Account, alerts (R), Inspector or Matrix pane',
+    keys: 'Alt Shift E / W / L / D / T / C / A / B / R / I / M',
+    what: 'Show the Events, Watchlist, Ladder, Depth, Trades, Chart, Account, Blotter, alerts (R), Inspector or Matrix pane',
   },
   { keys: 'Alt W', what: 'Star / unstar the selected market on the watchlist' },
   { keys: 'Alt P', what: 'Pin the active pane to its market, or let it follow the window again' },
@@ -27,11 +27,17 @@ export const SHORTCUTS: ReadonlyArray<{ keys: string; what: string }> = [
   { keys: 'a', what: 'New alert on the market row under the cursor' },
   { keys: 'Alt ↑ / Alt ↓', what: 'Move a watchlist row up / down' },
   { keys: 'Delete', what: 'Remove the watchlist row under the cursor' },
+  {
+    keys: 'Click a ladder level',
+    what: 'Fill the ticket: an ask as a buy, a bid as a sell (it never sends)',
+  },
+  { keys: 'Enter  (in the ticket)', what: 'Send the order, once per press (asks first unless one-click)' },
+  { keys: 'Ctrl Shift X', what: 'Cancel every working order of this profile (asks first unless one-click)' },
   { keys: 'Esc', what: 'Close a dialog or this help' },
 ]
 
 /** Alt+Shift+letter opens a pane of that kind. */
-export const PANE_KEYS: Record<string, PaneKind> = {
+export const PANE_KEYS: Record<string, WindowPaneKind> = {
   E: 'events',
   W: 'watchlist',
   L: 'ladder',
@@ -39,6 +45,7 @@ export const PANE_KEYS: Record<string, PaneKind> = {
   T: 'tape',
   C: 'chart',
   A: 'account',
+  B: 'blotter',
   R: 'alerts',
   I: 'inspector',
   M: 'matrix',
@@ -109,7 +116,7 @@ export function useWorkspaceKeys(api: MonitorApi, onHelp: () => void): void {
         const letter = code.startsWith('Key') ? code.slice(3) : ''
         if (e.shiftKey && letter in PANE_KEYS) {
           e.preventDefault()
-          requestDock({ kind: 'show-pane', pane: PANE_KEYS[letter] as PaneKind })
+          requestDock({ kind: 'show-pane', pane: PANE_KEYS[letter] as WindowPaneKind })
           return
         }
         if (!e.shiftKey && letter === 'W') {
@@ -152,8 +159,8 @@ export function HelpOverlay({ onClose }: { onClose(): void }) {
         </tbody>
       </table>
       <p className="muted small">
-        Panes: {PANE_KINDS.map((k) => `${PANES[k].title} (${PANES[k].hint})`).join(' · ')}. Drag a tab to
-        split, tab or move a pane; drag a divider to resize. Changes are saved to the workspace shown.
+        Panes: {WINDOW_PANE_KINDS.map((k) => `${PANES[k].title} (${PANES[k].hint})`).join(' · ')}. Drag a tab
+        to split, tab or move a pane; drag a divider to resize. Changes are saved to the workspace shown.
       </p>
     </Dialog>
   )

@@ -1,12 +1,8 @@
 // The built-in workspaces, built with the docking library's own calls (so they stay valid whatever its
 // serialisation becomes), and how a new pane gets an id and a place.
 import type { DockviewApi } from 'dockview-react'
-import {
-  DEFAULT_WORKSPACE_ID,
-  MARKET_WORKSPACE_ID,
-  type Layout,
-  type PaneKind,
-} from '../../../shared/workspace'
+import { DEFAULT_WORKSPACE_ID, MARKET_WORKSPACE_ID } from '../../../shared/workspace'
+import type { WindowLayout, WindowPaneKind } from './pane-kinds'
 import { PANES, paneConstraints } from './panes'
 
 export interface BuiltIn {
@@ -15,13 +11,13 @@ export interface BuiltIn {
   build(api: DockviewApi): void
 }
 
-export function newPaneId(kind: PaneKind): string {
+export function newPaneId(kind: WindowPaneKind): string {
   return `${kind}-${Math.random().toString(36).slice(2, 8)}`
 }
 
 function add(
   api: DockviewApi,
-  kind: PaneKind,
+  kind: WindowPaneKind,
   position?: { ref: string; direction: 'right' | 'below' | 'within' },
   size?: { width?: number; height?: number },
   inactive = false,
@@ -42,7 +38,7 @@ function add(
 }
 
 /**
- * The main window's: events and watchlist | ladder over depth | chart over tape | account and alerts. A window
+ * The main window's: events and watchlist | ladder over depth | chart over tape | account, blotter and alerts. A window
  * too narrow for four columns at their minimums (about 1,160 px) gets three, the account under the events, so
  * nothing is pushed past its edge (a 1,000 px window fits with room to spare).
  */
@@ -60,7 +56,11 @@ const mainDefault: BuiltIn = {
     add(api, 'depth', { ref: ladder, direction: 'below' })
     add(api, 'tape', { ref: chart, direction: 'below' })
     add(api, 'watchlist', { ref: events, direction: 'within' }, undefined, true)
-    add(api, 'alerts', { ref: account, direction: 'within' }, undefined, true)
+    const blotter = add(api, 'blotter', { ref: account, direction: 'within' }, undefined, true)
+    const alerts = add(api, 'alerts', { ref: account, direction: 'within' }, undefined, true)
+    // The library lists a pane added behind the front one as its group's most recently used, and shows that one
+    // when the front tab is dragged away: the account is made the latest used, then alerts, then the blotter.
+    for (const id of [blotter, alerts, account]) api.getPanel(id)?.api.setActive()
     if (wide) {
       sizeGroup(api, events, { width: 360 })
       sizeGroup(api, ladder, { width: 330 })
@@ -111,8 +111,8 @@ function sizeGroup(api: DockviewApi, panel: string, size: { width?: number; heig
  * A saved layout with every pane's minimum size set from its kind: a layout saved before minimums existed, or
  * edited by hand, gets today's, and a saved number is never trusted over the app's own.
  */
-export function withPaneMinimums(layout: Layout): Layout {
-  const panels: Layout['panels'] = {}
+export function withPaneMinimums(layout: WindowLayout): WindowLayout {
+  const panels: WindowLayout['panels'] = {}
   for (const [id, panel] of Object.entries(layout.panels))
     panels[id] = { ...panel, ...paneConstraints(panel.contentComponent) }
   return { ...layout, panels }

@@ -14,19 +14,21 @@ import {
   type ReactNode,
 } from 'react'
 import type { ChannelFilter, WindowTarget } from '../../../shared/model'
-import { paneParamsSchema, type PaneKind, type PaneParams } from '../../../shared/workspace'
+import { paneParamsSchema, type PaneParams } from '../../../shared/workspace'
 import { AccountPane } from '../account'
 import { AlertsPane } from '../alerts'
 import { EventMatrix, EventsColumn } from '../events'
 import { DepthChart, MarketPane, PriceChart, TradeTape, useMarketFeed, type TapeFilters } from '../market'
 import { Inspector } from '../status'
+import { Blotter } from '../trading'
 import { currentWindowTarget } from '../../api'
 import { useApi } from '../../hooks/context'
 import { findMarket } from '../../lib/events'
 import { useEvents } from '../../store/events'
 import { useMonitor } from '../../store/monitor'
+import type { WindowPaneKind } from './pane-kinds'
 import { WatchlistPane } from './WatchlistPane'
-import { selectMarket, useWindowWorkspace } from './window-state'
+import { requestDock, selectMarket, useWindowWorkspace } from './window-state'
 
 export interface PaneInfo {
   title: string
@@ -36,7 +38,7 @@ export interface PaneInfo {
   hint: string
 }
 
-export const PANES: Record<PaneKind, PaneInfo> = {
+export const PANES: Record<WindowPaneKind, PaneInfo> = {
   events: { title: 'Events', market: false, hint: 'every event and market; Enter opens, s stars' },
   watchlist: { title: 'Watchlist', market: false, hint: 'your markets with live prices' },
   ladder: { title: 'Ladder', market: true, hint: 'the order book with the quote' },
@@ -47,13 +49,18 @@ export const PANES: Record<PaneKind, PaneInfo> = {
   alerts: { title: 'Alerts', market: false, hint: 'your alert rules and their state' },
   inspector: { title: 'Inspector', market: false, hint: 'raw frames and counters' },
   matrix: { title: 'Event matrix', market: true, hint: "every market of the selected market's event" },
+  blotter: {
+    title: 'Blotter',
+    market: false,
+    hint: "today's order actions, with their outcome and round trip",
+  },
 }
 
 /**
  * The smallest size (px) at which a pane's content is still readable, its columns fit without running together;
  * and, where that minimum would read poorly, the width a new one starts at.
  */
-const PANE_SIZES: Record<PaneKind, { width: number; height: number; start?: number }> = {
+const PANE_SIZES: Record<WindowPaneKind, { width: number; height: number; start?: number }> = {
   events: { width: 240, height: 160 },
   watchlist: { width: 220, height: 120 },
   ladder: { width: 270, height: 220 },
@@ -65,19 +72,20 @@ const PANE_SIZES: Record<PaneKind, { width: number; height: number; start?: numb
   alerts: { width: 240, height: 140 },
   inspector: { width: 300, height: 160 },
   matrix: { width: 420, height: 160, start: 620 },
+  blotter: { width: 300, height: 140, start: 520 },
 }
 
 /**
  * A pane's size limits in the docking library's terms. The library keeps a group no smaller than its active pane's
  * minimum, so a splitter drag or a window resize stops there instead of squeezing the content into overlap.
  */
-export function paneConstraints(kind: PaneKind): { minimumWidth: number; minimumHeight: number } {
+export function paneConstraints(kind: WindowPaneKind): { minimumWidth: number; minimumHeight: number } {
   const { width, height } = PANE_SIZES[kind]
   return { minimumWidth: width, minimumHeight: height }
 }
 
 /** The width a new pane of this kind starts at: its minimum, or more where that reads poorly. */
-export function paneStartWidth(kind: PaneKind): number {
+export function paneStartWidth(kind: WindowPaneKind): number {
   return PANE_SIZES[kind].start ?? PANE_SIZES[kind].width
 }
 
@@ -116,7 +124,15 @@ function usePaneMarket(params: PaneParams): string | null {
   return params.market ?? selected
 }
 
-function Frame({ kind, market, children }: { kind: PaneKind; market?: string | null; children: ReactNode }) {
+function Frame({
+  kind,
+  market,
+  children,
+}: {
+  kind: WindowPaneKind
+  market?: string | null
+  children: ReactNode
+}) {
   return (
     // tabIndex -1: the keyboard's pane navigation can focus a pane that has no control of its own (depth chart).
     <div
@@ -229,7 +245,11 @@ function LadderPaneView({ api, params }: Props) {
 }
 
 /** A pane that draws one market: the part of its feed the drawing needs, then the drawing or "no market". */
-function drawingPane(kind: PaneKind, filter: ChannelFilter, Drawing: ComponentType<{ market: string }>) {
+function drawingPane(
+  kind: WindowPaneKind,
+  filter: ChannelFilter,
+  Drawing: ComponentType<{ market: string }>,
+) {
   return function DrawingPane({ api, params }: Props) {
     const market = usePaneMarket(paneParams(params))
     useMarketFeed(market, `pane:${api.id}`, filter)
@@ -269,11 +289,25 @@ function TapePaneView({ api, params }: Props) {
   )
 }
 
+/** A position's close fills its market's ticket: show that market in the window's ladder. */
+function showLadderOf(market: string): void {
+  selectMarket(market)
+  requestDock({ kind: 'show-pane', pane: 'ladder' })
+}
+
 function AccountPaneView(_: Props) {
   const actions = useWindowActions()
   return (
     <Frame kind="account">
-      <AccountPane onOpenKeySettings={actions.openKeySettings} />
+      <AccountPane onOpenKeySettings={actions.openKeySettings} onOpenMarket={showLadderOf} />
+    </Frame>
+  )
+}
+
+function BlotterPaneView(_: Props) {
+  return (
+    <Frame kind="blotter">
+      <Blotter />
     </Frame>
   )
 }
@@ -313,7 +347,7 @@ function MatrixPaneView({ api, params }: Props) {
   )
 }
 
-export const PANE_COMPONENTS: Record<PaneKind, FunctionComponent<Props>> = {
+export const PANE_COMPONENTS: Record<WindowPaneKind, FunctionComponent<Props>> = {
   events: EventsPaneView,
   watchlist: WatchlistPaneView,
   ladder: LadderPaneView,
@@ -324,4 +358,5 @@ export const PANE_COMPONENTS: Record<PaneKind, FunctionComponent<Props>> = {
   alerts: AlertsPaneView,
   inspector: InspectorPaneView,
   matrix: MatrixPaneView,
+  blotter: BlotterPaneView,
 }

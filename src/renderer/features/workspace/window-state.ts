@@ -1,12 +1,13 @@
 // This window's side of its workspace: the selected market that linked panes follow, and what the window's
 // chrome asks the dock to do (add or focus a pane, switch workspace). One renderer is one window, so one store.
 import { create } from 'zustand'
-import type { PaneKind } from '../../../shared/workspace'
+import type { WindowPaneKind } from './pane-kinds'
 
 export interface DockRequest {
   /** Increases with every request, so the same one twice is still seen. */
   n: number
-  action: { kind: 'show-pane'; pane: PaneKind } | { kind: 'switch'; workspace: string } | { kind: 'reset' }
+  action:
+    { kind: 'show-pane'; pane: WindowPaneKind } | { kind: 'switch'; workspace: string } | { kind: 'reset' }
 }
 
 export interface WindowWorkspaceState {
