@@ -256,6 +256,29 @@ describe('orders on the simulator', () => {
     expect(posts(v.sim.faults.orderLog()).filter((e) => e.executed)).toHaveLength(1)
   }, 30_000)
 
+  it('a NO buy that rests and then fills at the venue shows filled, with its contracts', async () => {
+    const v = await venue()
+    const no = v.rec.latestBook(v.market)?.no
+    const bid = Math.round((no?.bids[0]?.[0] ?? 0) * 100)
+    const ask = Math.round((no?.asks[0]?.[0] ?? 1) * 100)
+    // At the top of the NO bids (inside the spread where there is room): the market's next sell print there takes
+    // it. Neither the venue nor its trader cancels a user's order, so once it leaves the open orders it filled.
+    const o = placed(
+      await v.client.placeOrder(
+        order(v, { outcome: 'NO', priceTicks: ask - bid >= 2 ? bid + 1 : bid, quantity: 1 }),
+      ),
+    )
+    expect(o.state).toBe('open')
+    await waitFor(
+      async () => !['open', 'partially_filled'].includes((await orderOf(v, o.id))?.state ?? ''),
+      'the order off the venue’s book',
+      40_000,
+    )
+    const done = await orderOf(v, o.id)
+    expect(done?.state).toBe('filled')
+    expect(done?.filled).toBe(1)
+  }, 60_000)
+
   it('cancel-all while an order is in flight cancels the open ones now and the in-flight one once named', async () => {
     const v = await venue()
     const a = placed(await v.client.placeOrder(order(v, { quantity: 17 })))

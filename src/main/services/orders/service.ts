@@ -902,8 +902,10 @@ export class OrderService implements TradingApi {
       // Not in a list asked for after the app last heard of it: it filled, or was cancelled elsewhere.
       if (at <= o.updatedAt) continue
       const fills = this.fillsFor(o)
-      if (fills >= o.quantity) this.finish(o, { state: 'filled' })
-      else
+      if (fills >= o.quantity) {
+        o.filled = o.quantity
+        this.finish(o, { state: 'filled' })
+      } else
         this.finish(o, {
           state: 'cancelled',
           reason: 'no longer open at the venue, and not filled here: cancelled elsewhere (VoxFi’s site?)',
@@ -928,10 +930,9 @@ export class OrderService implements TradingApi {
     let n = 0
     for (const f of this.d.account.state().fills) {
       if (f.market !== o.market || f.ts < o.createdAt - 5_000) continue
+      // A fill of a NO contract keeps the venue's side: buying NO is a NO buy (docs/voxfi.md §8 item 35).
       const outcome = f.outcome === 'no' ? 'NO' : 'YES'
-      // Fills are in YES terms: a NO buy is a YES sell at 1 − its price.
-      const side = outcome === 'YES' ? f.side : f.side === 'buy' ? 'sell' : 'buy'
-      if (outcome !== o.outcome || side !== o.side) continue
+      if (outcome !== o.outcome || f.side !== o.side) continue
       n += f.size ?? 0
     }
     return n
