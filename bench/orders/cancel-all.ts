@@ -1,9 +1,9 @@
 // Phase `cancel-all`: 50 live orders resting at the venue, then one cancelAllOrders() call. Figures: the time from
 // the call until the venue had answered the cancel of the last of the 50 (the tap's clock), the time the call took
 // to return, the most trade requests the venue saw in any 1 s window against its trade bucket, and the 429s it
-// answered. The demo account's own trader (the simulator's, not the app's) keeps a few orders of its own open:
-// cancel-all reaches them too, as it would orders placed on VoxFi's site, and the simulator refuses them (PO6: the
-// user cannot cancel the trader's orders, docs/voxfi.md §8 item 35); they are counted apart.
+// answered. The demo account's own trader (the simulator's, not the app's) keeps a few orders of its own open: they
+// stand for orders placed on VoxFi's site, the account's key cancels them like its own (docs/voxfi.md §8 item 35),
+// so cancel-all cancels them too and leaves nothing open; they are counted apart from the 50.
 import { DEFAULTS } from '../../src/sim/config'
 import type { OrderLogEntry } from '../../src/sim/index'
 import type { CancelAllResult, OrderView } from '../../src/shared/trading'
@@ -22,11 +22,14 @@ export interface CancelAllFigures {
   allCancelledMs: number | null
   /** Call to the moment the window's account view showed every one of them cancelled, ms. */
   shownCancelledMs: number | null
-  /** Call to its return (the trader's refused cancels included), ms. */
+  /** Call to its return (the trader's cancels included), ms. */
   returnedMs: number
   result: CancelAllResult
   /** Of the app's orders, how many the venue still lists as open after the call. */
   stillOpenAtVenue: number
+  /** The demo trader's orders open at the venue before the call, and how many of any kind are open after it. */
+  traderOpenBefore: number
+  anyOpenAfter: number
   /** The most trade requests (cancels) the venue received in any 1 s window during the call. */
   maxPerSecond: number
   bucket: { requests: number; windowMs: number }
@@ -90,7 +93,8 @@ export async function cancelAllPhase(o: CancelAllOptions): Promise<CancelAllFigu
       await sleep(50)
     }
     const ids = new Set(placed.map((p) => p.venueId))
-    const resting = [...openIds(await v.venueGet('/data/orders'))].filter((id) => ids.has(id)).length
+    const openBefore = [...openIds(await v.venueGet('/data/orders'))]
+    const resting = openBefore.filter((id) => ids.has(id)).length
     // A second and a half of quiet: the venue's 1 s bucket is empty when the call starts.
     await sleep(1_500)
     const firstLog = v.sim.faults.orderLog().length
@@ -110,7 +114,7 @@ export async function cancelAllPhase(o: CancelAllOptions): Promise<CancelAllFigu
       (m, r) => (r.answeredAt === null ? m : Math.max(m ?? 0, r.answeredAt)),
       null,
     )
-    const stillOpen = [...openIds(await v.venueGet('/data/orders'))].filter((id) => ids.has(id)).length
+    const openAfter = [...openIds(await v.venueGet('/data/orders'))]
     return {
       restingAtVenue: resting,
       allCancelledMs:
@@ -120,7 +124,9 @@ export async function cancelAllPhase(o: CancelAllOptions): Promise<CancelAllFigu
       shownCancelledMs: shownAt === null ? null : shownAt - t0,
       returnedMs,
       result,
-      stillOpenAtVenue: stillOpen,
+      stillOpenAtVenue: openAfter.filter((id) => ids.has(id)).length,
+      traderOpenBefore: openBefore.length - resting,
+      anyOpenAfter: openAfter.length,
       maxPerSecond: maxInWindow(
         log.map((e) => e.at),
         1_000,

@@ -80,7 +80,7 @@ export interface RoundFigures {
   settleSeconds: number | null
   /** Unknown orders' time from "unknown" to "reconciled" in the journal, ms. */
   reconcileMs: number[]
-  /** The round's cancel-all, which clears its resting orders (and meets the demo trader's: PO6). */
+  /** The round's cancel-all, which clears its resting orders (and the demo trader's, docs/voxfi.md §8 item 35). */
   cancelAll: CancelAllResult
   /** Of the round's orders, how many the venue still listed as open after the round's cancel-all. */
   leftOpenAfterCancelAll: number
