@@ -198,7 +198,12 @@ async function measure(p: Phase, a: Args): Promise<Measured> {
         },
         counts: { measured: r.onWire.count, posts: r.posts, rested: r.rested, trade_429: r.tradeRateLimited },
       },
-      details: { data_gets: r.dataGets, data_429: r.data429, seconds: round(r.seconds, 1) },
+      details: {
+        not_rested: r.refused,
+        data_gets: r.dataGets,
+        data_429: r.data429,
+        seconds: round(r.seconds, 1),
+      },
       problems: r.problems,
     }
   }

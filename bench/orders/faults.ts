@@ -7,7 +7,7 @@
 // is frozen (nothing moves or fills), the app is given time to reconcile every unknown order and to read the
 // account once more, and each intent is judged against the venue's own records (ledger.ts). Cancel-all clears the
 // round's resting orders before the next, so the account never holds more than a round's worth.
-import type { OrderFault } from '../../src/sim/index'
+import type { OrderFault, OrderLogEntry } from '../../src/sim/index'
 import { deriveSeed, mulberry32, pick, randInt, type Rng } from '../../src/sim/rng'
 import { poRefusal } from '../../src/sim/voxfi/order-request'
 import type { CancelAllResult, JournalEntry } from '../../src/shared/trading'
@@ -82,6 +82,8 @@ export interface RoundFigures {
   reconcileMs: number[]
   /** The round's cancel-all, which clears its resting orders (and the demo trader's, docs/voxfi.md §8 item 35). */
   cancelAll: CancelAllResult
+  /** The venue's answers to the cancel-all's DELETEs, by status (or venue code), as the tap saw them. */
+  cancelAnswers: Record<string, number>
   /** Of the round's orders, how many the venue still listed as open after the round's cancel-all. */
   leftOpenAfterCancelAll: number
 }
@@ -237,6 +239,7 @@ export async function faultsPhase(o: FaultsOptions): Promise<FaultsFigures> {
         if ((j.verdict !== 'ok' || j.filledCountOff) && examples.length < 12) examples.push(j)
       const journal = must(await within(v.client.getJournal(), 30_000, 'the journal'))
       v.sim.faults.freeze(false)
+      const firstCancelLog = v.sim.faults.orderLog().length
       const cancelAll = must(await within(v.client.cancelAllOrders(), 60_000, "the round's cancel-all"))
       const stillOpen = openIds(await within(v.venueGet('/data/orders'), 30_000, "the venue's open orders"))
       o.progress(`faults: round ${round + 1}: cancel-all ${JSON.stringify(cancelAll)}`)
@@ -247,6 +250,7 @@ export async function faultsPhase(o: FaultsOptions): Promise<FaultsFigures> {
         settleSeconds: settledAt === null ? null : (settledAt - tAnswered) / 1000,
         reconcileMs: reconcileTimes(journal, new Set(intents.map((x) => x.orderId))),
         cancelAll,
+        cancelAnswers: answersOf(v.sim.faults.orderLog().slice(firstCancelLog)),
         leftOpenAfterCancelAll: verdicts.judged.filter(
           (j) => j.restingId !== null && stillOpen.has(j.restingId),
         ).length,
@@ -353,6 +357,18 @@ function pickFault(rng: Rng): { name: string; fault: OrderFault } {
   }
   const last = FAULT_KINDS[FAULT_KINDS.length - 1] as FaultKind
   return { name: last.name, fault: last.make(rng) }
+}
+
+/** The venue's answers to DELETEs in its log, by status and order code (`404 PO6`: no such open order). */
+function answersOf(log: readonly OrderLogEntry[]): Record<string, number> {
+  const out: Record<string, number> = {}
+  for (const e of log) {
+    if (e.method !== 'DELETE') continue
+    const code = (e.answer as { error_code?: unknown } | null)?.error_code
+    const k = `${e.status ?? 'dropped'}${typeof code === 'string' ? ` ${code}` : ''}`
+    out[k] = (out[k] ?? 0) + 1
+  }
+  return out
 }
 
 /** For each order of the round the journal calls unknown, the time until it says what became of it. */

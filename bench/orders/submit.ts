@@ -7,7 +7,7 @@
 import { validateArgs } from '../../src/shared/ipc-validate'
 import { SampleSet } from '../lib/stats'
 import { isTradeRequest, type TappedRequest } from './tap'
-import { CALL_MS, liveBuy, must, sleep, startVenue, touch, within } from './venue'
+import { CALL_MS, liveBuy, sleep, startVenue, touch, within } from './venue'
 
 export interface SubmitOptions {
   seed: number
@@ -25,6 +25,8 @@ export interface SubmitFigures {
   /** POSTs the venue saw for the measured orders, and how many of them rested (answered 200, order open). */
   posts: number
   rested: number
+  /** The measured orders that did not rest, by the app's state or its error code. */
+  refused: Record<string, number>
   tradeRateLimited: number
   /** Data-path GETs the engine made during the phase (account reads after each answer), and 429s among them. */
   dataGets: number
@@ -49,10 +51,13 @@ export async function submitPhase(o: SubmitOptions): Promise<SubmitFigures> {
     }
     const firstTap = v.tap.requests.length
     let rested = 0
+    const refused: Record<string, number> = {}
     const started = performance.now()
+    let due = started
     for (let i = 0; i < total; i++) {
-      const due = started + (i * 1000) / o.perSecond
+      // Spaced, never caught up: after a stall of the loaded machine a burst would overrun the venue's trade bucket.
       if (due > performance.now()) await sleep(due - performance.now())
+      due = Math.max(due, performance.now()) + 1000 / o.perSecond
       const market = v.markets[i % v.markets.length] as string
       const outcome = i % 2 === 0 ? 'YES' : 'NO'
       const t = touch(v.books.get(market), outcome)
@@ -85,7 +90,11 @@ export async function submitPhase(o: SubmitOptions): Promise<SubmitFigures> {
       if (i < o.warmup) continue
       onWire.add(wire.arrivedAt - t0)
       answered.add(t1 - t0)
-      if (must(back).state === 'open') rested++
+      if (back.ok && back.value.state === 'open') rested++
+      else {
+        const k = back.ok ? back.value.state : (back.error.venueCode ?? back.error.code)
+        refused[k] = (refused[k] ?? 0) + 1
+      }
     }
     const seconds = (performance.now() - started) / 1000
     const during = v.tap.requests.slice(firstTap)
@@ -96,6 +105,7 @@ export async function submitPhase(o: SubmitOptions): Promise<SubmitFigures> {
       answered,
       posts: posts.length,
       rested,
+      refused,
       tradeRateLimited: during.filter((r) => isTradeRequest(r) && r.status === 429).length,
       dataGets: data.length,
       data429: data.filter((r) => r.status === 429).length,
