@@ -1,6 +1,6 @@
 // The VoxFi dialect's REST API over real loopback sockets: bodies with the docs' keys and nesting (the examples in
 // test/fixtures/voxfi), the orderbook snapshot, the account reads, and VoxFi's error bodies and statuses.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
 import { createSimulator, type Simulator, type VoxfiListing } from '../../src/sim'
 import { httpGet, sleep } from './helpers'
 import { expectRateLimited, expectShape, fixture } from './voxfi-fixtures'
@@ -233,6 +233,9 @@ describe('VoxFi REST', () => {
       activity = (await httpGet(`${base}/data/activity?pageSize=100`, key('k-live'))).json as typeof activity
     }
     expect(activity.length).toBeGreaterThanOrEqual(3)
+    // The reads below are compared with each other: no step may trade between them (on a loaded machine one did).
+    sim.faults.freeze(true)
+    onTestFinished(() => sim.faults.freeze(false))
 
     const bal = await httpGet(`${base}/data/wallet/balance`, key('k-live'))
     expect(bal.status).toBe(200)
