@@ -119,6 +119,29 @@ export function levelRow(page: Page, side: 'bid' | 'ask', price: number): Locato
   )
 }
 
+/**
+ * Clicks the ladder's own level that `pick` chooses from the side's levels (best first) until the ticket holds its
+ * price; returns it. The ladder moves under a loaded machine: a level read can be gone, or the row moved, by the
+ * time the click lands, so the pick and the click are made again with the book as it is then.
+ */
+export async function clickLevel(
+  page: Page,
+  side: 'bid' | 'ask',
+  pick: (levels: number[]) => number | undefined,
+): Promise<number> {
+  let chosen = Number.NaN
+  await expect(async () => {
+    const price = pick(await ownLevels(page, side))
+    expect(price, `a ${side} level to click`).toBeDefined()
+    chosen = price as number
+    await levelRow(page, side, chosen).click({ timeout: 5_000 })
+    await expect(ticket(page).getByTestId('order-price')).toHaveAttribute('data-price', String(chosen), {
+      timeout: 2_000,
+    })
+  }).toPass({ timeout: 30_000 })
+  return chosen
+}
+
 /** Every trade price the window's tape holds (its CSV export: the tape on screen is virtualised), in 0–1. */
 export async function tapePrices(page: Page): Promise<number[]> {
   const [download] = await Promise.all([

@@ -9,10 +9,9 @@ import { expect, test } from '@playwright/test'
 import { startHost, startSim, type Host, type Sim } from './host'
 import { dockPane, openLive } from './helpers'
 import {
+  clickLevel,
   fillTicket,
-  levelRow,
   orderRow,
-  ownLevels,
   send,
   setMode,
   setOneClick,
@@ -56,14 +55,11 @@ test('paper mode sends nothing to the venue and fills only on a print', async ({
   await setOneClick(page, true)
 
   // Far under the touch: no trade prints down there while the test watches.
-  const bids = await ownLevels(page, 'bid')
-  const low = bids[bids.length - 1] as number
-  await levelRow(page, 'bid', low).click()
+  const low = await clickLevel(page, 'bid', (bids) => bids[bids.length - 1])
   await fillTicket(page, { side: 'buy', qty: 37 })
   const resting = await send(page, false)
   // At the best ask: the next trade at or under it fills it.
-  const ask = (await ownLevels(page, 'ask'))[0] as number
-  await levelRow(page, 'ask', ask).click()
+  const ask = await clickLevel(page, 'ask', (asks) => asks[0])
   await fillTicket(page, { qty: 41 })
   const marketable = await send(page, false)
   for (const id of [resting, marketable])

@@ -6,7 +6,7 @@
 import { expect, test, type Page } from '@playwright/test'
 import { startHost, type Host } from './host'
 import { dockPane } from './helpers'
-import { fillTicket, levelRow, ownLevels, setMode, ticket, readyToTrade } from './trading-helpers'
+import { clickLevel, fillTicket, ownLevels, setMode, ticket, readyToTrade } from './trading-helpers'
 
 let host: Host
 
@@ -35,8 +35,7 @@ async function refusedAs(page: Page, code: string | RegExp): Promise<void> {
 
 test('over a limit: refused by the app, naming the limit and where to change it', async ({ page }) => {
   await ready(page)
-  const bid = (await ownLevels(page, 'bid'))[2] as number
-  await levelRow(page, 'bid', bid).click()
+  await clickLevel(page, 'bid', (bids) => bids[2])
   await fillTicket(page, { side: 'buy', qty: 1001 })
   await refusedAs(page, 'too_large')
   await expect(ticket(page).getByTestId('order-error')).toContainText('Limits')
@@ -54,15 +53,13 @@ test('the venue’s refusals: insufficient balance (PO3) and too few contracts t
   await page.getByTestId('limits-save').click()
   await expect(page.getByTestId('trading-limits')).toHaveCount(0)
   // 900,000 contracts (under VoxFi's 1,000,000 a order, PO2) at the best bid: far more than the demo wallet holds.
-  const bid = (await ownLevels(page, 'bid'))[0] as number
-  await levelRow(page, 'bid', bid).click()
+  await clickLevel(page, 'bid', (bids) => bids[0])
   await fillTicket(page, { side: 'buy', qty: 900_000 })
   await refusedAs(page, 'PO3')
   await expect(ticket(page).getByTestId('order-error')).toContainText('Not enough balance')
   await page.screenshot({ path: test.info().outputPath('refusal-po3.png') })
   // Selling 999,999 YES above the touch: more than the account holds.
-  const ask = (await ownLevels(page, 'ask'))[1] as number
-  await levelRow(page, 'ask', ask).click()
+  await clickLevel(page, 'ask', (asks) => asks[1])
   await fillTicket(page, { side: 'sell', qty: 999_999 })
   await refusedAs(page, 'PO4')
   await expect(ticket(page).getByTestId('order-qty')).toHaveAttribute('aria-invalid', 'true')
@@ -72,8 +69,7 @@ test('a duplicate and a price far through the touch are asked about first', asyn
   await ready(page)
   const orders = dockPane(page, 'account').getByTestId('order-row')
   // The same order twice within a second: the second asks, and yes sends it.
-  const bid = (await ownLevels(page, 'bid'))[3] as number
-  await levelRow(page, 'bid', bid).click()
+  await clickLevel(page, 'bid', (bids) => bids[3])
   await fillTicket(page, { side: 'buy', qty: 17 })
   await ticket(page).getByTestId('order-submit').click()
   await expect(ticket(page).getByTestId('ticket-order')).toHaveAttribute('data-order-id', /.+/)

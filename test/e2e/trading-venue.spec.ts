@@ -10,10 +10,9 @@ import { expect, test, type Page } from '@playwright/test'
 import { startHost, startSim, type Host, type Sim } from './host'
 import { dockPane, openLive } from './helpers'
 import {
+  clickLevel,
   fillTicket,
-  levelRow,
   orderRow,
-  ownLevels,
   send,
   setMode,
   setOneClick,
@@ -67,8 +66,7 @@ async function liveOn(page: Page, host: Host, sim: Sim, key: string): Promise<vo
 
 /** Fills the ticket with a buy at a bid a few levels under the touch. */
 async function restingBuy(page: Page, qty: number): Promise<void> {
-  const bid = (await ownLevels(page, 'bid'))[3] as number
-  await levelRow(page, 'bid', bid).click()
+  await clickLevel(page, 'bid', (bids) => bids[3])
   await fillTicket(page, { side: 'buy', qty })
 }
 

@@ -7,10 +7,10 @@ import { expect, test, type Page } from '@playwright/test'
 import { startHost, type Host } from './host'
 import { dockPane } from './helpers'
 import {
+  clickLevel,
   fillTicket,
   levelRow,
   orderRow,
-  ownLevels,
   send,
   setOneClick,
   ticket,
@@ -32,9 +32,7 @@ const ready = (page: Page): Promise<string> => readyToTrade(page, host.url, fals
 
 /** Fills the ticket from a bid row a few levels under the touch, as a buy there: an order that rests. */
 async function restingBuy(page: Page, level: number, qty: number): Promise<number> {
-  const bids = await ownLevels(page, 'bid')
-  const price = bids[Math.min(level, bids.length - 1)] as number
-  await levelRow(page, 'bid', price).click()
+  const price = await clickLevel(page, 'bid', (bids) => bids[Math.min(level, bids.length - 1)])
   await fillTicket(page, { side: 'buy', qty })
   await expect(ticket(page).getByTestId('order-price')).toHaveAttribute('data-price', String(price))
   return price
@@ -43,9 +41,7 @@ async function restingBuy(page: Page, level: number, qty: number): Promise<numbe
 test('place from the ladder and see the fill', async ({ page }) => {
   const market = await ready(page)
   // Two levels through the touch: the buy crosses whatever the book does meanwhile, and fills at once.
-  const asks = await ownLevels(page, 'ask')
-  const price = asks[2] as number
-  await levelRow(page, 'ask', price).click()
+  const price = await clickLevel(page, 'ask', (asks) => asks[2])
   const t = ticket(page)
   await expect(t.getByTestId('order-side')).toHaveValue('buy')
   await expect(t.getByTestId('order-outcome')).toHaveValue('YES')
