@@ -170,6 +170,8 @@ test('a held Enter sends one order', async ({ page }) => {
   await ready(page)
   const blotterSent = async () => {
     await page.locator('.dv-tab', { hasText: 'Blotter' }).click()
+    // Counted once the pane has read the engine's whole journal, not from what the store held before it opened.
+    await expect(dockPane(page, 'blotter').getByTestId('blotter')).toHaveAttribute('data-loaded', 'true')
     const n = await dockPane(page, 'blotter')
       .locator('[data-testid="blotter-row"][data-action="place"][data-outcome="sent"][data-qty="9"]')
       .count()

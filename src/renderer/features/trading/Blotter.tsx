@@ -98,6 +98,8 @@ export function Blotter() {
   const names = useMarketNames()
   const unit = usePriceUnit()
   const [error, setError] = useState<string | null>(null)
+  // Until the engine's whole journal is read, the store may hold only what batches brought while no blotter was open.
+  const [loaded, setLoaded] = useState(false)
   useEffect(() => {
     let cancelled = false
     void api.getJournal().then(
@@ -105,6 +107,7 @@ export function Blotter() {
         if (cancelled) return
         if (r.ok) useMonitor.getState().seedJournal(r.value)
         setError(r.ok ? null : r.error.message)
+        setLoaded(r.ok)
       },
       (e: unknown) => {
         if (!cancelled) setError(String(e))
@@ -124,7 +127,7 @@ export function Blotter() {
     return out
   }, [journal, profile])
   return (
-    <section className="blotter-pane" data-testid="blotter">
+    <section className="blotter-pane" data-testid="blotter" data-loaded={loaded}>
       <div className="pane-toolbar">
         <span className="pane-title">Blotter</span>
         <span className="muted num">{rows.length}</span>
