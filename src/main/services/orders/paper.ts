@@ -45,6 +45,14 @@ interface Holding {
 
 export type PaperRefusal = { code: 'venue_refused'; venueCode: 'PO3' | 'PO4'; message: string; field: string }
 
+/** Refused as the venue would refuse it, on the ticket's quantity: the paper book has no cash or contracts for it. */
+function paperRefusal(
+  venueCode: PaperRefusal['venueCode'],
+  message: string,
+): { ok: false; error: PaperRefusal } {
+  return { ok: false, error: { code: 'venue_refused', venueCode, field: 'quantity', message } }
+}
+
 const FILLS_KEPT = 200
 
 export class PaperBroker {
@@ -61,29 +69,18 @@ export class PaperBroker {
     if (p.side === 'buy') {
       const cost = p.kind === 'limit' && p.priceTicks !== null ? (p.priceTicks * p.quantity) / 100 : 0
       if (cost > this.available()) {
-        return {
-          ok: false,
-          error: {
-            code: 'venue_refused',
-            venueCode: 'PO3',
-            field: 'quantity',
-            message:
-              'Not enough paper cash for this order (PO3, as the venue would say): lower the quantity or price.',
-          },
-        }
+        return paperRefusal(
+          'PO3',
+          'Not enough paper cash for this order (PO3, as the venue would say): lower the quantity or price.',
+        )
       }
     } else {
       const held = this.holdings.get(holdingKey(p.market, p.outcome))?.contracts ?? 0
       if (held - this.offered(p.market, p.outcome) < p.quantity) {
-        return {
-          ok: false,
-          error: {
-            code: 'venue_refused',
-            venueCode: 'PO4',
-            field: 'quantity',
-            message: `Not enough paper ${p.outcome} contracts to sell (PO4, as the venue would say): you hold ${held}.`,
-          },
-        }
+        return paperRefusal(
+          'PO4',
+          `Not enough paper ${p.outcome} contracts to sell (PO4, as the venue would say): you hold ${held}.`,
+        )
       }
     }
     const at = this.d.now()
@@ -139,15 +136,10 @@ export class PaperBroker {
     const free = (h: Holding | undefined, o: OrderOutcome): number =>
       (h?.contracts ?? 0) - this.offered(market, o)
     if (yes === undefined || no === undefined || Math.min(free(yes, 'YES'), free(no, 'NO')) < quantity) {
-      return {
-        ok: false,
-        error: {
-          code: 'venue_refused',
-          venueCode: 'PO4',
-          field: 'quantity',
-          message: `Not enough paper YES and NO pairs to merge ${quantity} (PO4, as the venue would say).`,
-        },
-      }
+      return paperRefusal(
+        'PO4',
+        `Not enough paper YES and NO pairs to merge ${quantity} (PO4, as the venue would say).`,
+      )
     }
     // Each pair pays R$1.00: what the pair cost is realised against it, on the YES side.
     yes.realized += ((100 - yes.avgTicks - no.avgTicks) * quantity) / 100

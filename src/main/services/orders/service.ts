@@ -514,15 +514,7 @@ export class OrderService implements TradingApi {
     this.blockFor('place', error, profileId)
     const withId: ApiError = { ...error, orderId: id }
     this.finish(order, { state: 'rejected', error: withId, reason: error.message, rttMs: rtt })
-    this.append({
-      ...base,
-      action: 'place',
-      outcome: 'rejected',
-      status,
-      code: error.venueCode ?? error.code,
-      message: error.message,
-      rttMs: rtt,
-    })
+    this.journalVenueRefusal(base, 'place', status, error, rtt)
     return fail(withId)
   }
 
@@ -694,15 +686,7 @@ export class OrderService implements TradingApi {
     }
     back()
     this.blockFor('cancel', error, record.profileId)
-    this.append({
-      ...base,
-      action: 'cancel',
-      outcome: 'rejected',
-      status,
-      code: error.venueCode ?? error.code,
-      message: error.message,
-      rttMs: rtt,
-    })
+    this.journalVenueRefusal(base, 'cancel', status, error, rtt)
     // PO6: the venue has no such open order; the next account read says whether it filled or went elsewhere.
     return fail({ ...error, orderId: record.id })
   }
@@ -866,15 +850,7 @@ export class OrderService implements TradingApi {
     }
     const error = tradeError('merge', status, body, answer.value.retryAfterMs)
     this.blockFor('merge', error, profile.id)
-    this.append({
-      ...base,
-      action: 'merge',
-      outcome: 'rejected',
-      status,
-      code: error.venueCode ?? error.code,
-      message: error.message,
-      rttMs: rtt,
-    })
+    this.journalVenueRefusal(base, 'merge', status, error, rtt)
     return fail(error)
   }
 
@@ -1067,6 +1043,25 @@ export class OrderService implements TradingApi {
       outcome: 'refused',
       code: error.code,
       message: error.message,
+    })
+  }
+
+  /** The venue answered and refused: the journal keeps its status, its code (the venue's, else the app's) and words. */
+  private journalVenueRefusal(
+    base: JournalBase,
+    action: 'place' | 'cancel' | 'merge',
+    status: number,
+    error: ApiError,
+    rttMs: number,
+  ): void {
+    this.append({
+      ...base,
+      action,
+      outcome: 'rejected',
+      status,
+      code: error.venueCode ?? error.code,
+      message: error.message,
+      rttMs,
     })
   }
 
