@@ -122,7 +122,9 @@ test('positions show a mark and P&L, or say why not; fills export as CSV', async
     // The dot turns amber once every watched market that has spoken is quiet, or at the first rebuild for silence
     // (docs/liveness.md, "Venue silent"). The positions' busy markets go quiet first, while a slower market may still
     // be inside its own rhythm for a few seconds: so wait for the pause, then hold both to it.
-    await expect(page.getByTestId('connection-status')).toHaveAttribute('data-paused', 'true', { timeout: 30_000 })
+    await expect(page.getByTestId('connection-status')).toHaveAttribute('data-paused', 'true', {
+      timeout: 30_000,
+    })
     // The engine rebuilds the silent socket every few seconds and fetches each book over REST. Such a book is
     // true as of its fetch but nothing streams behind it, so no mark may turn live again while the stall lasts:
     // watch through several rebuilds, not one moment.
