@@ -75,7 +75,7 @@ describe('paper refusals', () => {
     expect(paper.onPrint('m1', 0.5, 6)).toBe(2)
     // One YES is offered by a resting sell: two pairs are free.
     expect(paper.place(order({ side: 'sell', priceTicks: 90, quantity: 1 })).ok).toBe(true)
-    const cash = paper.balance().total
+    const cash = paper.balance().total ?? Number.NaN
     const before = changes()
     const refused = paper.merge('m1', 3)
     expect(refused.ok ? null : refused.error).toEqual(
