@@ -2,6 +2,7 @@
 import { create } from 'zustand'
 import type { MonitorApi } from '../../shared/ipc'
 import type { ApiError, EventSummary } from '../../shared/model'
+import { autoRetryDelayMs } from '../lib/auto-retry'
 import { marketNamesOf, type MarketNames } from '../lib/market-names'
 
 export interface EventsState {
@@ -9,18 +10,30 @@ export interface EventsState {
   events: EventSummary[]
   error: ApiError | null
   loadedAt: number | null
+  /** When the failed listing is read again by itself (lib/auto-retry.ts), or null when it waits for the user. */
+  retryAt: number | null
   load(api: MonitorApi, refresh?: boolean): Promise<void>
 }
 
 /** Bumped by forgetEvents(): a reply to a load made before it is another venue's listing, and is dropped. */
 let generation = 0
+/** Failed loads in a row, and the one timer that reads the listing again after the last. */
+let failures = 0
+let retryTimer: ReturnType<typeof setTimeout> | null = null
+
+function cancelRetry(): void {
+  if (retryTimer !== null) clearTimeout(retryTimer)
+  retryTimer = null
+}
 
 export const useEvents = create<EventsState>()((set, get) => ({
   phase: 'idle',
   events: [],
   error: null,
   loadedAt: null,
+  retryAt: null,
   load: async (api, refresh = false) => {
+    cancelRetry()
     const asked = generation
     // Keep showing the last good listing while a refresh is in flight.
     if (get().phase !== 'ready') set({ phase: 'loading' })
@@ -31,8 +44,25 @@ export const useEvents = create<EventsState>()((set, get) => ({
         error: { code: 'internal', message: String(e) },
       }))
     if (asked !== generation) return
-    if (r.ok) set({ phase: 'ready', events: r.value, error: null, loadedAt: Date.now() })
-    else set({ phase: get().events.length > 0 ? 'ready' : 'error', error: r.error })
+    if (r.ok) {
+      failures = 0
+      set({ phase: 'ready', events: r.value, error: null, loadedAt: Date.now(), retryAt: null })
+      return
+    }
+    failures += 1
+    const wait = autoRetryDelayMs(r.error, failures)
+    cancelRetry()
+    if (wait !== null) {
+      retryTimer = setTimeout(() => {
+        retryTimer = null
+        void get().load(api, true)
+      }, wait)
+    }
+    set({
+      phase: get().events.length > 0 ? 'ready' : 'error',
+      error: r.error,
+      retryAt: wait === null ? null : Date.now() + wait,
+    })
   },
 }))
 
@@ -49,5 +79,7 @@ export function listingAnswered(s: Pick<EventsState, 'phase'>): boolean {
 /** Drops the listing (another profile, another venue): the next load starts from nothing. */
 export function forgetEvents(): void {
   generation++
-  useEvents.setState({ phase: 'idle', events: [], error: null, loadedAt: null })
+  cancelRetry()
+  failures = 0
+  useEvents.setState({ phase: 'idle', events: [], error: null, loadedAt: null, retryAt: null })
 }

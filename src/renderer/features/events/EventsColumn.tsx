@@ -1,8 +1,10 @@
 // The events list with its loading and error states (no key, refused key, network).
 import type { RefObject } from 'react'
 import { EventList } from './EventList'
+import { useCountdownNow } from '../../hooks/clock'
 import { useApi } from '../../hooks/context'
 import { explainError } from '../../lib/errors'
+import { formatCountdown } from '../../lib/format'
 import { useEventsListing } from '../../hooks/events'
 
 export interface EventsColumnProps {
@@ -14,6 +16,16 @@ export interface EventsColumnProps {
   searchRef: RefObject<HTMLInputElement | null>
   /** False while the pane is a tab behind another (EventList's `subscribe`). */
   subscribe?: boolean
+}
+
+/** The wait before the listing is read again by itself (a 429's Retry-After, or a passing fault's backoff). */
+function RetryIn({ at }: { at: number }) {
+  const now = useCountdownNow(at)
+  return (
+    <span className="muted" data-testid="events-retry-in" data-at={at}>
+      Trying again in {formatCountdown(at - now)}
+    </span>
+  )
 }
 
 export function EventsColumn(props: EventsColumnProps) {
@@ -55,6 +67,7 @@ export function EventsColumn(props: EventsColumnProps) {
                 Key settings…
               </button>
             ) : null}
+            {listing.retryAt !== null ? <RetryIn at={listing.retryAt} /> : null}
           </div>
         </div>
       </div>
