@@ -390,9 +390,28 @@ function ruleCode(r: RuleSpec, i: number): RuleCode {
 const PRELUDE = `const ob = (v) => typeof v === "object" && v !== null && !Array.isArray(v) ? v : EMPTY
   const num = H.num, ids = H.idString, tsMs = H.tsMs, r10 = H.round10, validPairs = H.validPairs`
 
-/** Which parts of each rule run as generated code. */
+/** Which parts of each rule run as generated code (none, when the code does not compile here). */
 export function codegenCoverage(spec: AdapterSpec): RuleCoverage[] {
-  return spec.rules.map((r, i) => ruleCode(r, i).coverage)
+  const rules = spec.rules.map((r, i) => ruleCode(r, i))
+  if (factory(rules) === null)
+    return rules.map(({ coverage: c }) => ({ ...c, when: 'closure', emits: c.emits.map(() => 'closure') }))
+  return rules.map((r) => r.coverage)
+}
+
+type Factory = (h: CodegenHelpers, empty: object) => GeneratedDecode
+
+function factory(rules: RuleCode[]): Factory | null {
+  const source = `${PRELUDE}
+    return function decode(frame, out, reasons) {
+      const o = ob(frame)
+      ${rules.map((r) => r.code).join('\n')}
+      return -1
+    }`
+  try {
+    return new Function('H', 'EMPTY', source) as Factory
+  } catch {
+    return null
+  }
 }
 
 /** The adapter's `detect` as one function, or null when it is not made of plain tests. */
@@ -421,17 +440,6 @@ const EMPTY: object = Object.freeze(Object.create(null) as object)
  * (the caller maps the index to the rule's name). null when code cannot be generated here.
  */
 export function generateDecode(spec: AdapterSpec, helpers: CodegenHelpers): GeneratedDecode | null {
-  const rules = spec.rules.map((r, i) => ruleCode(r, i).code).join('\n')
-  const source = `${PRELUDE}
-    return function decode(frame, out, reasons) {
-      const o = ob(frame)
-      ${rules}
-      return -1
-    }`
-  try {
-    const make = new Function('H', 'EMPTY', source) as (h: CodegenHelpers, empty: object) => GeneratedDecode
-    return make(helpers, EMPTY)
-  } catch {
-    return null
-  }
+  const make = factory(spec.rules.map((r, i) => ruleCode(r, i)))
+  return make === null ? null : make(helpers, EMPTY)
 }
