@@ -22,6 +22,7 @@ import type {
   TestSpec,
   TsSpec,
 } from './schema'
+import { plainKey } from './paths'
 
 /** What the generated code calls: the compiled closures (for what it does not generate) and value readers. */
 export interface CodegenHelpers {
@@ -50,9 +51,6 @@ export interface RuleCoverage {
   emits: ('generated' | 'closure')[]
 }
 
-/** Keys every object inherits: reading one could find the prototype's, so they are left to the closures. */
-const INHERITED = new Set([...Object.getOwnPropertyNames(Object.prototype), '__proto__'])
-
 /**
  * A path of plain keys (`a.b.c`) read from the object expression `base` (an object, or EMPTY), or null. Each step
  * past the first goes through `ob`, which gives EMPTY for anything that is not a plain object, as the closures'
@@ -63,8 +61,8 @@ function pathCode(path: string | undefined, base: string): string | null {
   const keys = path.split('.')
   let code = base
   for (const [n, k] of keys.entries()) {
-    if (k === '' || /^-?\d+$/.test(k) || INHERITED.has(k) || k.startsWith('$') || k.startsWith('^'))
-      return null
+    // An inherited key could find the prototype's; the closures check those.
+    if (k === '' || !plainKey(k) || k.startsWith('$') || k.startsWith('^')) return null
     code = `${n === 0 ? code : `ob(${code})`}[${JSON.stringify(k)}]`
   }
   return code
