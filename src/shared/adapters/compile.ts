@@ -172,13 +172,23 @@ function compileChecked(spec: AdapterSpec, options: CompileOptions): CompiledAda
     options.generate === false
       ? null
       : generateDecode(spec, {
-          detect: (f) => detectClosure(f, scope),
           when: rules.map((r) => (f: unknown) => r.when(f, scope)),
           run: rules.map(
             (r) => (f: unknown, out: Update[], reasons: string[]) => r.run(f, scope, out, reasons),
           ),
+          emit: rules.map((r) =>
+            r.emits.map(
+              (e) => (f: unknown, m: string | null, out: Update[], reasons: string[]) =>
+                e(f, scope, m, out, reasons, r.name),
+            ),
+          ),
+          none: rules.map((r) => (f: unknown, out: Update[], reasons: string[]) => r.none(f, out, reasons)),
+          fail: (i, f, out, reasons, before, e) =>
+            failed(spec, rules[i] as CompiledRule, f, out, reasons, before, e),
           num,
           idString,
+          tsMs,
+          round10,
           validPairs,
         })
   const generatedDetect = options.generate === false ? null : generateDetect(spec)
@@ -236,16 +246,31 @@ function compileChecked(spec: AdapterSpec, options: CompileOptions): CompiledAda
         try {
           rule.run(frame, s, out, reasons)
         } catch (e) {
-          // Unreachable for JSON values; a hostile object (a throwing getter) must not take the engine down.
-          out.length = before
-          out.push({ kind: 'unknown', raw: frame })
-          reasons.push(`${spec.name}/${rule.name}: ${e instanceof Error ? e.message : 'failed'}`)
+          failed(spec, rule, frame, out, reasons, before, e)
         }
         return rule.name
       }
       return null
     },
   }
+}
+
+/**
+ * A rule that threw on a frame: what it wrote is dropped, and the frame becomes one unknown with the reason.
+ * Unreachable for JSON values; a hostile object (a throwing getter) must not take the engine down.
+ */
+function failed(
+  spec: AdapterSpec,
+  rule: CompiledRule,
+  frame: unknown,
+  out: Update[],
+  reasons: string[],
+  before: number,
+  e: unknown,
+): void {
+  out.length = before
+  out.push({ kind: 'unknown', raw: frame })
+  reasons.push(`${spec.name}/${rule.name}: ${e instanceof Error ? e.message : 'failed'}`)
 }
 
 // ---------------------------------------------------------------- tests
@@ -996,6 +1021,10 @@ interface CompiledRule {
   name: string
   when: Pred
   run(frame: unknown, s: Scope, out: Update[], reasons: string[]): void
+  /** The rule's emits, for generated code that runs some of them itself. */
+  emits: EmitRunner[]
+  /** What the rule writes for an item none of its emits applies to. */
+  none(cur: unknown, out: Update[], reasons: string[]): void
 }
 
 function compileRule(r: RuleSpec): CompiledRule {
@@ -1005,14 +1034,16 @@ function compileRule(r: RuleSpec): CompiledRule {
   const eachPaths = r.each === undefined ? [] : (Array.isArray(r.each) ? r.each : [r.each]).map(compileItems)
   const label = r.name
 
+  const none = (cur: unknown, out: Update[], reasons: string[]): void => {
+    out.push({ kind: 'unknown', raw: cur })
+    reasons.push(`${label}: no output applies to this item`)
+  }
+
   const item = (cur: unknown, s: Scope, out: Update[], reasons: string[]): void => {
     const m = market === null ? null : market(cur, s)
     let produced = false
     for (const emit of emits) if (emit(cur, s, m, out, reasons, label)) produced = true
-    if (!produced) {
-      out.push({ kind: 'unknown', raw: cur })
-      reasons.push(`${label}: no output applies to this item`)
-    }
+    if (!produced) none(cur, out, reasons)
   }
 
   const walk = (cur: unknown, depth: number, s: Scope, out: Update[], reasons: string[]): void => {
@@ -1029,6 +1060,8 @@ function compileRule(r: RuleSpec): CompiledRule {
   return {
     name: label,
     when,
+    emits,
+    none,
     run: (frame, s, out, reasons) => {
       if (eachPaths.length === 0) {
         item(frame, s, out, reasons)

@@ -17,6 +17,12 @@ function stepOf(seg: string): Step {
   return { key: seg, index, inherited: INHERITED.has(seg) || seg === '__proto__' }
 }
 
+/** A segment that reads an own key of an object: neither a position in an array nor a key every object inherits. */
+export function plainKey(seg: string): boolean {
+  const s = stepOf(seg)
+  return s.index === null && !s.inherited
+}
+
 /** Keys an object can inherit (`constructor`, `toString`, ...): only these need an own-property check. */
 const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype))
 
