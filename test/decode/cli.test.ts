@@ -29,7 +29,8 @@ function ownLines(stderr: string): string[] {
   return stderr.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('npm warn'))
 }
 
-describe('decode CLI', () => {
+// Each test starts the CLI through tsx, several times: seconds each on a loaded machine.
+describe('decode CLI', { timeout: 60_000 }, () => {
   it('prints {"updates":[...]} for a frame', async () => {
     const frame = {
       channel: 'market',

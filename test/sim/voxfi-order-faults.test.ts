@@ -51,9 +51,9 @@ describe('VoxFi order faults', () => {
       seen = mineOf(await t.openOrders(), 11)
       if (seen.length === 0) await sleep(20)
     }
-    // Executed on arrival: in the open orders long before the answer comes.
+    // Executed on arrival: in the open orders while the answer is still held back (no wall-clock bound: a loaded
+    // machine only delays both alike).
     expect(seen).toHaveLength(1)
-    expect(Date.now() - sent).toBeLessThan(750)
     expect(answered).toBe(0)
     const r = await pending
     expect(answered - sent).toBeGreaterThanOrEqual(1490)

@@ -36,7 +36,8 @@ afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL')
 })
 
-describe('web CLI', () => {
+// Each test starts the host or the CLI through tsx: seconds each on a loaded machine, so a minute and a half in all.
+describe('web CLI', { timeout: 90_000 }, () => {
   it('starts the demo host, prints one JSON line with a 128-bit token, serves and exits cleanly', async () => {
     const cli = run(['--demo', '--settings', 'none', '--no-build'])
     await waitFor(
