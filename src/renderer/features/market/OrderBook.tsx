@@ -529,7 +529,14 @@ export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; 
       </div>
       {menu ? <ContextMenu menu={menu} label="Price level" onClose={() => setMenu(null)} /> : null}
       <div className="ladder-foot muted">
-        <span>
+        <span
+          // Remounted with every book version the engine applied (its receipt time, BookView.updatedAt): its first
+          // paint is the moment that version reached the screen (Element Timing, read by the UI benchmark), on a
+          // venue with sequences or without. It is the footer's flex item itself, so Chromium credits the text's
+          // paint to it (text is timed on its nearest block-level box).
+          key={book?.updatedAt ?? undefined}
+          elementtiming={book && book.updatedAt !== null ? `book:${market}:${book.updatedAt}` : undefined}
+        >
           {!book
             ? '\u00a0'
             : book.no === undefined
@@ -549,12 +556,7 @@ export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; 
           </span>
         ) : null}
         {book?.seq !== null && book?.seq !== undefined ? (
-          // Remounted on every new seq: its first paint is the moment this book version reached the screen
-          // (Element Timing, read by the UI benchmark). It is the footer's flex item itself, so Chromium credits
-          // the text's paint to it (text is timed on its nearest block-level box).
-          <span key={book.seq} className="num" elementtiming={`book:${market}:${book.seq}`}>
-            seq {book.seq}
-          </span>
+          <span className="num">seq {book.seq}</span>
         ) : (
           <span className="num" />
         )}
