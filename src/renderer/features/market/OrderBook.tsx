@@ -51,6 +51,7 @@ import { StaleOverlay } from './StaleOverlay'
 import { useFreshnessNoAge } from '../../hooks/freshness'
 import { viewFreshness } from '../../lib/freshness'
 import { useMonitor } from '../../store/monitor'
+import { visibleTimeout } from '../../store/page-visibility'
 import { usePriceUnit } from '../../store/prefs'
 import { ContextMenu, isMenuKey, menuPointFor, type MenuAt } from '../../ui/ContextMenu'
 import { DiamondIcon } from '../../ui/icons'
@@ -156,8 +157,7 @@ const LadderRow = memo(function LadderRow({
   // Each change restarts the wait, so a level that keeps changing stays lit and goes out FLASH_MS after the last.
   useEffect(() => {
     if (flash === null) return
-    const id = setTimeout(() => setFlash(null), FLASH_MS)
-    return () => clearTimeout(id)
+    return visibleTimeout(() => setFlash(null), FLASH_MS)
   }, [flash])
   // Each cell carries its full text: a narrow pane truncates a figure rather than letting it run into the next.
   const priceText = formatPrice(price, unit)
