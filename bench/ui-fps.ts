@@ -2,8 +2,9 @@
 // engine and the browser host from the simulator, in four scenarios (the demo's load; 5,000 msgs/s delivered to
 // the one open market; the same firehose while the virtualised tape is scrolled continuously; a 500-market
 // watchlist in the main window scrolled while the firehose runs over its markets). Reports
-// renderer and Chromium CPU from /proc, rAF fps (and the scrolled list's), and frame to pixel (the venue's ts to
-// the paint of the changed tape row / ladder seq, by Element Timing). See bench/README.md, "UI benchmark".
+// renderer and Chromium CPU from /proc, rAF fps (and the scrolled list's), and frame to pixel (the venue's ts, or
+// the engine's receipt time where the venue sends none, to the paint of the new tape row / ladder book version, by
+// Element Timing). See bench/README.md, "UI benchmark".
 //   npm run bench:ui -- [--scenario demo|firehose|tape-scroll|watchlist-scroll|all] [--rate MSGS_PER_SEC] [--seconds S]
 //                       [--dialect voxfi|reference] [--renderer-dir DIR] [--cpu-profile FILE] [--trace FILE]
 // --dialect: the simulator's (default voxfi, as the app's demo runs it; reference for the earlier figures).

@@ -1,7 +1,8 @@
 // What the page was sent: the browser host's bridge frames as the page received them, read from Playwright's
 // WebSocket events (Chromium's DevTools Network domain, which Playwright enables on every page anyway, so
 // listening adds work in this Node process only). Gives, per trade key, the TradeView the page got (its `ts` is
-// the venue's), and per book seq of the window's market the batch that carried it.
+// the venue's where it sends one), and per book version of the window's market (its receipt time,
+// BookView.updatedAt) the first batch that carried it.
 import type { Page } from '@playwright/test'
 import type { BookView, TradeView } from '../../src/shared/model'
 
@@ -17,14 +18,19 @@ export interface TradeSeen {
 }
 
 export interface BookSeen {
-  /** Engine's receive time of the book's latest update (BookView.updatedAt). */
-  updatedAt: number
+  /** The venue's sequence of the version, where it sends one (reference dialect), to join with its ts. */
+  seq: number | null
+  /** BookView.updatedAt: the engine's receive time of the version's latest update. */
+  receivedAt: number
   batchAt: number
 }
 
 export interface BridgeTap {
   trade(key: string): TradeSeen | undefined
-  book(seq: number): BookSeen | undefined
+  /** By the version's receipt time (BookView.updatedAt: the engine's receive time of its latest update). */
+  book(updatedAt: number): BookSeen | undefined
+  /** By the venue's seq (an older renderer's ladder mark). */
+  bookBySeq(seq: number): BookSeen | undefined
   /**
    * Bridge batches emitted (batch.at, engine clock) in [from, to] epoch ms, and the market's trades and book views
    * in them. By emit time, not arrival: DevTools events reach this process late when it is busy.
@@ -58,6 +64,7 @@ function isBook(v: unknown): v is BookView {
 export function tapBridge(page: Page, market: string): BridgeTap {
   const trades = new Map<string, TradeSeen>()
   const books = new Map<number, BookSeen>()
+  const bySeq = new Map<number, BookSeen>()
   /** Per batch: at, trades of the market, book views of the market. */
   const batches: number[] = []
   const onText = (text: string): void => {
@@ -82,9 +89,10 @@ export function tapBridge(page: Page, market: string): BridgeTap {
         for (const b of f.batch.books as unknown[]) {
           if (!isBook(b) || b.market !== market) continue
           bookCount++
-          // A venue without sequences (VoxFi) sends books with seq null: counted, but there is no seq to key.
-          if (b.seq !== null && !books.has(b.seq))
-            books.set(b.seq, { updatedAt: b.updatedAt ?? NaN, batchAt: at })
+          if (b.updatedAt === null || books.has(b.updatedAt)) continue
+          const seen = { seq: b.seq, receivedAt: b.updatedAt, batchAt: at }
+          books.set(b.updatedAt, seen)
+          if (b.seq !== null && !bySeq.has(b.seq)) bySeq.set(b.seq, seen)
         }
       }
       batches.push(at, tradeCount, bookCount)
@@ -111,7 +119,8 @@ export function tapBridge(page: Page, market: string): BridgeTap {
   })
   return {
     trade: (key) => trades.get(key),
-    book: (seq) => books.get(seq),
+    book: (updatedAt) => books.get(updatedAt),
+    bookBySeq: (seq) => bySeq.get(seq),
     counts: (from, to) => {
       const c = { batches: 0, trades: 0, books: 0 }
       for (let i = 0; i + 2 < batches.length; i += 3) {

@@ -218,7 +218,7 @@ export interface ScenarioResult {
   frame_to_pixel: {
     /**
      * Where the latency starts: the venue's ts (reference: the simulator stamps every frame) or the engine's receive
-     * time (VoxFi: its frames carry no timestamp, so TradeView.ts is the receive time).
+     * time (VoxFi: its frames carry no timestamp, so TradeView.ts and the book's mark are the receive time).
      */
     origin: 'venue-ts' | 'engine-receive'
     /** Which Element Timing field the paint is taken from. */
@@ -227,7 +227,8 @@ export interface ScenarioResult {
     /** Date.now() − (timeOrigin + performance.now()) in the page, applied to paint times. */
     page_clock_offset_ms: number
     tape: Latency & { trades_delivered: number; trades_painted: number; verified_against_venue: number }
-    ladder: Latency & { seqs_delivered: number; seqs_painted: number }
+    /** Book versions: each painted `book:<market>:<updatedAt>` mark (the engine's receipt time of the version). */
+    ladder: Latency & { books_delivered: number; books_painted: number }
   }
   notes: string[]
 }
@@ -315,6 +316,9 @@ function latency(
   }
 }
 
+/** Any receipt time is above this (2001-09-09); a venue's seq in an older renderer's mark is below it. */
+const EPOCH_MS_FLOOR = 1e12
+
 const newParts = () => ({
   engine: new SampleSet(),
   batch: new SampleSet(),
@@ -330,7 +334,8 @@ function frameToPixel(
   truth: Truth,
   delivered: { trades: number; books: number },
 ): ScenarioResult['frame_to_pixel'] {
-  // VoxFi: TradeView.ts is the engine's receive time (no venue timestamp), so venue → engine is not measured.
+  // VoxFi: TradeView.ts and the book's mark are the engine's receive time (no venue timestamp), so venue → engine
+  // is not measured. Reference: a book version is timed from the venue ts of its seq (tap: receipt time → seq).
   const venueTs = truth.dialect !== 'voxfi'
   const toEpoch = (t: number): number => start.timeOrigin + t + start.clockOffsetMs
   const tape = new SampleSet()
@@ -341,7 +346,7 @@ function frameToPixel(
   let ladderUnmatched = 0
   let verified = 0
   let tradesPainted = 0
-  let seqsPainted = 0
+  let booksPainted = 0
   let withPresentation = 0
   let withoutPresentation = 0
   const bookPrefix = `book:${market}:`
@@ -371,20 +376,22 @@ function frameToPixel(
       }
       if (present !== null) tapeParts.present.add(present)
     } else if (id.startsWith(bookPrefix)) {
-      seqsPainted++
-      const seq = Number(id.slice(bookPrefix.length))
-      const ts = truth.seqTs(seq)
+      booksPainted++
+      const mark = Number(id.slice(bookPrefix.length))
+      // A renderer built before the receipt-time mark (--renderer-dir) marks the venue's seq, far below any epoch ms.
+      const legacy = mark < EPOCH_MS_FLOOR
+      const b = legacy ? tap.bookBySeq(mark) : tap.book(mark)
+      const receivedAt = legacy ? b?.receivedAt : mark
+      const seq = legacy ? mark : (b?.seq ?? null)
+      const ts = venueTs ? (seq === null ? undefined : truth.seqTs(seq)) : receivedAt
       if (ts === undefined) {
         ladderUnmatched++
         continue
       }
       ladder.add(shown - ts)
-      const b = tap.book(seq)
+      if (venueTs && receivedAt !== undefined) ladderParts.engine.add(receivedAt - ts)
       if (b !== undefined) {
-        if (Number.isFinite(b.updatedAt)) {
-          ladderParts.engine.add(b.updatedAt - ts)
-          ladderParts.batch.add(b.batchAt - b.updatedAt)
-        }
+        ladderParts.batch.add(b.batchAt - b.receivedAt)
         ladderParts.paint.add(shown - b.batchAt)
       }
       if (present !== null) ladderParts.present.add(present)
@@ -402,9 +409,9 @@ function frameToPixel(
     origin: venueTs ? 'venue-ts' : 'engine-receive',
     paint_clock: clock,
     markers:
-      tradesPainted > 0 && seqsPainted > 0
+      tradesPainted > 0 && booksPainted > 0
         ? 'present'
-        : tradesPainted + seqsPainted > 0
+        : tradesPainted + booksPainted > 0
           ? 'partial'
           : 'missing',
     page_clock_offset_ms: round(start.clockOffsetMs, 2) ?? 0,
@@ -416,8 +423,8 @@ function frameToPixel(
     },
     ladder: {
       ...latency(ladder, ladderParts, ladderUnmatched),
-      seqs_delivered: delivered.books,
-      seqs_painted: seqsPainted,
+      books_delivered: delivered.books,
+      books_painted: booksPainted,
     },
   }
 }
@@ -631,16 +638,15 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioResult
       )
     if (opts.dialect === 'voxfi')
       notes.push(
-        "VoxFi's frames carry no timestamp and no sequence: the tape's frame to pixel runs from the engine's " +
-          'receive time (TradeView.ts) to the paint, venue_to_engine is not measured, and the ladder has no ' +
-          'book:<market>:<seq> marker to time (OrderBook.tsx paints it only for a book with a seq); ' +
-          'verified_against_venue matches price, size and arrival within 1 s',
+        "VoxFi's frames carry no timestamp and no sequence: the tape's and the ladder's frame to pixel run from " +
+          "the engine's receive time (TradeView.ts, BookView.updatedAt) to the paint, venue_to_engine is not " +
+          'measured; verified_against_venue matches price, size and arrival within 1 s',
       )
-    if (f2p.markers !== 'present' && !(opts.dialect === 'voxfi' && f2p.tape.trades_painted > 0))
+    if (f2p.markers !== 'present')
       notes.push(
         f2p.markers === 'missing'
-          ? 'no Element Timing markers painted (elementtiming="trade:<key>" / "book:<market>:<seq>"): frame to pixel not measured'
-          : `only some markers painted: ${f2p.tape.trades_painted} trade, ${f2p.ladder.seqs_painted} book`,
+          ? 'no Element Timing markers painted (elementtiming="trade:<key>" / "book:<market>:<updatedAt>"): frame to pixel not measured'
+          : `only some markers painted: ${f2p.tape.trades_painted} trade, ${f2p.ladder.books_painted} book`,
       )
 
     return {

@@ -73,14 +73,11 @@ export function summary(r: Report): string {
       `${p.tape.trades_painted} of ${p.tape.trades_delivered} delivered trades painted, ` +
         `${p.tape.verified_against_venue} checked against the venue`,
     )
-    out +=
-      p.origin === 'engine-receive' && p.ladder.seqs_painted === 0
-        ? `  ladder: not measured (the books carry no seq to mark; ${p.ladder.seqs_delivered} book views delivered)\n`
-        : lat(
-            'ladder',
-            p.ladder,
-            `${p.ladder.seqs_painted} of ${p.ladder.seqs_delivered} delivered seqs painted`,
-          )
+    out += lat(
+      'ladder',
+      p.ladder,
+      `${p.ladder.books_painted} of ${p.ladder.books_delivered} delivered book versions painted`,
+    )
     for (const n of s.notes) out += `  note: ${n}\n`
   }
   for (const n of r.notes) out += `\nnote: ${n}\n`

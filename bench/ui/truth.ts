@@ -2,13 +2,14 @@
 //
 // Reference dialect: it records the venue's `ts` of every book seq and every trade. The engine keeps the venue `ts`
 // of trades (TradeView.ts) but not of book deltas (BookView has the seq, and updatedAt is the engine's receive
-// time), so a painted `book:<market>:<seq>` is timed from the `ts` this client saw with that seq. Every subscriber
-// gets the same frame text, so the `ts` is the one the engine got.
+// time), so a painted `book:<market>:<updatedAt>` is timed from the `ts` this client saw with the seq the page got
+// with that updatedAt (bridge-tap). Every subscriber gets the same frame text, so the `ts` is the one the engine got.
 //
 // VoxFi's dialect: its frames carry neither a timestamp nor a sequence (docs/voxfi.md, "Market channel"), so this
 // client records when each frame reached it (Date.now() in this process, the one the engine runs in): trades by
 // price (in YES terms, as the engine keeps them), size and arrival, book frames by arrival. There is no seq to
-// time a ladder paint by, and a trade's TradeView.ts is the engine's own receive time.
+// join a ladder paint with here: it is timed from the engine's receive time (BookView.updatedAt), as a trade is
+// (TradeView.ts).
 import WebSocket from 'ws'
 import type { Dialect } from '../../src/sim/index'
 

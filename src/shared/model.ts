@@ -135,7 +135,11 @@ export interface BookView {
   /** Total number of levels on each side, before truncation to the view depth. */
   depth: { bids: number; asks: number }
   seq: number | null
-  /** ms since epoch of the last applied snapshot or delta. */
+  /**
+   * ms since epoch of the last applied snapshot or delta: the engine's receipt time of its frame (of a REST
+   * snapshot, the request's time). It tells book versions apart on any venue, with sequences or without: the
+   * ladder marks each version's first paint with it (Element Timing, `book:<market>:<updatedAt>`).
+   */
   updatedAt: number | null
   /** The market's usual gap between updates as the engine learnt it (ms); absent until known. */
   usualGapMs?: number

@@ -164,17 +164,19 @@ describe('ladder rows', () => {
     for (const p of [0.49, 0.61, 0.62, 0.63]) expect(rendersOf(p)).toBe(0)
   })
 
-  it("marks the book's seq for Element Timing, remounted with each new seq", async () => {
+  it('marks each book version by its receipt time for Element Timing, remounted with each, with or without a seq', async () => {
     const api = createFakeApi()
     await render(api, <OrderBook market="m1" levels={3} />)
-    await act(async () => api.push({ books: [{ ...book(bids, asks), seq: 7 }] }))
-    const first = container.querySelector('[elementtiming="book:m1:7"]')
-    expect(first?.textContent).toBe('seq 7')
-    await act(async () => api.push({ books: [{ ...book(bids, asks), seq: 8 }] }))
-    const second = container.querySelector('[elementtiming="book:m1:8"]')
-    expect(second?.textContent).toBe('seq 8')
+    // A venue without sequences (VoxFi): the mark is the receipt time alone.
+    await act(async () => api.push({ books: [{ ...book(bids, asks), seq: null, updatedAt: 1000 }] }))
+    const first = container.querySelector('[elementtiming="book:m1:1000"]')
+    expect(first?.textContent).toBe('3 bid / 3 ask levels')
+    await act(async () => api.push({ books: [{ ...book(bids, asks), seq: 8, updatedAt: 1001 }] }))
+    const second = container.querySelector('[elementtiming="book:m1:1001"]')
+    expect(second?.textContent).toBe('3 bid / 3 ask levels')
     expect(second).not.toBe(first)
     expect(first?.isConnected).toBe(false)
+    expect(container.querySelectorAll('[elementtiming^="book:"]')).toHaveLength(1)
   })
 })
 

@@ -3,7 +3,9 @@
 // every such value on the page then changes in the same tick, so they cost one render pass and one frame a
 // second together, and nothing at all once none is shown. A second shared clock ticks on whole minutes for
 // countdowns hours or days long (an event's time to resolution), so a list of them costs one pass a minute.
+// A hidden window's clocks stand still: a tick due while it is hidden comes when it is shown, at once.
 import { useEffect, useState, useSyncExternalStore } from 'react'
+import { visibleTimeout } from '../store/page-visibility'
 
 interface SharedClock {
   subscribe(listener: () => void): () => void
@@ -14,16 +16,16 @@ interface SharedClock {
 /** A clock that ticks on the wall clock's whole periods while anything listens, and sleeps otherwise. */
 function sharedClock(periodMs: number): SharedClock {
   let now = Date.now()
-  let timer: ReturnType<typeof setTimeout> | null = null
+  let cancel: (() => void) | null = null
   const listeners = new Set<() => void>()
   const arm = (): void => {
-    timer = setTimeout(tick, periodMs - (Date.now() % periodMs))
+    cancel = visibleTimeout(tick, periodMs - (Date.now() % periodMs))
   }
   const tick = (): void => {
     now = Date.now()
     for (const listener of [...listeners]) listener()
     if (listeners.size > 0) arm()
-    else timer = null
+    else cancel = null
   }
   return {
     subscribe(listener) {
@@ -34,9 +36,9 @@ function sharedClock(periodMs: number): SharedClock {
       listeners.add(listener)
       return () => {
         listeners.delete(listener)
-        if (listeners.size === 0 && timer !== null) {
-          clearTimeout(timer)
-          timer = null
+        if (listeners.size === 0 && cancel !== null) {
+          cancel()
+          cancel = null
         }
       }
     },
@@ -101,8 +103,7 @@ export function useAgeNow(since: number | null, from: number | null = since): nu
   const due = since !== null && from !== null && (reached === from || clock >= from)
   useEffect(() => {
     if (since === null || from === null || due) return
-    const id = setTimeout(() => setReached(from), Math.max(0, from - Date.now()))
-    return () => clearTimeout(id)
+    return visibleTimeout(() => setReached(from), Math.max(0, from - Date.now()))
   }, [since, from, due])
   return useSecondClock(due)
 }

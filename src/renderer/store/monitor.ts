@@ -17,6 +17,7 @@ import type { AccountView, JournalEntry, TradingView } from '../../shared/tradin
 import type { WorkspaceView } from '../../shared/workspace'
 import { mergeBatches, newest, type MergeCaps } from '../../shared/batch-merge'
 import { shareAccount } from './account-share'
+import { pageHidden, whenShown } from './page-visibility'
 
 /** What the engine keeps and sends as history (TAPE_TRADES); a window keeps no more. */
 export const TAPE_CAP = TAPE_TRADES
@@ -423,35 +424,16 @@ export const QUEUE_CAPS: MergeCaps = { tradesPerMarket: TAPE_CAP, inspector: INS
 let queued: ViewBatch | null = null
 let frame: number | null = null
 let timer: ReturnType<typeof setTimeout> | null = null
-let waitingForVisible = false
-
-function documentHidden(): boolean {
-  return typeof document !== 'undefined' && document.visibilityState === 'hidden'
-}
-
-function stopWaitingForVisible(): void {
-  if (!waitingForVisible) return
-  waitingForVisible = false
-  document.removeEventListener('visibilitychange', onVisibilityChange)
-}
-
-function onVisibilityChange(): void {
-  if (documentHidden()) return
-  stopWaitingForVisible()
-  flushBatches()
-}
+/** Cancels the flush waiting for the document to be shown; null when none waits. */
+let cancelShown: (() => void) | null = null
 
 function schedule(): void {
-  if (frame !== null || timer !== null) return
-  if (documentHidden()) {
+  if (frame !== null || timer !== null || cancelShown !== null) return
+  if (pageHidden()) {
     // Applied when shown (an animation frame requested now would not run before then either).
-    if (!waitingForVisible) {
-      waitingForVisible = true
-      document.addEventListener('visibilitychange', onVisibilityChange)
-    }
+    cancelShown = whenShown(flushBatches)
     return
   }
-  stopWaitingForVisible()
   if (typeof requestAnimationFrame === 'function') {
     frame = requestAnimationFrame(() => {
       frame = null
@@ -469,8 +451,10 @@ function schedule(): void {
 function cancelScheduled(): void {
   if (frame !== null) cancelAnimationFrame(frame)
   if (timer !== null) clearTimeout(timer)
+  cancelShown?.()
   frame = null
   timer = null
+  cancelShown = null
 }
 
 /** Queue a batch from the engine: it is applied with every other batch of this frame in one store update. */

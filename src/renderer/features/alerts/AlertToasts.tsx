@@ -8,6 +8,7 @@ import { alertText } from '../../lib/alerts'
 import { formatClock } from '../../lib/format'
 import { useMarketNames } from '../../store/events'
 import { useMonitor } from '../../store/monitor'
+import { visibleTimeout } from '../../store/page-visibility'
 import { usePriceUnit } from '../../store/prefs'
 
 export const TOAST_MS = 8_000
@@ -21,8 +22,7 @@ const Toast = memo(function Toast({ e }: { e: AlertEvent }) {
   useEffect(() => {
     if (held) return
     // Timing out is not reading it: the alert stays unread in the history.
-    const id = setTimeout(() => useMonitor.getState().dismissToast(e.id), TOAST_MS)
-    return () => clearTimeout(id)
+    return visibleTimeout(() => useMonitor.getState().dismissToast(e.id), TOAST_MS)
   }, [held, e.id])
   const dismiss = () => {
     useMonitor.getState().dismissToast(e.id)

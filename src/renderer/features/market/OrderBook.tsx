@@ -51,6 +51,7 @@ import { StaleOverlay } from './StaleOverlay'
 import { useFreshnessNoAge } from '../../hooks/freshness'
 import { viewFreshness } from '../../lib/freshness'
 import { useMonitor } from '../../store/monitor'
+import { visibleTimeout } from '../../store/page-visibility'
 import { usePriceUnit } from '../../store/prefs'
 import { ContextMenu, isMenuKey, menuPointFor, type MenuAt } from '../../ui/ContextMenu'
 import { DiamondIcon } from '../../ui/icons'
@@ -156,8 +157,7 @@ const LadderRow = memo(function LadderRow({
   // Each change restarts the wait, so a level that keeps changing stays lit and goes out FLASH_MS after the last.
   useEffect(() => {
     if (flash === null) return
-    const id = setTimeout(() => setFlash(null), FLASH_MS)
-    return () => clearTimeout(id)
+    return visibleTimeout(() => setFlash(null), FLASH_MS)
   }, [flash])
   // Each cell carries its full text: a narrow pane truncates a figure rather than letting it run into the next.
   const priceText = formatPrice(price, unit)
@@ -529,7 +529,14 @@ export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; 
       </div>
       {menu ? <ContextMenu menu={menu} label="Price level" onClose={() => setMenu(null)} /> : null}
       <div className="ladder-foot muted">
-        <span>
+        <span
+          // Remounted with every book version the engine applied (its receipt time, BookView.updatedAt): its first
+          // paint is the moment that version reached the screen (Element Timing, read by the UI benchmark), on a
+          // venue with sequences or without. It is the footer's flex item itself, so Chromium credits the text's
+          // paint to it (text is timed on its nearest block-level box).
+          key={book?.updatedAt ?? undefined}
+          elementtiming={book && book.updatedAt !== null ? `book:${market}:${book.updatedAt}` : undefined}
+        >
           {!book
             ? '\u00a0'
             : book.no === undefined
@@ -549,12 +556,7 @@ export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; 
           </span>
         ) : null}
         {book?.seq !== null && book?.seq !== undefined ? (
-          // Remounted on every new seq: its first paint is the moment this book version reached the screen
-          // (Element Timing, read by the UI benchmark). It is the footer's flex item itself, so Chromium credits
-          // the text's paint to it (text is timed on its nearest block-level box).
-          <span key={book.seq} className="num" elementtiming={`book:${market}:${book.seq}`}>
-            seq {book.seq}
-          </span>
+          <span className="num">seq {book.seq}</span>
         ) : (
           <span className="num" />
         )}

@@ -37,6 +37,7 @@ import {
   type TapeRow,
 } from './tape'
 import { NO_TRADES, TAPE_CAP, useMonitor } from '../../store/monitor'
+import { visibleTimeout } from '../../store/page-visibility'
 import { usePriceUnit } from '../../store/prefs'
 import { NumberField, type NumberFieldProps } from '../../ui/NumberField'
 import { StarIcon } from '../../ui/icons'
@@ -96,8 +97,7 @@ const TradeRow = memo(function TradeRow({
   const [fresh, setFresh] = useState(left > 0)
   useEffect(() => {
     if (left <= 0) return
-    const id = setTimeout(() => setFresh(false), left)
-    return () => clearTimeout(id)
+    return visibleTimeout(() => setFresh(false), left)
   }, [left])
   // Full texts as tooltips: a narrow pane truncates a cell rather than letting it run into the next.
   const priceText = formatPrice(trade.price, unit)
