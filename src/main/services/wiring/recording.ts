@@ -62,6 +62,8 @@ export function wireRecording(w: Wiring): Pick<Engine, 'recorder' | 'recordRepla
       p.replayVenue.connected()
     },
     feed: (text, receivedAt) => p.replayRouter.onFrame(text, receivedAt),
+    skim: (text, receivedAt) => p.seekRouter.onFrame(text, receivedAt),
+    sought: () => p.seekChanges.release(w.bookChanged),
     resetData: () => {
       p.data.clear()
       p.userFeed.clear()
