@@ -57,6 +57,8 @@ export interface RecordReplayDeps {
   skim?(text: string, receivedAt: number): void
   /** A seek landed: windows hear which markets its frames changed. */
   sought?(): void
+  /** A seek starts: what compares a frame with the ones just before it must not compare across the jump. */
+  jumped?(): void
   /** Forget what replayed frames built (books, tapes, account, resync, liveness). */
   resetData(): void
   /** The status windows see changed. */
@@ -223,6 +225,7 @@ export class RecordReplay {
           feed: (text, at) => this.d.feed(text, at),
           skim: (text, at) => (this.d.skim ?? this.d.feed)(text, at),
           sought: () => this.d.sought?.(),
+          jumped: () => this.d.jumped?.(),
           reset: () => this.d.resetData(),
           changed: () => this.d.changed(),
           now: this.d.now,

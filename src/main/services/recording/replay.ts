@@ -18,6 +18,11 @@ export interface ReplayClockDeps {
   skim?(text: string, receivedAt: number): void
   /** A seek landed: windows may hear what its frames changed. */
   sought?(): void
+  /**
+   * A seek starts: the frames it feeds do not follow the ones fed before (the duplicate filter must not compare
+   * them); a seek back calls `reset` too.
+   */
+  jumped?(): void
   /** Forget what the frames built so far (a seek back starts from the beginning of the recording). */
   reset(): void
   /** The replay's own state changed (position jumps, pause, speed, end). */
@@ -138,6 +143,7 @@ export class ReplayClock {
     if (this.stopped) return Promise.resolve()
     const target = Math.max(0, Math.min(this.durationMs, ms))
     this.cancel()
+    this.d.jumped?.()
     if (this.index > 0 && this.frames.t(this.index - 1) > target) {
       this.d.reset()
       this.index = 0

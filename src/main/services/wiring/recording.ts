@@ -68,6 +68,8 @@ export function wireRecording(w: Wiring): Pick<Engine, 'recorder' | 'recordRepla
       p.data.clear()
       p.userFeed.clear()
     },
+    // A frame after the jump is not a copy of one fed before it (those were sent at another point of the recording).
+    jumped: () => p.duplicates.clear(),
     changed: w.statusChanged,
     scrub: (text) => w.secrets.redact(text),
   })
