@@ -33,9 +33,9 @@ export interface ReplayClockDeps {
 /** Frames fed in one go before the clock yields to the event loop (a dense recording at 50×). */
 const MAX_FRAMES_PER_TURN = 2_000
 /** The longest a seek feeds frames before it yields to the event loop (the engine's longest stall in a seek). */
-export const SEEK_SLICE_MS = 20
+export const SEEK_SLICE_MS = 10
 /** Frames fed between two clock reads in a seek (a frame costs a few µs). */
-const SEEK_CLOCK_EVERY = 64
+const SEEK_CLOCK_EVERY = 32
 /** A silence in the recording longer than this (recording time) is skipped: the position jumps to the next frame. */
 export const MAX_GAP_MS = 10 * 60_000
 /** The longest timer the clock sets; a longer wait (only at slow speed) wakes and sleeps again. */
