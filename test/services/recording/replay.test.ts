@@ -140,11 +140,11 @@ describe('ReplayClock seek in slices (real timers)', () => {
   const SLOW: RecordedFrame[] = Array.from({ length: 400 }, (_, i) => ({ t: i * 10, f: `s${i}` }))
   const END = 3_990
 
-  function slowRig() {
+  function slowRig(frames = SLOW) {
     const w = { fed: [] as string[], stamps: [] as number[], resets: 0, sought: 0 }
     const clock = new ReplayClock(
-      FrameStore.from(SLOW),
-      END,
+      FrameStore.from(frames),
+      frames.at(-1)?.t ?? 0,
       {
         feed: () => {
           throw new Error('a seek feeds through skim')
@@ -184,43 +184,44 @@ describe('ReplayClock seek in slices (real timers)', () => {
   })
 
   it('yields between slices: a timer fires while the seek feeds, and the status says it is seeking', async () => {
-    const r = slowRig()
+    // Twice as long (160 ms or more): a loaded machine has many slices to run the timer between.
+    const long = Array.from({ length: 800 }, (_, i) => ({ t: i * 5, f: `l${i}` }))
+    const r = slowRig(long)
     let fedWhenTimerRan = -1
     let seekingWhenTimerRan = false
     const timer = fromTimer(() => {
       fedWhenTimerRan = r.w.fed.length
       seekingWhenTimerRan = r.clock.seekInProgress
     })
-    const landed = r.clock.seek(END)
+    const landed = r.clock.seek(3_995)
     expect(r.clock.seekInProgress).toBe(true)
-    expect(r.clock.position()).toBe(END)
+    expect(r.clock.position()).toBe(3_995)
     await Promise.all([landed, timer])
     expect(fedWhenTimerRan).toBeGreaterThan(0)
-    expect(fedWhenTimerRan).toBeLessThan(SLOW.length)
+    expect(fedWhenTimerRan).toBeLessThan(long.length)
     expect(seekingWhenTimerRan).toBe(true)
-    expect(r.w.fed).toHaveLength(SLOW.length)
+    expect(r.w.fed).toHaveLength(long.length)
     expect(r.clock.seekInProgress).toBe(false)
     expect(r.w.sought).toBe(1)
     expect(r.clock.epoch).toBe(1)
-    // Stamped as a straight replay at 2× would have: 10 ms of recording apart is 5 ms of wall time apart.
-    expect((r.w.stamps[1] as number) - (r.w.stamps[0] as number)).toBe(5)
+    // Stamped as a straight replay at 2× would have: 5 ms of recording apart is 2.5 ms of wall time apart.
+    expect((r.w.stamps[1] as number) - (r.w.stamps[0] as number)).toBe(2.5)
   })
 
   it('a seek during a seek: the latest wins, back or forward, without finishing the first', async () => {
     const r = slowRig()
     const first = r.clock.seek(END)
-    let second: Promise<void> = Promise.resolve()
-    await fromTimer(() => {
-      expect(r.clock.seekInProgress).toBe(true)
-      second = r.clock.seek(500)
-    })
+    // 400 frames take many slices: the first returns with the seek still in progress.
+    expect(r.clock.seekInProgress).toBe(true)
+    // Before the frames the first slice fed (at least 32 of them, to t = 310): a seek back.
+    const second = r.clock.seek(100)
     await Promise.all([first, second])
-    // The first seek's frames were not all fed: the second took over from the start (a seek back).
+    // The first seek's frames were not all fed: the second took over from the start.
     expect(r.w.resets).toBe(1)
-    expect(r.w.fed.length).toBeLessThan(SLOW.length + 51)
-    expect(r.w.fed.slice(-51)).toEqual(SLOW.slice(0, 51).map((f) => f.f))
-    expect(r.clock.fed()).toBe(51)
-    expect(r.clock.position()).toBe(500)
+    expect(r.w.fed.length).toBeLessThan(SLOW.length + 11)
+    expect(r.w.fed.slice(-11)).toEqual(SLOW.slice(0, 11).map((f) => f.f))
+    expect(r.clock.fed()).toBe(11)
+    expect(r.clock.position()).toBe(100)
     // Forward during a forward seek: the frames in between are fed once, up to the later target.
     const before = r.w.fed.length
     // 300 frames take more than one slice: the first returns with the seek still in progress.
@@ -228,7 +229,7 @@ describe('ReplayClock seek in slices (real timers)', () => {
     expect(r.clock.seekInProgress).toBe(true)
     const fourth = r.clock.seek(END)
     await Promise.all([third, fourth])
-    expect(r.w.fed.slice(before)).toEqual(SLOW.slice(51).map((f) => f.f))
+    expect(r.w.fed.slice(before)).toEqual(SLOW.slice(11).map((f) => f.f))
     expect(r.w.resets).toBe(1)
     expect(r.clock.position()).toBe(END)
     expect(r.w.sought).toBe(2)
@@ -237,7 +238,8 @@ describe('ReplayClock seek in slices (real timers)', () => {
   it('stop during a seek cancels it: the seek resolves, and nothing more is fed', async () => {
     const r = slowRig()
     const landed = r.clock.seek(END)
-    await fromTimer(() => r.clock.stop())
+    expect(r.clock.seekInProgress).toBe(true)
+    r.clock.stop()
     await landed
     const fed = r.w.fed.length
     expect(fed).toBeLessThan(SLOW.length)
