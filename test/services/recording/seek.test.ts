@@ -9,7 +9,8 @@ import { createMemoryStore, createMonitor, type MonitorEngine } from '../../../s
 import type { MonitorClient } from '../../../src/main/services/base/types'
 import type { ViewBatch } from '../../../src/shared/ipc'
 import { captureLogger, waitFor } from '../helpers'
-import { levels, tempDir } from './helpers'
+import { levels, replayDeps, tempDir } from './helpers'
+import { RecordReplay } from '../../../src/main/services/recording/record-replay'
 import bookFixture from '../../fixtures/voxfi/ws-market-update-orderbook.json'
 import tradeFixture from '../../fixtures/voxfi/ws-market-new-trade.json'
 
@@ -114,4 +115,54 @@ describe('seek through the engine', () => {
     expect(await at()).toEqual(straight)
     await client.stopReplay()
   }, 20_000)
+})
+
+describe('a seek as the replay service answers it', () => {
+  const tmp = tempDir()
+  const file = 'slow.jsonl'
+  afterAll(() => tmp.remove())
+
+  /** A replay whose frames cost ~0.2 ms each to feed: a seek through 400 of them takes many slices. */
+  async function slowReplay() {
+    const header = { format: 'trading-monitor-recording', version: 1, profile: { id: 'p1', name: 'slow' } }
+    const lines = [
+      { ...header, startedAt: '2026-11-23T04:31:00.000Z' },
+      ...Array.from({ length: 400 }, (_, i) => ({ t: i * 10, f: `f${i}` })),
+    ]
+    writeFileSync(join(tmp.dir, file), lines.map((l) => `${JSON.stringify(l)}\n`).join(''))
+    const service = new RecordReplay(
+      replayDeps(tmp.dir, {
+        skim: () => {
+          const until = performance.now() + 0.2
+          while (performance.now() < until);
+        },
+      }),
+    )
+    const started = await service.startReplay({ file, speed: 1 })
+    if (!started.ok) throw new Error(started.error.message)
+    return service
+  }
+
+  it('says seeking until the seek lands, and a stop meanwhile makes the seek answer that it was cut short', async () => {
+    const service = await slowReplay()
+    const seeking = service.controlReplay({ seekMs: 3_990, paused: false })
+    expect(service.replayStatus()).toMatchObject({ seeking: true, positionMs: 3_990 })
+    const landed = await seeking
+    expect(landed.ok && landed.value).toMatchObject({ positionMs: 3_990, epoch: 1, state: 'ended' })
+    expect(service.replayStatus()?.seeking).toBeUndefined()
+
+    // A pause while a seek runs is kept: the seek's own resume does not undo it.
+    const back = service.controlReplay({ seekMs: 2_000, paused: false })
+    await service.controlReplay({ paused: true })
+    await back
+    expect(service.replayStatus()).toMatchObject({ paused: true, positionMs: 2_000 })
+
+    const cut = service.controlReplay({ seekMs: 0 })
+    const again = service.controlReplay({ seekMs: 3_990 })
+    expect((await service.stopReplay()).ok).toBe(true)
+    for (const r of await Promise.all([cut, again])) {
+      expect(r.ok).toBe(false)
+      expect(!r.ok && r.error.message).toBe('The replay was stopped before the seek landed.')
+    }
+  })
 })
