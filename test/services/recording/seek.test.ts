@@ -1,7 +1,8 @@
 // A seek through the real engine lands on what a straight replay to the same point builds: books and tapes, after a
 // seek back and then forward. VoxFi's frames (docs/voxfi.md), whose duplicate filter drops the second copy of a
 // text within a second, so a seek must stamp its frames as a straight replay would: a genuine second print of the
-// same text a minute later in the recording stays on the tape.
+// same text a minute later in the recording stays on the tape. Then the replay service's side of a seek in slices:
+// its status while it runs, a pause during it, and a stop that cuts it short.
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
