@@ -3,12 +3,13 @@
 // sampled every 5 ms against the RSS just before each call (after a GC).
 //   bomb      a gzip of a header and 201 MiB of tiny frame lines (13 M lines): startReplay refused (time, peak RSS)
 //   normal    a recording of ~235 MiB of order-book-like frames (random prices and sizes, 1.35 M lines):
-//             startReplay accepted (time, peak RSS, what the frames are held in), then a seek to its end
+//             startReplay accepted (time, peak RSS, what the frames are held in), then a seek to its end and one
+//             back to its middle: each until it lands, and the engine's longest event-loop stall meanwhile
 //   listing   listRecordings() over a folder with the bomb, the normal recording and 20 small ones (median of 5)
 //   longline  a plain file with a 17 MiB line 2, and one with a 17 MiB line 1 (the header): refused (time)
 //   future    t = 1e12 refused; a replay whose next frame is 20 days on (jumped over), and one waiting 9 minutes
 //             for its next frame: CPU used over 1 s, TimeoutOverflowWarnings, the status's `skipped`
-//   npm run bench:recordings [-- --keep]
+//   npm run bench:recordings [-- --keep] [-- --only normal,listing]   (--only: just these phases)
 // Prints one line per figure (what it includes) and a JSON summary last. Exit 3 when a phase did not deliver the
 // load it names (e.g. the bomb is not 201 MiB decompressed), 1 on an error. Targets are reported, not asserted.
 import { once } from 'node:events'
@@ -27,6 +28,8 @@ import type { ReplayStatus, Result } from '../src/shared/model'
 
 const MIB = 1024 * 1024
 const keep = process.argv.includes('--keep')
+const onlyAt = process.argv.indexOf('--only')
+const only = onlyAt >= 0 ? new Set((process.argv[onlyAt + 1] ?? '').split(',')) : null
 const dir = mkdtempSync(join(tmpdir(), 'tm-bench-rec-'))
 const summary: Record<string, unknown> = {}
 let shortfall = false
@@ -93,6 +96,28 @@ async function writeGzip(
   gzip.end()
   await once(out, 'finish')
   return { raw, lines }
+}
+
+/** How often the stall probe's timer asks to run. */
+const PROBE_MS = 5
+
+/**
+ * The engine's longest event-loop stall (ms) while `fn` runs (the engine runs in this process): a timer asked to
+ * run every PROBE_MS, and the longest it waited past that. It waits for one more tick after `fn`, so a stall that
+ * lasts until `fn` answers (a synchronous seek) is counted too.
+ */
+async function stalls<T>(fn: () => Promise<T>): Promise<{ value: T; stallMs: number }> {
+  let last = performance.now()
+  let longest = 0
+  const probe = setInterval(() => {
+    const now = performance.now()
+    longest = Math.max(longest, now - last - PROBE_MS)
+    last = now
+  }, PROBE_MS)
+  const value = await fn()
+  await new Promise((tick) => setTimeout(tick, PROBE_MS * 2))
+  clearInterval(probe)
+  return { value, stallMs: Math.round(longest) }
 }
 
 function report(name: string, figure: string, includes: string): void {
@@ -197,22 +222,33 @@ async function normal(): Promise<string> {
       'the frames as the replay holds them (times, offsets, deflated text)',
     )
     const durationMs = m.value.value.durationMs
-    const s = await measure(() => client.controlReplay({ seekMs: durationMs }))
-    report(
-      'normal',
-      `${s.ms} ms, peak +${s.peakMb} MB RSS`,
-      `a seek to the end: every frame decoded by the engine (${s.value.ok ? s.value.value.positionMs : 'failed'} ms)`,
-    )
+    const seek = async (label: string, seekMs: number) => {
+      const s = await measure(() => stalls(() => client.controlReplay({ seekMs })))
+      const landed = s.value.value
+      report(
+        'normal',
+        `${s.ms} ms, longest stall ${s.value.stallMs} ms`,
+        `a seek ${label} (${landed.ok ? landed.value.positionMs : 'failed'} ms) through ${count} frames ` +
+          `of the recording, until it lands (peak +${s.peakMb} MB RSS)`,
+      )
+      return { ms: s.ms, stallMs: s.value.stallMs, peakMb: s.peakMb }
+    }
+    const toEnd = await seek('to the end', durationMs)
+    const back = await seek('back to the middle', Math.round(durationMs / 2))
     await stop()
     summary.normal = {
       fileMiB: bytes / MIB,
       rawMiB: load.raw / MIB,
       lines: load.lines,
+      frames: started.frames,
       ms: m.ms,
       peakMb: m.peakMb,
       heldMiB: held,
-      seekMs: s.ms,
-      seekPeakMb: s.peakMb,
+      seekMs: toEnd.ms,
+      seekStallMs: toEnd.stallMs,
+      seekPeakMb: toEnd.peakMb,
+      seekBackMs: back.ms,
+      seekBackStallMs: back.stallMs,
     }
   }
   return path
@@ -310,11 +346,14 @@ async function main(): Promise<void> {
   })
   client = engine.attachClient({ label: 'bench', sink: () => {} })
   try {
-    await bomb()
-    await normal()
-    await listing()
-    await longLine()
-    await future()
+    const phases: Array<[string, () => Promise<unknown>]> = [
+      ['bomb', bomb],
+      ['normal', normal],
+      ['listing', listing],
+      ['longline', longLine],
+      ['future', future],
+    ]
+    for (const [name, run] of phases) if (only === null || only.has(name)) await run()
   } finally {
     await engine.close()
     if (!keep) rmSync(dir, { recursive: true, force: true })

@@ -391,10 +391,16 @@ export interface ReplayStatus {
   /** When the recording started, ms since epoch. */
   recordedAt: number
   /**
-   * Increases on every seek back, which makes the engine forget and re-derive its books and tapes: a window then
-   * drops what it holds of markets and reads them again.
+   * Increases when a seek lands (a seek back makes the engine forget and re-derive its books and tapes; any seek
+   * moves them without telling windows each change): a window then drops what it holds of markets and reads them
+   * again.
    */
   epoch: number
+  /**
+   * Present (true) while a seek feeds the frames up to its target, in slices (the engine keeps running): windows
+   * keep what they show until it lands, then the epoch moves on and they read their markets again.
+   */
+  seeking?: true
   /**
    * Present once the replay has jumped over a silence in the recording longer than 10 minutes (or a frame time
    * far past the one before): how many such gaps, and the recording time they held (docs/recording.md).

@@ -55,6 +55,16 @@ describe('replay UI', () => {
     expect(byTestId('replay-position')[0]?.textContent).toBe('0:12 / 0:30')
     const seek = byTestId('replay-seek')[0] as HTMLInputElement
     expect(seek.max).toBe('30000')
+    expect(byTestId('replay-seeking')).toEqual([])
+    // While the engine feeds a seek's frames the banner says so, until it lands.
+    current = status({ replay: { ...replay, seeking: true } })
+    await act(async () => api.push({ status: current }))
+    await settle()
+    expect(byTestId('replay-seeking')[0]?.textContent).toBe('Seeking…')
+    current = status({ replay })
+    await act(async () => api.push({ status: current }))
+    await settle()
+    expect(byTestId('replay-seeking')).toEqual([])
 
     const speed = byTestId('replay-speed')[0] as HTMLSelectElement
     await act(async () => {

@@ -40,7 +40,8 @@ export interface FrameRouterDeps {
   /** The live feed's silence episode, which any data ends (a replay has none). */
   silence?: VenueSilence
   incidents: IncidentLog
-  fanout: Fanout
+  /** Only what a frame changes (a seek's router tells recording/seek-changes.ts instead of the windows). */
+  fanout: Pick<Fanout, 'bookChanged' | 'tickerChanged' | 'trade' | 'user' | 'inspector'>
   alerts: Pick<AlertService, 'onBook' | 'onTicker' | 'onTrade' | 'onAccount'>
   /** The one account (account/model.ts): every user update is folded into it once. */
   account?: AccountModel

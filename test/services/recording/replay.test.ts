@@ -134,3 +134,118 @@ describe('ReplayClock', () => {
     expect(r.clock.speed).toBe(1)
   })
 })
+
+describe('ReplayClock seek in slices (real timers)', () => {
+  /** 400 frames 10 ms apart, each costing ~0.2 ms to feed: a seek through them takes several slices. */
+  const SLOW: RecordedFrame[] = Array.from({ length: 400 }, (_, i) => ({ t: i * 10, f: `s${i}` }))
+  const END = 3_990
+
+  function slowRig(frames = SLOW) {
+    const w = { fed: [] as string[], stamps: [] as number[], resets: 0, sought: 0 }
+    const clock = new ReplayClock(
+      FrameStore.from(frames),
+      frames.at(-1)?.t ?? 0,
+      {
+        feed: () => {
+          throw new Error('a seek feeds through skim')
+        },
+        skim: (text, at) => {
+          const until = performance.now() + 0.2
+          while (performance.now() < until);
+          w.fed.push(text)
+          w.stamps.push(at)
+        },
+        sought: () => void w.sought++,
+        reset: () => void w.resets++,
+        changed: () => {},
+        now: () => Date.now(),
+      },
+      { speed: 2, paused: true },
+    )
+    clock.start()
+    return { w, clock }
+  }
+
+  /** Runs `fn` from a timer: it can only run while the event loop turns. */
+  const fromTimer = (fn: () => void) =>
+    new Promise<void>((done, failed) =>
+      setTimeout(() => {
+        try {
+          fn()
+          done()
+        } catch (error) {
+          failed(error as Error)
+        }
+      }, 0),
+    )
+
+  beforeEach(() => {
+    vi.useRealTimers()
+  })
+
+  it('yields between slices: a timer fires while the seek feeds, and the status says it is seeking', async () => {
+    // Twice as long (160 ms or more): a loaded machine has many slices to run the timer between.
+    const long = Array.from({ length: 800 }, (_, i) => ({ t: i * 5, f: `l${i}` }))
+    const r = slowRig(long)
+    let fedWhenTimerRan = -1
+    let seekingWhenTimerRan = false
+    const timer = fromTimer(() => {
+      fedWhenTimerRan = r.w.fed.length
+      seekingWhenTimerRan = r.clock.seekInProgress
+    })
+    const landed = r.clock.seek(3_995)
+    expect(r.clock.seekInProgress).toBe(true)
+    expect(r.clock.position()).toBe(3_995)
+    await Promise.all([landed, timer])
+    expect(fedWhenTimerRan).toBeGreaterThan(0)
+    expect(fedWhenTimerRan).toBeLessThan(long.length)
+    expect(seekingWhenTimerRan).toBe(true)
+    expect(r.w.fed).toHaveLength(long.length)
+    expect(r.clock.seekInProgress).toBe(false)
+    expect(r.w.sought).toBe(1)
+    expect(r.clock.epoch).toBe(1)
+    // Stamped as a straight replay at 2× would have: 5 ms of recording apart is 2.5 ms of wall time apart.
+    expect((r.w.stamps[1] as number) - (r.w.stamps[0] as number)).toBe(2.5)
+  })
+
+  it('a seek during a seek: the latest wins, back or forward, without finishing the first', async () => {
+    const r = slowRig()
+    const first = r.clock.seek(END)
+    // 400 frames take many slices: the first returns with the seek still in progress.
+    expect(r.clock.seekInProgress).toBe(true)
+    // Before the frames the first slice fed (at least 32 of them, to t = 310): a seek back.
+    const second = r.clock.seek(100)
+    await Promise.all([first, second])
+    // The first seek's frames were not all fed: the second took over from the start.
+    expect(r.w.resets).toBe(1)
+    expect(r.w.fed.length).toBeLessThan(SLOW.length + 11)
+    expect(r.w.fed.slice(-11)).toEqual(SLOW.slice(0, 11).map((f) => f.f))
+    expect(r.clock.fed()).toBe(11)
+    expect(r.clock.position()).toBe(100)
+    // Forward during a forward seek: the frames in between are fed once, up to the later target.
+    const before = r.w.fed.length
+    // 300 frames take more than one slice: the first returns with the seek still in progress.
+    const third = r.clock.seek(3_500)
+    expect(r.clock.seekInProgress).toBe(true)
+    const fourth = r.clock.seek(END)
+    await Promise.all([third, fourth])
+    expect(r.w.fed.slice(before)).toEqual(SLOW.slice(11).map((f) => f.f))
+    expect(r.w.resets).toBe(1)
+    expect(r.clock.position()).toBe(END)
+    expect(r.w.sought).toBe(2)
+  })
+
+  it('stop during a seek cancels it: the seek resolves, and nothing more is fed', async () => {
+    const r = slowRig()
+    const landed = r.clock.seek(END)
+    expect(r.clock.seekInProgress).toBe(true)
+    r.clock.stop()
+    await landed
+    const fed = r.w.fed.length
+    expect(fed).toBeLessThan(SLOW.length)
+    await new Promise((done) => setTimeout(done, 50))
+    expect(r.w.fed).toHaveLength(fed)
+    expect(r.w.sought).toBe(0)
+    expect(r.clock.seekInProgress).toBe(false)
+  })
+})

@@ -50,6 +50,15 @@ export interface RecordReplayDeps {
   useAdapter(adapter: string | undefined): void
   /** One replayed frame into the engine's frame path. */
   feed(text: string, receivedAt: number): void
+  /**
+   * One frame of a seek into the same state, kept from the windows until `sought()` (recording/seek-changes.ts).
+   * Default: `feed`.
+   */
+  skim?(text: string, receivedAt: number): void
+  /** A seek landed: windows hear which markets its frames changed. */
+  sought?(): void
+  /** A seek starts: what compares a frame with the ones just before it must not compare across the jump. */
+  jumped?(): void
   /** Forget what replayed frames built (books, tapes, account, resync, liveness). */
   resetData(): void
   /** The status windows see changed. */
@@ -72,6 +81,8 @@ export class RecordReplay {
   /** Set while this service itself suspends the live connection (its reset is not an interruption). */
   private entering = false
   private busy = false
+  /** Counts controlReplay calls: a seek's resume is applied only if no later control came while it fed frames. */
+  private controls = 0
 
   constructor(private readonly d: RecordReplayDeps) {}
 
@@ -97,7 +108,8 @@ export class RecordReplay {
       durationMs: s.clock.durationMs,
       profileName: this.scrub(s.header.profile.name),
       recordedAt: s.header.startedAt,
-      epoch: s.clock.resets,
+      epoch: s.clock.epoch,
+      ...(s.clock.seekInProgress ? { seeking: true as const } : {}),
       ...(skipped.gaps > 0 ? { skipped } : {}),
     }
   }
@@ -211,6 +223,9 @@ export class RecordReplay {
         recording.durationMs,
         {
           feed: (text, at) => this.d.feed(text, at),
+          skim: (text, at) => (this.d.skim ?? this.d.feed)(text, at),
+          sought: () => this.d.sought?.(),
+          jumped: () => this.d.jumped?.(),
           reset: () => this.d.resetData(),
           changed: () => this.d.changed(),
           now: this.d.now,
@@ -236,11 +251,15 @@ export class RecordReplay {
   async controlReplay(control: ReplayControl): Promise<Result<ReplayStatus>> {
     const s = this.session
     if (s === null) return fail(invalid('No replay is running.'))
+    const call = ++this.controls
     // Pausing comes before a seek and resuming after it, so a paused seek lands exactly on its target.
     if (control.speed !== undefined) s.clock.setSpeed(control.speed)
     if (control.paused === true) s.clock.setPaused(true)
-    if (control.seekMs !== undefined) s.clock.seek(control.seekMs)
-    if (control.paused === false) s.clock.setPaused(false)
+    if (control.seekMs !== undefined) await s.clock.seek(control.seekMs)
+    // The seek was cut short by stopReplay (or another replay): this replay has no status any more.
+    if (this.session !== s) return fail(invalid('The replay was stopped before the seek landed.'))
+    // A later control (another seek, a pause) came while this seek fed its frames: it decides.
+    if (control.paused === false && call === this.controls) s.clock.setPaused(false)
     return ok(this.replayStatus() as ReplayStatus)
   }
 

@@ -37,6 +37,7 @@ import type { ResyncTracker } from '../market/resync'
 import type { TapeStore } from '../market/tapes'
 import type { CreateMonitorOptions } from '../options'
 import type { RecordReplay } from '../recording/record-replay'
+import type { SeekChanges } from '../recording/seek-changes'
 import type { AlertHistoryFile } from '../settings/alert-history-file'
 import type { FeedRecorder } from '../recording/recorder'
 import type { ProfileService } from '../settings/profiles'
@@ -81,6 +82,9 @@ export interface Engine {
   // frames
   router: FrameRouter
   replayRouter: FrameRouter
+  /** A replay's seek: the replay router's path, with windows told only once it lands (recording/seek-changes.ts). */
+  seekRouter: FrameRouter
+  seekChanges: SeekChanges
   // keys, profiles, recording, workspaces, the windows' API
   keys: KeyManager
   profiles: ProfileService

@@ -1,12 +1,15 @@
 // Frames: live ones feed everything; replayed ones take the same path to books, tapes and windows, but the
 // alert rules and the recorder never see them (docs/recording.md).
 import { FrameRouter, type FrameRouterDeps } from '../frames'
+import { SeekChanges } from '../recording/seek-changes'
 import type { Engine, Wiring } from './engine'
 
 /** Replayed data is not the market: alert rules never see it. */
 const REPLAY_ALERTS = { onBook() {}, onTicker() {}, onTrade() {}, onAccount() {} }
 
-export function wireFrames(w: Wiring): Pick<Engine, 'router' | 'replayRouter'> {
+export function wireFrames(
+  w: Wiring,
+): Pick<Engine, 'router' | 'replayRouter' | 'seekRouter' | 'seekChanges'> {
   const p = w.parts
   const shared: Omit<FrameRouterDeps, 'decoder' | 'alerts' | 'tap'> = {
     duplicate: (text, at) => w.maybeVoxfi() && p.duplicates.repeat(text, at),
@@ -25,6 +28,8 @@ export function wireFrames(w: Wiring): Pick<Engine, 'router' | 'replayRouter'> {
     account: p.account,
     printed: (trade) => p.orders.onPrint(trade.market, trade.price, trade.size),
   }
+  const replayed = { decoder: p.replayVenue, alerts: REPLAY_ALERTS, replayed: true }
+  const seekChanges = new SeekChanges()
   return {
     router: new FrameRouter({
       ...shared,
@@ -34,11 +39,8 @@ export function wireFrames(w: Wiring): Pick<Engine, 'router' | 'replayRouter'> {
       tap: (text, receivedAt) => p.recorder.frame(text, receivedAt),
       userHeard: () => p.accountRest.executed(),
     }),
-    replayRouter: new FrameRouter({
-      ...shared,
-      decoder: p.replayVenue,
-      alerts: REPLAY_ALERTS,
-      replayed: true,
-    }),
+    replayRouter: new FrameRouter({ ...shared, ...replayed }),
+    seekRouter: new FrameRouter({ ...shared, ...replayed, fanout: seekChanges }),
+    seekChanges,
   }
 }

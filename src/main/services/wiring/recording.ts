@@ -62,10 +62,14 @@ export function wireRecording(w: Wiring): Pick<Engine, 'recorder' | 'recordRepla
       p.replayVenue.connected()
     },
     feed: (text, receivedAt) => p.replayRouter.onFrame(text, receivedAt),
+    skim: (text, receivedAt) => p.seekRouter.onFrame(text, receivedAt),
+    sought: () => p.seekChanges.release(w.bookChanged),
     resetData: () => {
       p.data.clear()
       p.userFeed.clear()
     },
+    // A frame after the jump is not a copy of one fed before it (those were sent at another point of the recording).
+    jumped: () => p.duplicates.clear(),
     changed: w.statusChanged,
     scrub: (text) => w.secrets.redact(text),
   })

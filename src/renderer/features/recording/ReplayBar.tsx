@@ -95,6 +95,7 @@ const ReplayBanner = memo(function ReplayBanner({
       role="status"
       data-testid="replay-banner"
       data-state={replay.state}
+      data-seeking={replay.seeking ? 'true' : undefined}
     >
       <strong className="replay-title">
         Replay — {replay.file} — read-only
@@ -134,6 +135,11 @@ const ReplayBanner = memo(function ReplayBanner({
         <span className="num replay-time" data-testid="replay-position" title={formatDuration(position)}>
           {formatPosition(position)} / {formatPosition(replay.durationMs)}
         </span>
+        {replay.seeking ? (
+          <span className="muted small" data-testid="replay-seeking">
+            Seeking…
+          </span>
+        ) : null}
         <button className="btn" data-testid="replay-stop" disabled={busy} onClick={() => void stop()}>
           Stop replay
         </button>
