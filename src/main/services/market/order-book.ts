@@ -245,6 +245,10 @@ export class OrderBook {
   get bestAsk(): number | null {
     return this.asks.best()
   }
+  /** Moves on with every change to the book or its state: equal revisions of one book are the same book. */
+  get revision(): number {
+    return this.version
+  }
 
   /** Replaces the book wholesale, so nothing from before (a gap, a reconnect) can survive as a ghost level. */
   applySnapshot(
