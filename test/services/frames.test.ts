@@ -5,8 +5,11 @@ import { builtinAdapters, FrameDecoder } from '../../src/shared/adapters'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { ViewBatch } from '../../src/shared/ipc'
-import type { Level, TradeView, Update } from '../../src/shared/model'
+import type { Interest, ViewBatch } from '../../src/shared/ipc'
+import type { BookView, Level, TradeView, Update } from '../../src/shared/model'
+import { mergeBatches } from '../../src/shared/batch-merge'
+import { batchJson } from '../../src/main/services/fanout/batch-json'
+import { DEFAULT_DEPTH } from '../../src/main/services/fanout/fanout'
 import { BookStore } from '../../src/main/services/market/books'
 import { Fanout } from '../../src/main/services/fanout/fanout'
 import { FrameRouter } from '../../src/main/services/frames'
@@ -533,6 +536,15 @@ function voxBook(market = 'm1', yesBid = 40): string {
   })
 }
 
+/** A window watching these markets whole. */
+function watchMarkets(s: { watch: RecordingWatch }, ...markets: string[]): void {
+  s.watch(
+    'a',
+    markets.map((id) => ({ channel: 'market' as const, id, filter: 'all' as const })),
+  )
+}
+type RecordingWatch = (client: string, interests: readonly Interest[]) => void
+
 describe('FrameRouter: a whole book sent again unchanged (VoxFi)', () => {
   it('is not parsed again, yet the market spoke: liveness, the inspector and the status hear it', async () => {
     const s = await setup()
@@ -673,10 +685,7 @@ describe('FrameRouter: a whole book sent again unchanged (VoxFi)', () => {
 
   it('remembers one text per watched market, and forgets it with the market', async () => {
     const s = await setup()
-    s.watch('a', [
-      { channel: 'market', id: 'm1', filter: 'all' },
-      { channel: 'market', id: 'm2', filter: 'all' },
-    ])
+    watchMarkets(s, 'm1', 'm2')
     for (let bid = 1; bid <= 30; bid++) {
       s.feed(voxBook('m1', bid))
       s.feed(voxBook('m2', bid))
@@ -686,5 +695,84 @@ describe('FrameRouter: a whole book sent again unchanged (VoxFi)', () => {
     expect(s.books.rememberedFrames).toBe(1)
     s.books.clear()
     expect(s.books.rememberedFrames).toBe(0)
+  })
+})
+
+describe('FrameRouter: what a window holds of a run of VoxFi whole books', () => {
+  it("after every flush, the window (batches sent as text and folded as the renderer folds them) holds the engine's book", async () => {
+    const s = await setup()
+    watchMarkets(s, 'm1', 'm2')
+    let seed = 11
+    const random = (): number => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648
+      return seed / 2_147_483_648
+    }
+    type Side = Array<{ price_ticks: number; quantity: number; order_count: number }>
+    const side = (from: number, step: number): Side =>
+      Array.from({ length: Math.floor(random() * 20) }, (_, i) => ({
+        price_ticks: from + step * i,
+        quantity: 1 + Math.floor(random() * 3),
+        order_count: 1,
+      }))
+    // The levels of each market's last frame.
+    const sent = new Map<string, { yes: { bids: Side; asks: Side }; no: { bids: Side; asks: Side } }>()
+    const frame = (market: string): string =>
+      voxfi('ws-market-update-orderbook.json', (f) => {
+        f.market_id = market
+        const ob = f.orderbook as Record<string, { bids: Side; asks: Side }>
+        const yes = ob.yes_orderbook as { bids: Side; asks: Side }
+        const no = ob.no_orderbook as { bids: Side; asks: Side }
+        const bid = 40 + Math.floor(random() * 3)
+        yes.bids = side(bid, -1)
+        yes.asks = side(bid + 2, 1)
+        no.bids = side(100 - bid - 2, -1)
+        no.asks = side(100 - bid, 1)
+        sent.set(market, { yes, no })
+      })
+    const levels = (l: Side): Level[] =>
+      l.slice(0, DEFAULT_DEPTH).map((x): Level => [x.price_ticks / 100, x.quantity])
+    const last = new Map<string, string>()
+    const window = new Map<string, BookView>()
+    let queued: ViewBatch | null = null
+    let checked = 0
+    for (let step = 0; step < 600; step++) {
+      const market = random() < 0.5 ? 'm1' : 'm2'
+      const roll = random()
+      // Often the very same text again (a resend), sometimes a book upset the engine's own way.
+      const text = roll < 0.4 ? (last.get(market) ?? frame(market)) : frame(market)
+      if (roll > 0.97) {
+        s.books.markStale(market, 'gap')
+        s.fanout.bookChanged(market)
+      }
+      last.set(market, text)
+      s.feed(text, 50)
+      if (random() < 0.5) continue
+      // As the transport sends them and the renderer queues them within one animation frame.
+      for (const b of s.flushed()) {
+        const sent = JSON.parse(batchJson(b)) as ViewBatch
+        queued = queued === null ? sent : mergeBatches(queued, sent)
+      }
+      if (queued === null || random() < 0.3) continue
+      for (const b of queued.books ?? []) window.set(b.market, b)
+      queued = null
+      for (const m of ['m1', 'm2']) {
+        const engine = s.books.bookView(m, DEFAULT_DEPTH)
+        if (engine === null) continue
+        const { usualGapMs: _gap, ...held } = window.get(m) ?? ({} as BookView)
+        const { usualGapMs: _now, ...wanted } = JSON.parse(JSON.stringify(engine)) as BookView
+        expect(held, `step ${step}, ${m}`).toEqual(wanted)
+        // And that is the book the venue sent last.
+        const venue = sent.get(m)
+        if (venue === undefined) continue
+        expect([held.bids, held.asks, held.no?.bids, held.no?.asks], `step ${step}, ${m}`).toEqual([
+          levels(venue.yes.bids),
+          levels(venue.yes.asks),
+          levels(venue.no.bids),
+          levels(venue.no.asks),
+        ])
+        checked++
+      }
+    }
+    expect(checked).toBeGreaterThan(200)
   })
 })
