@@ -2,12 +2,19 @@
 // and fan-out; the resync tracker is a recording stub (one test uses the real one). Frames are in the
 // simulator's wire format (src/sim/stream.ts).
 import { builtinAdapters, FrameDecoder } from '../../src/shared/adapters'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { ViewBatch } from '../../src/shared/ipc'
-import type { Level, TradeView, Update } from '../../src/shared/model'
+import type { Interest, ViewBatch } from '../../src/shared/ipc'
+import type { BookView, Level, TradeView, Update } from '../../src/shared/model'
+import { mergeBatches } from '../../src/shared/batch-merge'
+import { batchJson } from '../../src/main/services/fanout/batch-json'
+import { DEFAULT_DEPTH } from '../../src/main/services/fanout/fanout'
 import { BookStore } from '../../src/main/services/market/books'
 import { Fanout } from '../../src/main/services/fanout/fanout'
 import { FrameRouter } from '../../src/main/services/frames'
+import { DuplicateFrames } from '../../src/main/services/feed/duplicate-frames'
+import { VenueSilence } from '../../src/main/services/health/venue-silence'
 import { IncidentLog } from '../../src/main/services/health/incidents'
 import { createInspector } from '../../src/main/services/health/inspector'
 import { InterestIndex } from '../../src/main/services/market/interests'
@@ -65,7 +72,9 @@ function trade(market: string, price: number, id: string): string {
   })
 }
 
-async function setup(options: { realResync?: boolean; replayed?: boolean } = {}) {
+async function setup(
+  options: { realResync?: boolean; replayed?: boolean; duplicates?: boolean; silence?: VenueSilence } = {},
+) {
   let t = 10_000
   const now = () => t
   const log = captureLogger()
@@ -152,8 +161,19 @@ async function setup(options: { realResync?: boolean; replayed?: boolean } = {})
   }
   // What the recorder would write.
   const tapped: string[] = []
+  // Counts the frames parsed, to tell a frame skipped by its text from one read.
+  const inner = new FrameDecoder({ adapters: builtinAdapters(), selection: 'auto' })
+  let decodes = 0
+  const duplicates = new DuplicateFrames()
   const router = new FrameRouter({
-    decoder: new FrameDecoder({ adapters: builtinAdapters(), selection: 'auto' }),
+    decoder: {
+      decodeText: (text) => {
+        decodes++
+        return inner.decodeText(text)
+      },
+    },
+    ...(options.duplicates ? { duplicate: (text: string, at: number) => duplicates.repeat(text, at) } : {}),
+    ...(options.silence ? { silence: options.silence } : {}),
     alerts,
     tap: (text) => void tapped.push(text),
     ...(options.replayed ? { replayed: true } : {}),
@@ -185,6 +205,8 @@ async function setup(options: { realResync?: boolean; replayed?: boolean } = {})
     router,
     feed,
     flushed,
+    decodes: () => decodes,
+    fanout,
     now,
     advance: (ms: number) => (t += ms),
     calls,
@@ -489,5 +511,268 @@ describe('FrameRouter', () => {
     const ended = s.incidents.list()[0]
     expect(ended?.endedAt).not.toBeNull()
     expect(ended?.detail).toMatch(/live again/)
+  })
+})
+
+/** A VoxFi fixture's example frame (test/fixtures/voxfi/, each with its docs URL), placed in market m1 of e1. */
+function voxfi(name: string, change: (frame: Record<string, unknown>) => void = () => undefined): string {
+  const fixture = JSON.parse(readFileSync(join(__dirname, '../fixtures/voxfi', name), 'utf8')) as {
+    example: Record<string, unknown>
+  }
+  const frame = fixture.example
+  frame.event_id = 'e1'
+  frame.market_id = 'm1'
+  change(frame)
+  return JSON.stringify(frame)
+}
+
+/** VoxFi's whole-book frame (market channel, playground example) for m1 with this YES bid. */
+function voxBook(market = 'm1', yesBid = 40): string {
+  return voxfi('ws-market-update-orderbook.json', (f) => {
+    f.market_id = market
+    const yes = (f.orderbook as { yes_orderbook: { bids: Array<{ price_ticks: number }> } }).yes_orderbook
+    const bid = yes.bids[0]
+    if (bid !== undefined) bid.price_ticks = yesBid
+  })
+}
+
+/** A window watching these markets whole. */
+function watchMarkets(s: { watch: RecordingWatch }, ...markets: string[]): void {
+  s.watch(
+    'a',
+    markets.map((id) => ({ channel: 'market' as const, id, filter: 'all' as const })),
+  )
+}
+type RecordingWatch = (client: string, interests: readonly Interest[]) => void
+
+describe('FrameRouter: a whole book sent again unchanged (VoxFi)', () => {
+  it('is not parsed again, yet the market spoke: liveness, the inspector and the status hear it', async () => {
+    const s = await setup()
+    s.watch('a', [{ channel: 'market', id: 'm1', filter: 'all' }])
+    const text = voxBook()
+    s.feed(text)
+    expect(s.books.bookView('m1', 5)?.state).toBe('live')
+    const before = s.books.get('m1')?.revision
+    // Twenty seconds of the same book, one a second: past the quiet limit of a market heard only once.
+    for (let i = 0; i < 20; i++) s.feed(text, 1_000)
+    expect(s.decodes()).toBe(1)
+    expect(s.liveness.lastDataAt()).toBe(s.now())
+    expect(s.status.lastMessageAt).toBe(s.now())
+    const reported: string[] = []
+    s.liveness.check(s.now() + 1, (m, silence) => reported.push(`${m}:${silence}`))
+    expect(reported).toEqual([])
+    expect(s.inspector.counters()).toMatchObject({ frames: 21, malformed: 0, unknown: 0 })
+    const recent = s.inspector.recent()
+    expect(recent.at(-1)).toMatchObject({ raw: text, classification: 'ok', receivedAt: s.now() })
+    expect(recent.at(-1)?.decoded).toEqual(recent[0]?.decoded)
+    // Nothing changed in the book, so nothing for a window.
+    expect(s.books.get('m1')?.revision).toBe(before)
+    expect(s.tapped).toHaveLength(21)
+  })
+
+  it('ends a silence episode as a decoded frame does', async () => {
+    const silence = new VenueSilence()
+    const s = await setup({ silence, realResync: true })
+    s.watch('a', [{ channel: 'market', id: 'm1', filter: 'all' }])
+    const text = voxBook()
+    s.feed(text)
+    silence.rebuilt(s.now(), s.now())
+    expect(silence.active).toBe(true)
+    s.feed(text)
+    expect(s.decodes()).toBe(1)
+    expect(silence.active).toBe(false)
+  })
+
+  it('a book the engine cannot vouch for is read again from the very same text, and healed', async () => {
+    const s = await setup()
+    s.watch('a', [{ channel: 'market', id: 'm1', filter: 'all' }])
+    const text = voxBook('m1', 40)
+    const upsets: Array<[string, () => void]> = [
+      ['stale after a reconnect', () => void s.books.markAllStale('reconnect')],
+      ['stale after a gap', () => s.books.markStale('m1', 'gap')],
+      ['resyncing', () => s.books.markResyncing('m1', 2)],
+      ['quiet', () => void s.books.markQuiet('m1')],
+      [
+        'replaced by a REST read',
+        () => {
+          const rest = new FrameDecoder({ adapters: builtinAdapters(), selection: 'auto' }).decodeText(
+            voxBook('m1', 30),
+          )
+          if (!rest.ok) throw new Error(rest.error)
+          expect(s.router.applyRest('m1', rest.updates, s.now() + 1)).toBe(true)
+        },
+      ],
+      ['a replay reset or a profile switch', () => s.books.clear()],
+      ['an unsubscribe and a subscribe again', () => s.books.delete('m1')],
+    ]
+    for (const [name, upset] of upsets) {
+      s.feed(text)
+      s.feed(text)
+      const decoded = s.decodes()
+      upset()
+      // The windows are shown the upset, as the engine's own paths tell them.
+      s.fanout.bookChanged('m1')
+      s.flushed()
+      s.feed(text)
+      expect(s.decodes(), name).toBe(decoded + 1)
+      expect(s.books.bookView('m1', 5), name).toMatchObject({ state: 'live', bids: [[0.4, 100]] })
+      const shown = s.flushed().flatMap((b) => b.books ?? [])
+      expect(shown.at(-1), name).toMatchObject({ market: 'm1', state: 'live', bids: [[0.4, 100]] })
+    }
+  })
+
+  it('a book gone quiet is live again on the same whole book, and the windows are told', async () => {
+    const s = await setup()
+    s.watch('a', [{ channel: 'market', id: 'm1', filter: 'all' }])
+    const text = voxBook()
+    s.feed(text)
+    s.advance(LIVENESS_DEFAULTS.marketQuiet.maxMs + 1)
+    // As MarketData.silent does for a quiet market.
+    s.liveness.check(s.now(), (m, silence) => {
+      if (silence === 'quiet' && s.books.markQuiet(m)) s.fanout.bookChanged(m)
+    })
+    expect(s.flushed().flatMap((b) => b.books ?? [])).toMatchObject([{ market: 'm1', state: 'quiet' }])
+    s.feed(text)
+    expect(s.books.bookView('m1', 5)?.state).toBe('live')
+    expect(s.flushed().flatMap((b) => b.books ?? [])).toMatchObject([{ market: 'm1', state: 'live' }])
+  })
+
+  it('a trade is never skipped for being the same text: two identical prints are two prints', async () => {
+    const s = await setup()
+    s.watch('a', [{ channel: 'market', id: 'm1', filter: 'all' }])
+    s.feed(voxBook())
+    const print = voxfi('ws-market-new-trade.json')
+    // An `update` frame carries the whole book and a trade.
+    const both = voxfi('ws-market-update.json')
+    s.feed(print)
+    s.feed(print)
+    s.feed(both)
+    s.feed(both)
+    expect(s.decodes()).toBe(5)
+    expect(s.tapes.history('m1')).toHaveLength(4)
+  })
+
+  it('the cross-channel copy filter stays as it was: a copy within the second is dropped, trade or book', async () => {
+    const s = await setup({ duplicates: true })
+    s.watch('a', [{ channel: 'market', id: 'm1', filter: 'all' }])
+    const text = voxBook()
+    const print = voxfi('ws-market-new-trade.json')
+    s.feed(text)
+    s.feed(text, 10)
+    s.feed(print)
+    s.feed(print, 10)
+    expect(s.tapes.history('m1')).toHaveLength(1)
+    expect(s.inspector.counters()).toMatchObject({ frames: 2 })
+    // Past the second, the book is heard (and not parsed), the print counted again.
+    s.feed(text, 2_000)
+    s.feed(print, 2_000)
+    expect(s.tapes.history('m1')).toHaveLength(2)
+    expect(s.inspector.counters()).toMatchObject({ frames: 4 })
+    // The book's copy and its resend were found by their text; each print was read.
+    expect(s.decodes()).toBe(4)
+  })
+
+  it('an account frame is never skipped: two identical fills are two fills', async () => {
+    const s = await setup()
+    s.watch('a', [{ channel: 'market', id: 'm1', filter: 'all' }])
+    s.feed(voxBook())
+    const fill = voxfi('ws-user-order-info.json')
+    s.feed(fill)
+    s.feed(fill)
+    expect(s.userFeed.history()).toHaveLength(2)
+    expect(s.decodes()).toBe(3)
+  })
+
+  it('remembers one text per watched market, and forgets it with the market', async () => {
+    const s = await setup()
+    watchMarkets(s, 'm1', 'm2')
+    for (let bid = 1; bid <= 30; bid++) {
+      s.feed(voxBook('m1', bid))
+      s.feed(voxBook('m2', bid))
+    }
+    expect(s.books.rememberedFrames).toBe(2)
+    s.books.delete('m1')
+    expect(s.books.rememberedFrames).toBe(1)
+    s.books.clear()
+    expect(s.books.rememberedFrames).toBe(0)
+  })
+})
+
+describe('FrameRouter: what a window holds of a run of VoxFi whole books', () => {
+  it("after every flush, the window (batches sent as text and folded as the renderer folds them) holds the engine's book", async () => {
+    const s = await setup()
+    watchMarkets(s, 'm1', 'm2')
+    let seed = 11
+    const random = (): number => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648
+      return seed / 2_147_483_648
+    }
+    type Side = Array<{ price_ticks: number; quantity: number; order_count: number }>
+    const side = (from: number, step: number): Side =>
+      Array.from({ length: Math.floor(random() * 20) }, (_, i) => ({
+        price_ticks: from + step * i,
+        quantity: 1 + Math.floor(random() * 3),
+        order_count: 1,
+      }))
+    // The levels of each market's last frame.
+    const sent = new Map<string, { yes: { bids: Side; asks: Side }; no: { bids: Side; asks: Side } }>()
+    const frame = (market: string): string =>
+      voxfi('ws-market-update-orderbook.json', (f) => {
+        f.market_id = market
+        const ob = f.orderbook as Record<string, { bids: Side; asks: Side }>
+        const yes = ob.yes_orderbook as { bids: Side; asks: Side }
+        const no = ob.no_orderbook as { bids: Side; asks: Side }
+        const bid = 40 + Math.floor(random() * 3)
+        yes.bids = side(bid, -1)
+        yes.asks = side(bid + 2, 1)
+        no.bids = side(100 - bid - 2, -1)
+        no.asks = side(100 - bid, 1)
+        sent.set(market, { yes, no })
+      })
+    const levels = (l: Side): Level[] =>
+      l.slice(0, DEFAULT_DEPTH).map((x): Level => [x.price_ticks / 100, x.quantity])
+    const last = new Map<string, string>()
+    const window = new Map<string, BookView>()
+    let queued: ViewBatch | null = null
+    let checked = 0
+    for (let step = 0; step < 600; step++) {
+      const market = random() < 0.5 ? 'm1' : 'm2'
+      const roll = random()
+      // Often the very same text again (a resend), sometimes a book upset the engine's own way.
+      const text = roll < 0.4 ? (last.get(market) ?? frame(market)) : frame(market)
+      if (roll > 0.97) {
+        s.books.markStale(market, 'gap')
+        s.fanout.bookChanged(market)
+      }
+      last.set(market, text)
+      s.feed(text, 50)
+      if (random() < 0.5) continue
+      // As the transport sends them and the renderer queues them within one animation frame.
+      for (const b of s.flushed()) {
+        const sent = JSON.parse(batchJson(b)) as ViewBatch
+        queued = queued === null ? sent : mergeBatches(queued, sent)
+      }
+      if (queued === null || random() < 0.3) continue
+      for (const b of queued.books ?? []) window.set(b.market, b)
+      queued = null
+      for (const m of ['m1', 'm2']) {
+        const engine = s.books.bookView(m, DEFAULT_DEPTH)
+        if (engine === null) continue
+        const { usualGapMs: _gap, ...held } = window.get(m) ?? ({} as BookView)
+        const { usualGapMs: _now, ...wanted } = JSON.parse(JSON.stringify(engine)) as BookView
+        expect(held, `step ${step}, ${m}`).toEqual(wanted)
+        // And that is the book the venue sent last.
+        const venue = sent.get(m)
+        if (venue === undefined) continue
+        expect([held.bids, held.asks, held.no?.bids, held.no?.asks], `step ${step}, ${m}`).toEqual([
+          levels(venue.yes.bids),
+          levels(venue.yes.asks),
+          levels(venue.no.bids),
+          levels(venue.no.asks),
+        ])
+        checked++
+      }
+    }
+    expect(checked).toBeGreaterThan(200)
   })
 })

@@ -86,6 +86,25 @@ function carriesNews(updates: readonly Update[], awaited: (market: string) => bo
   return false
 }
 
+/**
+ * The market a frame gives the whole book of, and nothing else but that market's ticker figures; null for any
+ * other frame. Only such a frame may be skipped when it comes again: a trade or an account update is news each
+ * time it comes, and a delta means something only once.
+ */
+function wholeBookOf(updates: readonly Update[]): string | null {
+  let market: string | null = null
+  let yesBook = false
+  for (const u of updates) {
+    if (u.kind === 'book') {
+      if (!u.snapshot) return null
+      if (u.outcome !== 'no') yesBook = true
+    } else if (u.kind !== 'ticker') return null
+    if (u.market === null || (market !== null && u.market !== market)) return null
+    market = u.market
+  }
+  return yesBook ? market : null
+}
+
 export class FrameRouter {
   constructor(private readonly d: FrameRouterDeps) {}
 
@@ -99,6 +118,13 @@ export class FrameRouter {
     const echoed = d.secrets.active && d.secrets.contains(raw)
     const text = echoed ? d.secrets.redact(raw) : raw
     if (d.tap) d.tap(text, receivedAt)
+    // A market's whole book sent again as the very text that left it as it is (VoxFi resends them): found by the
+    // text alone, it is heard but not parsed. A frame with a key in it is never remembered, so never found here.
+    const repeated = echoed ? null : d.books.repeatedFrame(raw)
+    if (repeated !== null && d.interests.routed(repeated.market)) {
+      this.onRepeat(raw, receivedAt, repeated.updates)
+      return
+    }
     const decoded = d.decoder.decodeText(raw)
     // The second copy of a market's frame (VoxFi sends it on the market and the event channel alike) is dropped;
     // never an account frame (two identical fills are two fills) nor an ack.
@@ -144,6 +170,31 @@ export class FrameRouter {
           why === undefined ? undefined : d.secrets.redact(why),
         )
       : d.inspector.record(text, receivedAt, unknown ? 'unknown' : 'ok', decoded.updates, why)
+    if (frame) d.fanout.inspector(frame)
+    if (!echoed && why === undefined) {
+      const market = wholeBookOf(decoded.updates)
+      if (market !== null) d.books.rememberFrame(market, raw, decoded.updates)
+    }
+  }
+
+  /**
+   * A frame whose text is its market's last whole book, with the book unchanged since: everything a decoded
+   * copy would do but applying the books (which would come out 'unchanged'). The market spoke, so liveness,
+   * a silence and the inspector hear it; its ticker figures are applied as decoded then.
+   */
+  private onRepeat(raw: string, receivedAt: number, updates: readonly Update[]): void {
+    const d = this.d
+    // The copy on the other channel (VoxFi's event channel) is dropped here as it would be once decoded.
+    if (d.duplicate !== undefined && d.duplicate(raw, receivedAt)) return
+    if (d.silence?.active === true && carriesNews(updates, this.awaited)) {
+      d.silence.heard()
+      d.status.silenceChanged()
+    }
+    for (const update of updates) {
+      if (update.kind === 'book' && hasMarket(update)) this.heard(update.market, receivedAt)
+      else this.route(update, receivedAt, false)
+    }
+    const frame = d.inspector.record(raw, receivedAt, 'ok', updates)
     if (frame) d.fanout.inspector(frame)
   }
 
@@ -215,10 +266,14 @@ export class FrameRouter {
         if (!hasMarket(update)) return false
         const market = update.market
         if (!d.interests.routed(market)) return false
-        if (d.liveness.observe(market, receivedAt)) d.books.clearQuiet(market)
+        const lifted = d.liveness.observe(market, receivedAt) && d.books.clearQuiet(market)
         const outcome = d.books.apply(update, receivedAt)
-        // The same whole book again (VoxFi resends them): nothing changed for a window or a rule.
-        if (outcome === 'unchanged') return true
+        // The same whole book again (VoxFi resends them): nothing changed for a rule, and for a window only
+        // that the book is live again if it was quiet.
+        if (outcome === 'unchanged') {
+          if (lifted) d.fanout.bookChanged(market)
+          return true
+        }
         // A delta for a book without a snapshot is 'ignored' by the book (never applied); its resync asks again.
         if (outcome === 'gap' || outcome === 'crossed') d.resync.need(market, outcome)
         else if (outcome === 'snapshot') d.resync.satisfied(market)

@@ -100,23 +100,41 @@ describe('batchJson', () => {
     expect(batchJson({ seq: 10, at: 3, books: [next] })).toContain('"seq":2')
   })
 
-  it('serialises a side of the book that two versions of it share once', () => {
+  /** A one-level side whose level counts how often it is read (serialised). */
+  function countedSide(level: [number, number]): { side: [number, number][]; reads: () => number } {
     let reads = 0
-    const asks: [number, number][] = [[0.43, 7]]
-    Object.defineProperty(asks, '0', {
+    const side: [number, number][] = [level]
+    Object.defineProperty(side, '0', {
       enumerable: true,
       get: () => {
         reads++
-        return [0.43, 7]
+        return level
       },
     })
+    return { side, reads: () => reads }
+  }
+
+  it('serialises a side of the book that two versions of it share once', () => {
+    const { side: asks, reads } = countedSide([0.43, 7])
     const v1: BookView = { ...book('m1', 1), asks }
     const v2: BookView = { ...book('m1', 2), bids: [[0.42, 1]], asks }
     const a = batchJson({ seq: 1, at: 1, books: [v1] })
     const b = batchJson({ seq: 2, at: 2, books: [v2] })
-    expect(reads).toBe(1)
+    expect(reads()).toBe(1)
     expect(a).toBe(JSON.stringify({ seq: 1, at: 1, books: [v1] }))
     expect(b).toBe(JSON.stringify({ seq: 2, at: 2, books: [v2] }))
-    expect(reads).toBe(3)
+    expect(reads()).toBe(3)
+  })
+
+  it('serialises a side of the NO book that two versions of the book share once', () => {
+    const { side: noBids, reads } = countedSide([0.57, 4])
+    const no = (asks: [number, number][]) => ({ bids: noBids, asks, depth: { bids: 1, asks: asks.length } })
+    const v1: BookView = { ...book('m1', 1), no: no([[0.59, 2]]) }
+    const v2: BookView = { ...book('m1', 2), no: no([]) }
+    const a = batchJson({ seq: 1, at: 1, books: [v1] })
+    const b = batchJson({ seq: 2, at: 2, books: [v2] })
+    expect(reads()).toBe(1)
+    expect(a).toBe(JSON.stringify({ seq: 1, at: 1, books: [v1] }))
+    expect(b).toBe(JSON.stringify({ seq: 2, at: 2, books: [v2] }))
   })
 })

@@ -1,6 +1,7 @@
 // OrderBook beyond books.test.ts: the venue's previous-sequence id, quiet books, the NO contract's book beside the YES book, a REST snapshot until the stream's own, and what the view adds (resync attempt, usual gap, clamped depth).
 import { describe, expect, it } from 'vitest'
-import { OrderBook } from '../../../src/main/services/market/order-book'
+import type { Level } from '../../../src/shared/model'
+import { OrderBook, roundKey } from '../../../src/main/services/market/order-book'
 
 /** A live book at seq 10: bids 0.4, asks 0.5. */
 function live(): OrderBook {
@@ -111,5 +112,68 @@ describe('OrderBook', () => {
     expect(book.view(5)).not.toHaveProperty('usualGapMs')
     // Unchanged gap and book: the one shared view is reused.
     expect(book.view(5, 4000)).toBe(book.view(5, 4000))
+  })
+})
+
+describe('OrderBook: whole books one after another', () => {
+  /** What a side must hold after a whole book: usable levels, the last size of a repeated price, best first. */
+  function model(levels: Level[], descending: boolean): Level[] {
+    const byPrice = new Map<number, number>()
+    for (const [price, size] of levels) {
+      if (!Number.isFinite(price) || !Number.isFinite(size) || size < 0) continue
+      byPrice.set(roundKey(price), size)
+    }
+    return [...byPrice]
+      .filter(([, size]) => size > 0)
+      .sort((a, b) => (descending ? b[0] - a[0] : a[0] - b[0]))
+  }
+
+  it('each whole book leaves exactly its levels, in order or not, whatever came before; an equal one changes nothing', () => {
+    let seed = 7
+    const random = (): number => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648
+      return seed / 2_147_483_648
+    }
+    const side = (from: number, step: number): Level[] => {
+      const n = Math.floor(random() * 12)
+      const out: Level[] = []
+      // Ticks of 0.01, as VoxFi's: 0.1 + 0.2 style floats on purpose.
+      for (let i = 0; i < n; i++) out.push([(from + step * i) / 100, 1 + Math.floor(random() * 4)])
+      const odd = random()
+      if (odd < 0.1) out.reverse()
+      else if (odd < 0.15) out.push([NaN, 1])
+      else if (odd < 0.2 && out.length > 0) out.push([out[0]?.[0] as number, 9])
+      else if (odd < 0.25 && out.length > 1) (out[1] as Level)[1] = 0
+      return out
+    }
+    const book = new OrderBook('m')
+    let previous: { bids: Level[]; asks: Level[] } | null = null
+    for (let round = 0; round < 2_000; round++) {
+      const again = previous !== null && random() < 0.3
+      const bids: Level[] = again && previous ? previous.bids : side(49 - Math.floor(random() * 3), -1)
+      const asks: Level[] = again && previous ? previous.asks : side(51 + Math.floor(random() * 3), 1)
+      const outcome = book.applySnapshot(bids, asks, undefined, round)
+      const view = book.view(1_000)
+      expect(view.bids, `round ${round}`).toEqual(model(bids, true))
+      expect(view.asks, `round ${round}`).toEqual(model(asks, false))
+      if (again) expect(outcome, `round ${round}`).toBe('unchanged')
+      previous = { bids, asks }
+    }
+  })
+
+  it('a whole book equal to the one held keeps the very same level arrays in the view', () => {
+    const book = new OrderBook('m')
+    const bids = (): Level[] => [
+      [0.4, 1],
+      [0.39, 2],
+    ]
+    book.applySnapshot(bids(), [[0.41, 3]], undefined, 1)
+    const first = book.view(10)
+    expect(book.applySnapshot(bids(), [[0.41, 3]], undefined, 2)).toBe('unchanged')
+    book.applySnapshot(bids(), [[0.41, 4]], undefined, 3)
+    const second = book.view(10)
+    expect(second.bids).toBe(first.bids)
+    expect(second.asks).not.toBe(first.asks)
+    expect(second.asks).toEqual([[0.41, 4]])
   })
 })

@@ -29,16 +29,24 @@ function viewsJson(views: readonly object[], one: (view: object) => string): str
   return `${out}]`
 }
 
+/** The text of a book's side (bids or asks) from its shared text; undefined for any other member. */
+function sideJson(key: string, value: unknown): string | undefined {
+  return (key === 'bids' || key === 'asks') && Array.isArray(value) ? viewJson(value) : undefined
+}
+
 /**
  * A book view's text, made from its members' texts: the order book hands out the same bids or asks array until
  * that side changes within the view's depth (order-book.ts), so a delta on one side, or below the top levels,
- * re-serialises only what changed.
+ * re-serialises only what changed. The NO book (VoxFi) is made of its sides' texts too: a whole book whose YES
+ * side changed leaves the NO side's arrays as they were.
  */
 function bookJson(view: object): string {
   let text = viewText.get(view)
   if (text !== undefined) return text
   text = membersJson(view as Record<string, unknown>, (key, value) =>
-    (key === 'bids' || key === 'asks') && Array.isArray(value) ? viewJson(value) : undefined,
+    key === 'no' && typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? membersJson(value as Record<string, unknown>, sideJson)
+      : sideJson(key, value),
   )
   viewText.set(view, text)
   return text

@@ -1,6 +1,7 @@
 // The store of every watched market's order book and ticker-only data (last trade, venue tickers): applies
 // updates, marks books stale or quiet, and builds the views windows get.
-import type { BookState, BookView, TickerView } from '../../../shared/model'
+import type { BookState, BookView, TickerView, Update } from '../../../shared/model'
+import { BookTexts } from './book-texts'
 import type { DayOpens } from './day-open'
 import { OrderBook, type BookOutcome, type BookUpdate, type TickerUpdate } from './order-book'
 
@@ -34,6 +35,8 @@ interface TickerFields {
 export class BookStore {
   private readonly books = new Map<string, OrderBook>()
   private readonly extra = new Map<string, TickerFields>()
+  /** Each market's last whole-book frame, while its book is as that frame left it (book-texts.ts). */
+  private readonly texts = new BookTexts<readonly Update[]>()
 
   /**
    * `usualGap` tells each view how often its market usually updates (the liveness tracker learns it);
@@ -138,11 +141,40 @@ export class BookStore {
   delete(market: string): void {
     this.books.delete(market)
     this.extra.delete(market)
+    this.texts.forget(market)
   }
 
   clear(): void {
     this.books.clear()
     this.extra.clear()
+    this.texts.clear()
+  }
+
+  /**
+   * The frame `text` (decoded to `updates`) has just been applied as the market's whole book: an identical text
+   * next is the same book again. Only a live book is remembered: one the engine cannot vouch for must be read.
+   */
+  rememberFrame(market: string, text: string, updates: readonly Update[]): void {
+    const book = this.books.get(market)
+    if (book === undefined || book.state !== 'live') this.texts.forget(market)
+    else this.texts.remember(text, { market, book, revision: book.revision, decoded: updates })
+  }
+
+  /**
+   * The market whose book this text would leave exactly as it is, with what the text was decoded to; null when
+   * the text is not its market's last whole book, or the book changed in any way since (then it is read again).
+   */
+  repeatedFrame(text: string): { market: string; updates: readonly Update[] } | null {
+    const entry = this.texts.get(text)
+    if (entry === undefined) return null
+    const book = this.books.get(entry.market)
+    if (book === undefined || book !== entry.book || book.revision !== entry.revision) return null
+    return { market: entry.market, updates: entry.decoded }
+  }
+
+  /** Markets with a remembered whole-book text (at most one each). */
+  get rememberedFrames(): number {
+    return this.texts.size
   }
 
   bookView(market: string, depth: number): BookView | null {

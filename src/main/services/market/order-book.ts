@@ -104,6 +104,7 @@ class BookSide {
 
   /** Replaces the whole side. Levels may come in any order; a repeated price keeps its last size. */
   reset(levels: readonly Level[]): number {
+    if (this.resetInOrder(levels)) return 0
     let rejected = 0
     const pairs: Level[] = []
     for (const level of levels) {
@@ -140,6 +141,46 @@ class BookSide {
     if (first < common || old.length !== prices.length) this.changed(first)
     this.lastResetChanged = first < common || old.length !== prices.length
     return rejected
+  }
+
+  /**
+   * reset() for the usual whole book: every level usable and strictly best-first, as a venue that sends whole
+   * books sends them (VoxFi). Compared with the side as it stands on the way, so an unchanged side keeps its
+   * arrays and a changed one copies its unchanged head: no sort, and no pair per level. False, having changed
+   * nothing, for any other list (reset() then sorts it).
+   */
+  private resetInOrder(levels: readonly Level[]): boolean {
+    const old = this.prices
+    const oldSizes = this.sizes
+    const n = levels.length
+    let first = -1
+    let previous = NaN
+    for (let i = 0; i < n; i++) {
+      const level = levels[i] as Level
+      const size = level[1]
+      if (!(size > 0) || !Number.isFinite(size) || !Number.isFinite(level[0])) return false
+      const key = roundKey(level[0])
+      if (i > 0 && (this.descending ? key >= previous : key <= previous)) return false
+      previous = key
+      if (first < 0 && (old[i] !== key || oldSizes[i] !== size)) first = i
+    }
+    if (first < 0 && old.length === n) {
+      this.lastResetChanged = false
+      return true
+    }
+    if (first < 0) first = n
+    const prices = old.slice(0, first)
+    const sizes = oldSizes.slice(0, first)
+    for (let i = first; i < n; i++) {
+      const level = levels[i] as Level
+      prices.push(roundKey(level[0]))
+      sizes.push(level[1])
+    }
+    this.prices = prices
+    this.sizes = sizes
+    this.changed(first)
+    this.lastResetChanged = true
+    return true
   }
 
   /** Whether the last reset() changed anything. */
@@ -244,6 +285,10 @@ export class OrderBook {
   }
   get bestAsk(): number | null {
     return this.asks.best()
+  }
+  /** Moves on with every change to the book or its state: equal revisions of one book are the same book. */
+  get revision(): number {
+    return this.version
   }
 
   /** Replaces the book wholesale, so nothing from before (a gap, a reconnect) can survive as a ghost level. */
