@@ -1,8 +1,8 @@
-// `npx tsx bench/decoder-voxfi.ts [--rounds N] [--seconds S] [--base DIR]`: the VoxFi adapter's decode alone, µs
+// `npm run bench:decoder -- [--rounds N] [--seconds S] [--base DIR]`: the VoxFi adapter's decode alone, µs
 // per frame, on the frames the VoxFi simulator's benchmark firehose sends (whole YES and NO books as
 // `update-orderbook`, one print in eight as `new-trade`, 20 markets), parsed once beforehand. Four readers in
 // rounds, each round in the same order, so all see the same machine load: this tree's adapter with its generated
-// hot path and with closures only (`generate: false`), and the same two of the tree at --base (a build of an
+// hot path and with closures only (`generate: false`), and, with --base, the same two of the tree there (a build of an
 // earlier commit, for the "before" figure). The engine's whole cost per frame is bench:day's; this is its decoder
 // share. Prints one line per reader: the median and range over rounds, and the load average.
 import { loadavg } from 'node:os'
@@ -28,7 +28,8 @@ const opt = (name: string, dflt: string): string => {
 }
 const ROUNDS = Number(opt('--rounds', '6'))
 const SECONDS = Number(opt('--seconds', '1'))
-const BASE = resolve(opt('--base', '/work/wt-base'))
+/** Another checkout to compare with (a build of an older commit); without it, this tree alone. */
+const BASE = args.includes('--base') ? resolve(opt('--base', '.')) : null
 const MARKETS = 20
 const FRAMES = 4000
 
@@ -95,13 +96,19 @@ async function main(): Promise<void> {
   const texts = new Frames().take(FRAMES)
   const frames = texts.map((t) => JSON.parse(t) as unknown)
   const here = await load(resolve(import.meta.dirname, '..'))
-  const base = await load(BASE)
-  const readers: [string, (frames: unknown[]) => number][] = [
-    ['before (base), default', reader(base, true)],
-    ['after (this tree), default', reader(here, true)],
-    ['before (base), closures only', reader(base, false)],
-    ['after (this tree), closures only', reader(here, false)],
-  ]
+  const base = BASE === null ? null : await load(BASE)
+  const readers: [string, (frames: unknown[]) => number][] =
+    base === null
+      ? [
+          ['this tree, default', reader(here, true)],
+          ['this tree, closures only', reader(here, false)],
+        ]
+      : [
+          ['before (base), default', reader(base, true)],
+          ['after (this tree), default', reader(here, true)],
+          ['before (base), closures only', reader(base, false)],
+          ['after (this tree), closures only', reader(here, false)],
+        ]
   // The same updates from every reader: a faster reader that read less would be no figure.
   const counts = readers.map(([, r]) => r(frames))
   if (new Set(counts).size !== 1)
@@ -126,4 +133,7 @@ async function main(): Promise<void> {
   })
 }
 
-void main()
+main().catch((e: unknown) => {
+  console.error(`decoder-voxfi: ${e instanceof Error ? e.message : String(e)}`)
+  process.exit(1)
+})

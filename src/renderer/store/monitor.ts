@@ -89,7 +89,7 @@ export interface MonitorState {
   dismissToast(id: number): void
   /**
    * Drops every market's book, ticker and trades and the account (the engine forgot them: a replay started,
-   * stopped or sought back); panes read their markets again because `marketsEpoch` changed.
+   * stopped, or a seek landed); panes read their markets again because `marketsEpoch` changed.
    */
   forgetMarkets(): void
   /** Increases with every forgetMarkets(). */
