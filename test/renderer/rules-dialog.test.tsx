@@ -26,6 +26,9 @@ async function render(api: FakeApi, node: ReactNode) {
 const RULES =
   'Resolves YES if the Copom cuts the Selic rate at its March meeting.\n\nSource: Banco Central do Brasil.'
 
+/** One moment for the whole file: an event built twice across a minute's turn would read two different times. */
+const RESOLVES_AT = Date.now() + 50 * HOUR
+
 function voxEvent(partial: Partial<EventSummary> = {}): EventSummary {
   return {
     id: 'e1',
@@ -35,7 +38,7 @@ function voxEvent(partial: Partial<EventSummary> = {}): EventSummary {
     tags: ['Brazil', 'Central Bank'],
     status: 'Active',
     rules: RULES,
-    resolvesAt: Date.now() + 50 * HOUR,
+    resolvesAt: RESOLVES_AT,
     ...partial,
   }
 }
@@ -79,7 +82,7 @@ describe('the rules dialog', () => {
     expect(dom.byTestId('rules-status', dialog)[0]?.textContent).toBe('Active')
     expect(dom.byTestId('rules-tags', dialog)[0]?.textContent).toBe('BrazilCentral Bank')
     const resolves = dom.byTestId('rules-resolves', dialog)[0]?.textContent ?? ''
-    expect(resolves).toContain(formatDateTime(voxEvent().resolvesAt))
+    expect(resolves).toContain(formatDateTime(RESOLVES_AT))
     expect(resolves).toContain('2d 2h')
 
     // Escape closes it (the shared dialog behaviour), and so does Close.
