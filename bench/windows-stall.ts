@@ -1,24 +1,52 @@
-// `npm run bench:windows [-- --seconds N]`: 16 windows, each watching its own 25 markets (400 in all), while the
-// simulator (a separate process) offers 20,000 msgs/s open loop over those markets. It reports whether any window
-// was starved (the longest wait between two batches of market data to one window) and the engine's longest
-// event-loop stall (perf_hooks.monitorEventLoopDelay in this process, which runs the whole engine: socket read,
-// decode, books, tapes, fan-out and every window's sink). It checks that the offered load was delivered and read.
-import { monitorEventLoopDelay } from 'node:perf_hooks'
+// `npm run bench:windows [-- --seconds N] [--rate R]`: 16 windows, each watching its own 25 markets (400 in all),
+// while the simulator (a separate process) offers R msgs/s (default 20,000) open loop over those markets. It
+// reports whether any window was starved (the longest wait between two batches of market data to one window), the
+// engine's longest event-loop stall (in this process, which runs the whole engine: socket read, decode, books,
+// tapes, fan-out and every window's sink) and this process's CPU time in cores. It checks that the offered load
+// was delivered and read.
+// `--bridge` runs the windows as real pages in Chromium through the browser host's bridge instead
+// (bench/windows-bridge.ts).
 import { setTimeout as sleep } from 'node:timers/promises'
 import { createMemoryStore, createMonitor, type Logger, type MonitorClient } from '../src/main/services'
 import { firehoseId } from '../src/sim/firehose'
+import { schedSample, threadTime } from './lib/cpu'
 import { spawnSimChild } from './lib/sim-control'
+import { describeStall, startStallMeter } from './lib/stall-meter'
+import { runBridge } from './windows-bridge'
 
-const WINDOWS = 16
-const PER_WINDOW = 25
-const RATE = 20_000
 const TRICKLE = 400
-const arg = process.argv.indexOf('--seconds')
-const SECONDS = arg > 0 ? Number(process.argv[arg + 1]) : 15
+
+function option(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`)
+  if (i < 0) return fallback
+  const v = Number(process.argv[i + 1])
+  if (!Number.isFinite(v) || v <= 0) throw new Error(`--${name} must be a positive number`)
+  return v
+}
+
+const BRIDGE = process.argv.includes('--bridge')
+const WINDOWS = option('pages', 16)
+const PER_WINDOW = 25
+const RATE = option('rate', 20_000)
+const SECONDS = option('seconds', 15)
 /** A window that waits longer than this between two batches while its markets trade is starved. */
 const STARVED_MS = 1_000
 
-async function main(): Promise<void> {
+async function main(): Promise<number> {
+  if (BRIDGE) {
+    const cpuProf = process.argv.indexOf('--cpu-prof')
+    return runBridge(
+      {
+        pages: WINDOWS,
+        perPage: PER_WINDOW,
+        rate: RATE,
+        seconds: SECONDS,
+        starvedMs: STARVED_MS,
+        cpuProfDir: cpuProf > 0 ? (process.argv[cpuProf + 1] ?? null) : null,
+      },
+      { info: () => {}, warn: () => {}, error: (m) => process.stderr.write(`${m}\n`) },
+    )
+  }
   const sim = await spawnSimChild(7)
   const problems: string[] = []
   const logger: Logger = {
@@ -82,22 +110,24 @@ async function main(): Promise<void> {
   }
   const s0 = await sim.stats()
   const f0 = await framesAt()
-  const delay = monitorEventLoopDelay({ resolution: 5 })
+  const sched0 = schedSample('self')
+  const cpu0 = process.cpuUsage()
+  const meter = startStallMeter()
   const t0 = performance.now()
   lastBatchAt.fill(t0)
   measuring = true
-  delay.enable()
   await sleep(SECONDS * 1000)
-  delay.disable()
+  const stalls = meter.stop()
   measuring = false
   const secs = (performance.now() - t0) / 1000
+  const cpu = process.cpuUsage(cpu0)
+  const thread = threadTime(sched0, schedSample('self'))
   const s1 = await sim.stats()
   const f1 = await framesAt()
   await sim.stop()
 
   const offered = (s1.sent - s0.sent) / secs
   const read = (f1 - f0) / secs
-  const ms = (ns: number) => (ns / 1e6).toFixed(1)
   const worstGap = Math.max(...longestGap)
   const starved = longestGap.filter((g) => g > STARVED_MS).length
   const perWindow = batches.map((b) => b / secs)
@@ -110,8 +140,18 @@ async function main(): Promise<void> {
       `${read < offered * 0.9 ? '  << the engine fell behind' : ''}`,
   )
   console.log(
-    `event-loop stall   max ${ms(delay.max)} ms, p99 ${ms(delay.percentile(99))} ms, p50 ${ms(delay.percentile(50))} ms` +
-      ' (monitorEventLoopDelay, 5 ms resolution: the whole engine in this process)',
+    `event-loop stall   max ${stalls.maxMs} ms, p99 ${stalls.p99Ms} ms, p50 ${stalls.p50Ms} ms` +
+      ' (monitorEventLoopDelay, 5 ms resolution: the whole engine in this process); longest: ' +
+      stalls.longest.map(describeStall).join(', '),
+  )
+  const cores = (cpu.user + cpu.system) / 1e6 / secs
+  console.log(
+    `cpu                ${cores.toFixed(2)} cores (this process: the engine and the ${WINDOWS} counting sinks, all threads` +
+      ` and GC)` +
+      (thread
+        ? `; main thread on CPU ${Math.round(thread.busy * 100)}%, waiting for a CPU ${Math.round(thread.waiting * 100)}%`
+        : '') +
+      `; under one core: ${cores < 1 && read >= offered * 0.9 ? 'yes' : 'NO'}`,
   )
   console.log(
     `windows            batches/s per window min ${Math.min(...perWindow).toFixed(1)} max ${Math.max(...perWindow).toFixed(1)};` +
@@ -122,9 +162,13 @@ async function main(): Promise<void> {
   for (const c of clients) c.dispose()
   await engine.close()
   await sim.close()
+  return offered >= RATE * 0.9 && read >= offered * 0.9 ? 0 : 3
 }
 
-main().catch((error: unknown) => {
-  console.error(error)
-  process.exit(1)
-})
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error)
+    process.exit(1)
+  },
+)
