@@ -165,8 +165,10 @@ export async function runBridge(o: BridgeOptions, logger: Logger): Promise<numbe
     const delivered = offered >= o.rate * 0.9 && read >= offered * 0.9
     const trades = new SampleSet()
     const batchDelay = new SampleSet()
+    const venue = new SampleSet()
     for (const w of windows) {
       for (const v of w.tradeDelay) trades.add(v)
+      for (const v of w.venueDelay) venue.add(v)
       for (const v of w.batchDelay) batchDelay.add(v)
     }
     const gaps = windows.map(longestGap)
@@ -205,6 +207,11 @@ export async function runBridge(o: BridgeOptions, logger: Logger): Promise<numbe
       `trade -> page      p50 ${ms(trades.percentile(50))}, p99 ${ms(trades.percentile(99))}, max ${ms(trades.max())} ` +
         `over ${trades.count} trades (the engine's receipt of the trade's frame to the page's receipt of the batch ` +
         `carrying it, before the page parses it; not to pixel)`,
+    )
+    console.log(
+      `venue ts -> page   p50 ${ms(venue.percentile(50))}, p99 ${ms(venue.percentile(99))}, max ${ms(venue.max())} ` +
+        `(the simulator's ts of the trade, stamped when it generates it, to the same receipt: adds the ` +
+        `simulator's send and the time the frame waited in the engine's socket, e.g. through a stall)`,
     )
     console.log(
       `batch -> page      p50 ${ms(batchDelay.percentile(50))}, p99 ${ms(batchDelay.percentile(99))}, ` +

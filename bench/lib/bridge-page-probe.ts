@@ -4,12 +4,13 @@
 // socket gets a 'message' listener of its own, added in the constructor and so called before the app's: the page's
 // receipt time of each batch, before the app parses or draws it. It does not parse the batch (that would double the
 // page's own cost of it): it reads the batch's `at` from its head, whether it carries market data (books, tickers
-// or trades), and every trade's `receivedAt` (the engine's receipt time of the trade's frame) with string scans.
+// or trades), and every trade's `receivedAt` (the engine's receipt time of the trade's frame) and `ts` (the venue's
+// time, where it sends one; the simulator stamps it when it generates the trade) with string scans.
 // Trades in a resume batch's `tapes` are old by design and are not timed.
 // PAGE_PROBE_START starts the window; PAGE_PROBE_STOP ends it and returns a PageWindow.
 
 export const PAGE_PROBE_INIT = `(() => {
-  const rec = { on: false, start: 0, batches: 0, dataAt: [], batchDelay: [], tradeDelay: [] }
+  const rec = { on: false, start: 0, batches: 0, dataAt: [], batchDelay: [], tradeDelay: [], venueDelay: [] }
   Object.defineProperty(window, '__bridgeBench', { value: rec })
   const HEAD = /^\\{"batch":\\{"seq":\\d+,"at":(\\d+(?:\\.\\d+)?)/
   const Native = window.WebSocket
@@ -28,11 +29,14 @@ export const PAGE_PROBE_INIT = `(() => {
         const from = text.indexOf('"trades":[')
         if (from < 0) return
         const to = text.indexOf(']', from)
-        const KEY = '"receivedAt":'
-        for (let i = text.indexOf(KEY, from); i >= 0 && i < to; i = text.indexOf(KEY, i + KEY.length)) {
-          const v = parseFloat(text.slice(i + KEY.length, i + KEY.length + 24))
-          if (v > 0) rec.tradeDelay.push(now - v)
+        const scan = (key, into) => {
+          for (let i = text.indexOf(key, from); i >= 0 && i < to; i = text.indexOf(key, i + key.length)) {
+            const v = parseFloat(text.slice(i + key.length, i + key.length + 24))
+            if (v > 0) into.push(now - v)
+          }
         }
+        scan('"receivedAt":', rec.tradeDelay)
+        scan('"ts":', rec.venueDelay)
       })
     }
   }
@@ -45,6 +49,7 @@ export const PAGE_PROBE_START = `(() => {
   rec.dataAt = []
   rec.batchDelay = []
   rec.tradeDelay = []
+  rec.venueDelay = []
   rec.start = Date.now()
   rec.on = true
   return document.visibilityState
@@ -61,6 +66,8 @@ export interface PageWindow {
   batchDelay: number[]
   /** Per trade: page receipt of its batch − TradeView.receivedAt (the engine's receipt of the trade's frame). */
   tradeDelay: number[]
+  /** Per trade: page receipt of its batch − TradeView.ts (the venue's time; the engine's receipt where none). */
+  venueDelay: number[]
   visibility: string
 }
 
@@ -74,6 +81,7 @@ export const PAGE_PROBE_STOP = `(() => {
     dataAt: rec.dataAt,
     batchDelay: rec.batchDelay,
     tradeDelay: rec.tradeDelay,
+    venueDelay: rec.venueDelay,
     visibility: document.visibilityState,
   }
 })()`
