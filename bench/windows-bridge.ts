@@ -6,7 +6,8 @@
 // all on screen, so each page subscribes exactly its 25 (400 in all); the simulator offers R msgs/s (default
 // 20,000) open loop over the 400. See bench/README.md, "Many windows".
 import { chromium, type Browser, type Page } from '@playwright/test'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { getPriority, setPriority } from 'node:os'
 import { join, resolve } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Logger } from '../src/main/services'
@@ -29,6 +30,11 @@ export interface BridgeOptions {
   starvedMs: number
   /** Write a V8 CPU profile of the host process (engine + bridge) here. */
   cpuProfDir: string | null
+  /**
+   * The host process's nice value, null = left as started (0). Chromium run as root raises its browser, IO and
+   * compositor threads to nice -8, above the engine; -8 puts the engine on the same footing, to tell the two apart.
+   */
+  hostNice: number | null
 }
 
 const TRICKLE = 400
@@ -106,6 +112,7 @@ export async function runBridge(o: BridgeOptions, logger: Logger): Promise<numbe
       { nodeFlags: o.cpuProfDir === null ? [] : ['--cpu-prof', '--cpu-prof-dir', resolve(o.cpuProfDir)] },
     )
     cleanup.push(() => host.close())
+    if (o.hostNice !== null) setPriority(host.pid, o.hostNice)
     const url = String(host.ready.url)
     await host.request({ cmd: 'profile', baseUrl: sim.baseUrl, wsUrl: sim.wsUrl })
     const ids = Array.from({ length: o.pages * o.perPage }, (_, i) => firehoseId(i))
@@ -158,6 +165,7 @@ export async function runBridge(o: BridgeOptions, logger: Logger): Promise<numbe
     const chromiumCpu = cpuDelta(procs0, chromiumProcesses()).reduce((n, d) => n + d.seconds, 0)
     const simTicks1 = processTicks(sim.pid)
     const load1 = loadavg()
+    const raised = raisedThreads()
     await sim.stop()
 
     const offered = (s1.sent - s0.sent) / secs
@@ -183,7 +191,10 @@ export async function runBridge(o: BridgeOptions, logger: Logger): Promise<numbe
       `mode               bridge: ${o.pages} Chromium pages x ${o.perPage} markets (${ids.length} markets, ` +
         `${subscribed} subscribed at the simulator), ${o.seconds} s measured after ${WARMUP_S} s`,
     )
-    console.log(`machine            load average ${load0} at the start, ${load1} at the end`)
+    console.log(
+      `machine            load average ${load0} at the start, ${load1} at the end; host process nice ` +
+        `${getPriority(host.pid)}, Chromium threads at a raised priority (nice < 0): ${raised}`,
+    )
     console.log(
       `load               offered ${Math.round(offered)} msgs/s (target ${o.rate}), engine read ${Math.round(read)} msgs/s` +
         `${offered < o.rate * 0.9 ? '  << the simulator did NOT deliver the load named' : ''}` +
@@ -235,6 +246,31 @@ export async function runBridge(o: BridgeOptions, logger: Logger): Promise<numbe
   } finally {
     for (const step of cleanup.reverse()) await step().catch(() => undefined)
   }
+}
+
+/** Chromium's threads whose nice value is below 0, counted by nice value ("98 at -8"). */
+function raisedThreads(): string {
+  const byNice = new Map<number, number>()
+  for (const p of chromiumProcesses()) {
+    let tids: string[]
+    try {
+      tids = readdirSync(`/proc/${p.pid}/task`)
+    } catch {
+      continue
+    }
+    for (const tid of tids) {
+      let nice: number
+      try {
+        // Field 19 of stat, counted after the command name's closing parenthesis (it may hold spaces).
+        const stat = readFileSync(`/proc/${p.pid}/task/${tid}/stat`, 'utf8')
+        nice = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])
+      } catch {
+        continue
+      }
+      if (nice < 0) byNice.set(nice, (byNice.get(nice) ?? 0) + 1)
+    }
+  }
+  return byNice.size === 0 ? 'none' : [...byNice].map(([nice, n]) => `${n} at ${nice}`).join(', ')
 }
 
 function pct(share: number): string {
