@@ -31,8 +31,9 @@ export interface BridgeOptions {
   /** Write a V8 CPU profile of the host process (engine + bridge) here. */
   cpuProfDir: string | null
   /**
-   * The host process's nice value, null = left as started (0). Chromium run as root raises its browser, IO and
-   * compositor threads to nice -8, above the engine; -8 puts the engine on the same footing, to tell the two apart.
+   * The nice value of the host process and of the simulator (which stands in for a venue on another machine),
+   * null = left as started (0). Chromium run as root raises its browser, IO and compositor threads to nice -8,
+   * above the engine; -8 puts the engine on the same footing, to tell the two apart.
    */
   hostNice: number | null
 }
@@ -112,7 +113,10 @@ export async function runBridge(o: BridgeOptions, logger: Logger): Promise<numbe
       { nodeFlags: o.cpuProfDir === null ? [] : ['--cpu-prof', '--cpu-prof-dir', resolve(o.cpuProfDir)] },
     )
     cleanup.push(() => host.close())
-    if (o.hostNice !== null) setPriority(host.pid, o.hostNice)
+    if (o.hostNice !== null) {
+      setPriority(host.pid, o.hostNice)
+      setPriority(sim.pid, o.hostNice)
+    }
     const url = String(host.ready.url)
     await host.request({ cmd: 'profile', baseUrl: sim.baseUrl, wsUrl: sim.wsUrl })
     const ids = Array.from({ length: o.pages * o.perPage }, (_, i) => firehoseId(i))
@@ -193,7 +197,7 @@ export async function runBridge(o: BridgeOptions, logger: Logger): Promise<numbe
     )
     console.log(
       `machine            load average ${load0} at the start, ${load1} at the end; host process nice ` +
-        `${getPriority(host.pid)}, Chromium threads at a raised priority (nice < 0): ${raised}`,
+        `${getPriority(host.pid)}, simulator nice ${getPriority(sim.pid)}, Chromium threads at a raised priority (nice < 0): ${raised}`,
     )
     console.log(
       `load               offered ${Math.round(offered)} msgs/s (target ${o.rate}), engine read ${Math.round(read)} msgs/s` +
