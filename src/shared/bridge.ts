@@ -2,6 +2,7 @@
 // (src/renderer/api/bridge-client.ts); each side validates what it receives. The Electron preload takes its
 // batches, the same JSON text, with the same check.
 //   page -> host   { "id": number, "method": MonitorMethod, "args": unknown[] }
+//                  { "ack": number }                       batches this socket has delivered to the page so far
 //   host -> page   { "id": number, "result": Result }      reply to one call
 //                  { "batch": ViewBatch }                  push
 //                  { "error": ApiError }                   a frame that could not be answered by id
@@ -19,6 +20,9 @@ export interface BridgeCall {
 export type HostFrame = { id: number; result: Result<unknown> } | { batch: ViewBatch } | { error: ApiError }
 
 export type ParsedCall = { ok: true; call: BridgeCall } | { ok: false; id: number | null; message: string }
+
+/** What a page sent: a call, an acknowledgement of the batches it has taken in, or a refusal (ParsedCall). */
+export type ParsedPageFrame = ParsedCall | { ok: true; ack: number }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -42,11 +46,21 @@ export function asBatch(value: unknown): ViewBatch | null {
   return isRecord(value) && typeof value.seq === 'number' ? (value as unknown as ViewBatch) : null
 }
 
-/** Shape check only; the method and its arguments are checked against the MonitorApi schemas afterwards. */
-export function parseCall(text: string): ParsedCall {
+/**
+ * Shape check only; a call's method and arguments are checked against the MonitorApi schemas afterwards, and an
+ * acknowledgement against the batches actually sent.
+ */
+export function parsePageFrame(text: string): ParsedPageFrame {
   const frame = parseJson(text)
   if (frame === undefined) return { ok: false, id: null, message: 'the frame is not valid JSON' }
   if (!isRecord(frame)) return { ok: false, id: null, message: 'the frame must be a JSON object' }
+  if ('ack' in frame) {
+    const { ack } = frame
+    if (typeof ack !== 'number' || !Number.isSafeInteger(ack) || ack < 0) {
+      return { ok: false, id: null, message: '"ack" must be a non-negative integer' }
+    }
+    return { ok: true, ack }
+  }
   const { id, method, args } = frame
   if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0) {
     return { ok: false, id: null, message: 'every call needs a non-negative integer "id"' }

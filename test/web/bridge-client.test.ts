@@ -7,6 +7,7 @@ import { readWindowTarget, windowTargetQuery } from '../../src/renderer/api/wind
 import { startWebHost, type WebHost } from '../../src/main/web/server'
 import type { ViewBatch } from '../../src/shared/ipc'
 import type { StreamStatus } from '../../src/shared/model'
+import { book } from '../shared/batch-fixtures'
 import { fakeEngine, type FakeEngine } from './fake-engine'
 import { captureLogger, PageSocket, rendererFixture, waitFor, type RendererFixture } from './helpers'
 
@@ -108,6 +109,23 @@ describe('createBridgeApi', () => {
     expect(second[1]?.seq).toBeGreaterThan(second[0]?.seq ?? Infinity)
     expect(consoleError).toHaveBeenCalledTimes(2)
     consoleError.mockRestore()
+  })
+
+  it('acknowledges each batch, so a flood reaches it as a few batches and one with the newest state', async () => {
+    const engine = fakeEngine()
+    const h = await host(engine)
+    const api = client(h)
+    const got: ViewBatch[] = []
+    api.onBatch((batch) => got.push(batch))
+    await api.getKeyInfo()
+    const sink = [...engine.sinks.values()][0]
+    // One batch read and acknowledged first: the host paces this page by its acknowledgements from then on.
+    sink?.({ seq: 1, at: 1, books: [book('m1', 1)] })
+    await waitFor('the first batch', () => got.length === 1)
+    await api.getKeyInfo()
+    for (let seq = 2; seq <= 40; seq++) sink?.({ seq, at: seq, books: [book('m1', seq)] })
+    await waitFor('the newest book', () => got.at(-1)?.books?.[0]?.seq === 40)
+    expect(got.length).toBeLessThanOrEqual(5)
   })
 
   it('reconnects after the host drops, replays the window state and flushes calls made meanwhile', async () => {

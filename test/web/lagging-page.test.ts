@@ -107,3 +107,51 @@ describe('a page that stops reading', () => {
     bridge.ws.close()
   })
 })
+
+describe('a page that acknowledges the batches it has read', () => {
+  /** A page that has said it acknowledges (ack 0), and the engine's sink for it. */
+  async function ackingPage(): Promise<{ bridge: RawBridge; sink: (batch: ViewBatch) => void }> {
+    const bridge = await openBridge(host.port, host.token)
+    const sink = [...engine.sinks.values()].at(-1)
+    if (sink === undefined) throw new Error('no engine client for the page')
+    bridge.ws.send('{"ack":0}')
+    // The reply to a call sent after the ack is sent after the ack is read: the page is paced from here on.
+    await bridge.call('listEvents')
+    return { bridge, sink }
+  }
+
+  it('is sent a few batches ahead of its acknowledgements, then the rest merged into one with the newest state', async () => {
+    const { bridge, sink } = await ackingPage()
+    // Far below the high-water mark: only the acknowledgements hold these back.
+    for (let seq = 1; seq <= 50; seq++) sink({ seq, at: seq, books: [book('m1', seq)], trades: [trade(seq)] })
+    // The host answers this call after the flood: every batch it sent meanwhile came before the answer.
+    await bridge.call('listEvents')
+    expect(batches(bridge).map((b) => b.seq)).toEqual([1, 2, 3])
+    bridge.ws.send('{"ack":3}')
+    await waitFor('the merged batch', () => batches(bridge).length === 4)
+    const merged = batches(bridge)[3]
+    expect(merged?.seq).toBe(50)
+    expect(merged?.books).toEqual([book('m1', 50)])
+    expect(merged?.trades?.map((t) => t.key)).toEqual(range(4, 50).map((n) => trade(n).key))
+    bridge.ws.close()
+  })
+
+  it('refuses an acknowledgement of batches it was never sent', async () => {
+    const { bridge, sink } = await ackingPage()
+    sink({ seq: 1, at: 1, books: [book('m1', 1)] })
+    await bridge.call('listEvents')
+    const reply = await bridge.sendRaw('{"ack":2}')
+    expect(reply).toMatchObject({ error: { code: 'invalid_argument' } })
+    bridge.ws.close()
+  })
+
+  it('a page that never acknowledges is not held back by acknowledgements', async () => {
+    const bridge = await openBridge(host.port, host.token)
+    const sink = [...engine.sinks.values()].at(-1)
+    if (sink === undefined) throw new Error('no engine client for the page')
+    for (let seq = 1; seq <= 20; seq++) sink({ seq, at: seq, books: [book('m1', seq)] })
+    await bridge.call('listEvents')
+    expect(batches(bridge).map((b) => b.seq)).toEqual(range(1, 20))
+    bridge.ws.close()
+  })
+})

@@ -11,7 +11,7 @@ import type { ApiError, Result } from '../../shared/model'
 import type { Logger, MonitorClient, MonitorEngine } from '../services'
 import { hostAllowed, originAllowed, tokenMatches } from './access'
 import { batchJson } from '../services'
-import { BRIDGE_PATH, parseCall, type HostFrame } from '../../shared/bridge'
+import { BRIDGE_PATH, parsePageFrame, type HostFrame } from '../../shared/bridge'
 
 export interface BridgeOptions {
   engine: MonitorEngine
@@ -23,6 +23,11 @@ export interface BridgeOptions {
   maxPayload?: number
   /** Above this many unsent bytes on a socket, batches are merged instead of queued. */
   highWaterBytes?: number
+  /**
+   * Batches a page that acknowledges them may have sent but not yet acknowledged; later ones are merged until it
+   * catches up. A page that never acknowledges is paced by `highWaterBytes` alone.
+   */
+  maxUnacked?: number
   /** Calls a page may have outstanding at once. */
   maxInFlight?: number
   /** Ping interval; a page that missed the previous pong is dropped and its interests released. */
@@ -44,6 +49,14 @@ export interface Bridge {
  */
 export const PAGE_MERGE_CAPS: MergeCaps = { trades: 2000, inspector: 200 }
 
+/**
+ * Batches in flight to a page that acknowledges them. Unsent bytes alone let a busy page fall seconds behind:
+ * below the high-water mark, batches queue in order in the loopback socket's buffers (megabytes) and in the
+ * browser, so the page shows old books long after the engine has newer ones. Its acknowledgements say how far
+ * its script has read; what it has not reached is merged into one batch with the newest state.
+ */
+const MAX_UNACKED_BATCHES = 3
+
 type AnyMethod = (...args: unknown[]) => Promise<Result<unknown>>
 
 function rawText(data: RawData): string {
@@ -62,6 +75,7 @@ export function createBridge(options: BridgeOptions): Bridge {
   const { engine, token, port, logger } = options
   const highWater = options.highWaterBytes ?? 1024 * 1024
   const maxInFlight = options.maxInFlight ?? 64
+  const maxUnacked = options.maxUnacked ?? MAX_UNACKED_BATCHES
   const wss = new WebSocketServer({
     noServer: true,
     maxPayload: options.maxPayload ?? 1024 * 1024,
@@ -87,6 +101,9 @@ export function createBridge(options: BridgeOptions): Bridge {
     const label = `web#${++counter}`
     let pending: ViewBatch | null = null
     let inFlight = 0
+    let batchesSent = 0
+    // null until the page's first acknowledgement: only a page that acknowledges is paced by them.
+    let batchesAcked: number | null = null
 
     // Every completed write gives a held-back batch another chance.
     const sendText = (text: string): void => {
@@ -106,8 +123,10 @@ export function createBridge(options: BridgeOptions): Bridge {
     }
     const flushBatch = (): void => {
       if (pending === null || ws.readyState !== WebSocket.OPEN || ws.bufferedAmount > highWater) return
+      if (batchesAcked !== null && batchesSent - batchesAcked >= maxUnacked) return
       const batch = pending
       pending = null
+      batchesSent++
       // The same text as send({ batch }), with the views other windows got in this flush serialised only once.
       sendText(`{"batch":${batchJson(batch)}}`)
     }
@@ -136,9 +155,21 @@ export function createBridge(options: BridgeOptions): Bridge {
         replyError(null, { code: 'invalid_argument', message: 'binary frames are not accepted' })
         return
       }
-      const parsed = parseCall(rawText(data))
+      const parsed = parsePageFrame(rawText(data))
       if (!parsed.ok) {
         replyError(parsed.id, { code: 'invalid_argument', message: parsed.message })
+        return
+      }
+      if ('ack' in parsed) {
+        if (parsed.ack > batchesSent || parsed.ack < (batchesAcked ?? 0)) {
+          replyError(null, {
+            code: 'invalid_argument',
+            message: '"ack" must count the batches sent, in order',
+          })
+          return
+        }
+        batchesAcked = parsed.ack
+        flushBatch()
         return
       }
       const { id, method, args } = parsed.call

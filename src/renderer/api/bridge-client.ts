@@ -92,6 +92,8 @@ export function createBridgeApi(options: BridgeApiOptions): BridgeApi {
   let retryTimer: ReturnType<typeof setTimeout> | null = null
   let nextId = 1
   let batchSeq = 0
+  /** Batches the current socket has delivered (its acknowledgements, BRIDGE's `ack`). */
+  let acked = 0
   let lastStatus: StreamStatus | null = null
 
   const unusable: ApiError | null = !token
@@ -125,12 +127,13 @@ export function createBridgeApi(options: BridgeApiOptions): BridgeApi {
     }
   }
 
-  function onMessage(event: { data: unknown }): void {
+  function onMessage(from: BridgeSocket, event: { data: unknown }): void {
     const frame = parseHostFrame(event.data)
     if (frame === null) return
     if ('batch' in frame) {
       if (frame.batch.status) lastStatus = frame.batch.status
       deliver(frame.batch)
+      acknowledge(from)
       return
     }
     if ('id' in frame) {
@@ -138,6 +141,18 @@ export function createBridgeApi(options: BridgeApiOptions): BridgeApi {
       if (!call) return
       sent.delete(frame.id)
       call.settle(frame.result)
+    }
+  }
+
+  /**
+   * Tells the host this socket's batches up to here are taken in: it sends a page only a few ahead of what its
+   * script has read and merges the rest, so a busy page catches up on the newest state, never on a backlog.
+   */
+  function acknowledge(from: BridgeSocket): void {
+    try {
+      from.send(`{"ack":${++acked}}`)
+    } catch {
+      // A socket that cannot send is closing: the next socket starts its own count.
     }
   }
 
@@ -231,11 +246,12 @@ export function createBridgeApi(options: BridgeApiOptions): BridgeApi {
       return
     }
     socket = next
+    acked = 0
     next.addEventListener('open', () => {
       if (socket === next) onOpen()
     })
     next.addEventListener('message', (event) => {
-      if (socket === next) onMessage(event)
+      if (socket === next) onMessage(next, event)
     })
     // A failed handshake reports 'error' then 'close'; the close does the work.
     next.addEventListener('error', () => {})
