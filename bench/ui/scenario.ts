@@ -156,6 +156,18 @@ export interface Latency {
   batch_to_paint_p50_ms: number | null
   /** Paint (main thread) to presentation, median; null when presentationTime is absent. */
   paint_to_presentation_p50_ms: number | null
+  /**
+   * The slowest samples (the top 2%, at least one), slowest first, each split as above: where the long tail's
+   * time went. `batch_to_paint_ms` ends at the presentation, like the medians' batch → paint.
+   */
+  slowest: SlowSample[]
+}
+
+export interface SlowSample {
+  total_ms: number
+  engine_to_batch_ms: number | null
+  batch_to_paint_ms: number | null
+  paint_to_presentation_ms: number | null
 }
 
 export interface ScenarioResult {
@@ -297,11 +309,24 @@ async function openMainWindow(browser: Browser, url: string): Promise<string> {
   return market
 }
 
-function latency(
-  samples: SampleSet,
-  parts: { engine: SampleSet; batch: SampleSet; paint: SampleSet; present: SampleSet },
-  unmatched: number,
-): Latency {
+type Parts = ReturnType<typeof newParts>
+
+/** The slowest 2% of `all` (at least one), slowest first. */
+function slowest(all: SlowSample[]): SlowSample[] {
+  const r = (v: number | null) => (v === null ? null : (round(v, 1) ?? null))
+  return all
+    .slice()
+    .sort((a, b) => b.total_ms - a.total_ms)
+    .slice(0, Math.max(1, Math.ceil(all.length * 0.02)))
+    .map((x) => ({
+      total_ms: r(x.total_ms) ?? 0,
+      engine_to_batch_ms: r(x.engine_to_batch_ms),
+      batch_to_paint_ms: r(x.batch_to_paint_ms),
+      paint_to_presentation_ms: r(x.paint_to_presentation_ms),
+    }))
+}
+
+function latency(samples: SampleSet, parts: Parts, unmatched: number): Latency {
   return {
     n: samples.count,
     p50_ms: round(samples.percentile(50), 1),
@@ -313,6 +338,7 @@ function latency(
     engine_to_batch_p50_ms: round(parts.batch.percentile(50), 1),
     batch_to_paint_p50_ms: round(parts.paint.percentile(50), 1),
     paint_to_presentation_p50_ms: round(parts.present.percentile(50), 1),
+    slowest: samples.count === 0 ? [] : slowest(parts.each),
   }
 }
 
@@ -324,6 +350,7 @@ const newParts = () => ({
   batch: new SampleSet(),
   paint: new SampleSet(),
   present: new SampleSet(),
+  each: [] as SlowSample[],
 })
 
 function frameToPixel(
@@ -370,11 +397,18 @@ function frameToPixel(
       if (truth.hasTrade(t.price, t.size, t.ts)) verified++
       tape.add(shown - t.ts)
       if (venueTs) tapeParts.engine.add(t.receivedAt - t.ts)
-      if (Number.isFinite(t.batchAt)) {
+      const batched = Number.isFinite(t.batchAt)
+      if (batched) {
         tapeParts.batch.add(t.batchAt - t.receivedAt)
         tapeParts.paint.add(shown - t.batchAt)
       }
       if (present !== null) tapeParts.present.add(present)
+      tapeParts.each.push({
+        total_ms: shown - t.ts,
+        engine_to_batch_ms: batched ? t.batchAt - t.receivedAt : null,
+        batch_to_paint_ms: batched ? shown - t.batchAt : null,
+        paint_to_presentation_ms: present,
+      })
     } else if (id.startsWith(bookPrefix)) {
       booksPainted++
       const mark = Number(id.slice(bookPrefix.length))
@@ -395,6 +429,12 @@ function frameToPixel(
         ladderParts.paint.add(shown - b.batchAt)
       }
       if (present !== null) ladderParts.present.add(present)
+      ladderParts.each.push({
+        total_ms: shown - ts,
+        engine_to_batch_ms: b === undefined ? null : b.batchAt - b.receivedAt,
+        batch_to_paint_ms: b === undefined ? null : shown - b.batchAt,
+        paint_to_presentation_ms: present,
+      })
     }
   }
   const clock =

@@ -20,7 +20,14 @@ function lat(name: string, l: Latency, extra: string): string {
     `  ${name}: p50 ${f(l.p50_ms)} / p95 ${f(l.p95_ms)} / p99 ${f(l.p99_ms)} ms (max ${f(l.max_ms)}; n=${l.n}` +
     `${l.unmatched > 0 ? `, ${l.unmatched} unmatched` : ''}; ${extra})\n` +
     `      medians: venue→engine ${f(l.venue_to_engine_p50_ms)}, engine→batch ${f(l.engine_to_batch_p50_ms)},` +
-    ` batch→paint ${f(l.batch_to_paint_p50_ms)}, paint→presentation ${f(l.paint_to_presentation_p50_ms)} ms\n`
+    ` batch→paint ${f(l.batch_to_paint_p50_ms)}, paint→presentation ${f(l.paint_to_presentation_p50_ms)} ms\n` +
+    `      slowest (total = [venue→engine +] engine→batch + batch→paint): ${l.slowest
+      .map(
+        (x) =>
+          `${f(x.total_ms)} = ${f(x.engine_to_batch_ms)} + ${f(x.batch_to_paint_ms)} ` +
+          `(paint→presentation ${f(x.paint_to_presentation_ms)})`,
+      )
+      .join('; ')} ms\n`
   )
 }
 

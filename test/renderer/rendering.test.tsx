@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
 // Only what changed re-renders: ladder and tape rows are memoised, a row whose data did not change is not
 // rendered again (counted through formatPrice, which each row calls once per render with its own price), and
-// highlights are classes removed by a timer, not animations. Ages tick on one shared clock, and only while shown.
+// highlights are classes, not animations, that go out in the frame of a later batch or by one timer. Ages tick on
+// one shared clock, and only while shown.
 import { act, type ReactNode } from 'react'
 import { createRoot, type Root } from 'react-dom/client'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
@@ -12,6 +13,7 @@ import { FRESH_MS, TradeTape } from '../../src/renderer/features/market/TradeTap
 import { clockSubscribers } from '../../src/renderer/hooks/clock'
 import { ServicesProvider } from '../../src/renderer/hooks/context'
 import * as format from '../../src/renderer/lib/format'
+import { HIGHLIGHT_SLACK_MS } from '../../src/renderer/store/highlights'
 import { useMonitor } from '../../src/renderer/store/monitor'
 import { createFakeApi, type FakeApi } from './fake-api'
 
@@ -79,6 +81,11 @@ describe('ladder rows', () => {
     [0.5, 50],
     [0.49, 30],
   ]
+  const changedBids: BookView['bids'] = [
+    [0.51, 80],
+    [0.5, 50],
+    [0.49, 30],
+  ]
   const asks: BookView['asks'] = [
     [0.61, 70],
     [0.62, 20],
@@ -119,33 +126,43 @@ describe('ladder rows', () => {
     for (const p of [0.51, 0.5, 0.49, 0.61, 0.62, 0.63]) expect(rendersOf(p)).toBe(0)
   })
 
-  it('flashes a changed size with a class that a timer removes: no animation', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+  /** A ladder whose best bid's size just went down (on a fake clock, performance.now() included). */
+  async function flashedLadder(): Promise<FakeApi> {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] })
     const api = createFakeApi()
     await render(api, <OrderBook market="m1" levels={3} />)
     await act(async () => api.push({ books: [book(bids, asks)] }))
-    await act(async () =>
-      api.push({
-        books: [
-          book(
-            [
-              [0.51, 80],
-              [0.5, 50],
-              [0.49, 30],
-            ],
-            asks,
-          ),
-        ],
-      }),
-    )
+    await act(async () => api.push({ books: [book(changedBids, asks)] }))
+    return api
+  }
+
+  it('flashes a changed size with a class that goes out by a timer without batches: no animation', async () => {
+    await flashedLadder()
     expect(q('.flash-down').map((e) => e.textContent)).toEqual(['80'])
     await act(async () => {
-      vi.advanceTimersByTime(FLASH_MS - 1)
+      vi.advanceTimersByTime(FLASH_MS + HIGHLIGHT_SLACK_MS - 1)
     })
     expect(q('.flash-down')).toHaveLength(1)
     await act(async () => {
       vi.advanceTimersByTime(1)
     })
+    expect(q('.flash-up, .flash-down')).toHaveLength(0)
+  })
+
+  it("a flash goes out with a batch that comes near its end, in that batch's render, and not with one before", async () => {
+    const api = await flashedLadder()
+    // A batch that leaves the flashed level as it is, well before the end: still lit.
+    await act(async () => {
+      vi.advanceTimersByTime(FLASH_MS - HIGHLIGHT_SLACK_MS - 1)
+    })
+    await act(async () => api.push({ books: [book(changedBids, asks)] }))
+    expect(q('.flash-down')).toHaveLength(1)
+    // Within the slack of the end: out with that batch, before the timer.
+    await act(async () => {
+      vi.advanceTimersByTime(1)
+    })
+    expect(q('.flash-down')).toHaveLength(1)
+    await act(async () => api.push({ books: [book(changedBids, asks)] }))
     expect(q('.flash-up, .flash-down')).toHaveLength(0)
   })
 
@@ -182,7 +199,7 @@ describe('ladder rows', () => {
 
 describe('tape rows', () => {
   it('a batch mounts its new rows and renders no other; each price cell carries its Element Timing mark', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] })
     const api = createFakeApi()
     await render(api, <TradeTape market="m1" />)
     await act(async () => api.push({ trades: [trade('a', 0.41), trade('b', 0.42)] }))
@@ -203,7 +220,7 @@ describe('tape rows', () => {
     // A new row is lit, then the class goes: two renders of that row, no animation.
     expect(rows[0]?.classList.contains('fresh')).toBe(true)
     await act(async () => {
-      vi.advanceTimersByTime(FRESH_MS)
+      vi.advanceTimersByTime(FRESH_MS + HIGHLIGHT_SLACK_MS)
     })
     expect(q('.tape-row.fresh')).toHaveLength(0)
   })

@@ -4,8 +4,8 @@
 // so a new maximum (nearly every batch under load) re-renders the 30 bars, one inline transform each, and no
 // row; an inherited CSS variable on the ladder restyled every element under it instead. Rows and their cells
 // are layout roots (styles.css), so a changed size or total lays out its own cell only. A size change flashes:
-// a class set with the change and removed by a timer FLASH_MS later, so a flash costs two small repaints and no
-// animation frames. A quiet book keeps its levels readable under a static "Quiet?" mark; a stale or resyncing
+// a class set with the change and removed about FLASH_MS later in the frame of a later batch (store/highlights.ts),
+// so a flash costs two small repaints, no animation frames, and mostly no frame of its own. A quiet book keeps its levels readable under a static "Quiet?" mark; a stale or resyncing
 // one is covered by an overlay.
 // Alerts start here: right-click a level, or focus the ladder (one tab stop; ↑/↓ move a level cursor shown with
 // aria-activedescendant) and press A, or the menu key / Shift+F10 for the level's menu. The handlers sit on the
@@ -22,7 +22,6 @@ import {
   createContext,
   memo,
   useContext,
-  useEffect,
   useId,
   useMemo,
   useState,
@@ -51,7 +50,7 @@ import { StaleOverlay } from './StaleOverlay'
 import { useFreshnessNoAge } from '../../hooks/freshness'
 import { viewFreshness } from '../../lib/freshness'
 import { useMonitor } from '../../store/monitor'
-import { visibleTimeout } from '../../store/page-visibility'
+import { litUntil, useLit } from '../../store/highlights'
 import { usePriceUnit } from '../../store/prefs'
 import { ContextMenu, isMenuKey, menuPointFor, type MenuAt } from '../../ui/ContextMenu'
 import { DiamondIcon } from '../../ui/icons'
@@ -148,17 +147,14 @@ const LadderRow = memo(function LadderRow({
   own,
 }: RowProps) {
   const [prevSize, setPrevSize] = useState(size)
-  const [flash, setFlash] = useState<{ n: number; dir: 'up' | 'down' } | null>(null)
-  // Derive the flash from the previous render's size (React's "adjust state on prop change" pattern).
+  const [flash, setFlash] = useState<{ until: number; dir: 'up' | 'down' } | null>(null)
+  // Derive the flash from the previous render's size (React's "adjust state on prop change" pattern). Each change
+  // sets a new end, so a level that keeps changing stays lit and goes out FLASH_MS after the last.
   if (prevSize !== size) {
     setPrevSize(size)
-    setFlash({ n: (flash?.n ?? 0) + 1, dir: size > prevSize ? 'up' : 'down' })
+    setFlash({ until: litUntil(FLASH_MS), dir: size > prevSize ? 'up' : 'down' })
   }
-  // Each change restarts the wait, so a level that keeps changing stays lit and goes out FLASH_MS after the last.
-  useEffect(() => {
-    if (flash === null) return
-    return visibleTimeout(() => setFlash(null), FLASH_MS)
-  }, [flash])
+  const lit = useLit(flash?.until ?? Number.NEGATIVE_INFINITY)
   // Each cell carries its full text: a narrow pane truncates a figure rather than letting it run into the next.
   const priceText = formatPrice(price, unit)
   const sizeText = formatSize(size)
@@ -188,7 +184,7 @@ const LadderRow = memo(function LadderRow({
       <span className="c-price" title={impliedText ?? priceText}>
         {priceText}
       </span>
-      <span className={`c-size ${flash ? `flash-${flash.dir}` : ''}`} title={sizeText}>
+      <span className={`c-size ${flash && lit ? `flash-${flash.dir}` : ''}`} title={sizeText}>
         {sizeText}
       </span>
       <span className="c-total" title={totalText}>

@@ -4,9 +4,9 @@
 // object (which the store never copies) and a boolean for the big-trade highlight, and keyed by the trade's key:
 // a batch mounts its new rows and re-renders no other. The rows in view sit in normal flow inside one container
 // moved with a transform, so a new trade on top moves the others without re-rendering them.
-// A new row is lit for FRESH_MS (a class removed by a timer: no animation frames); when it arrived is kept per
-// trade, so a row scrolled out and back in is not lit again. Its price cell carries an Element Timing marker,
-// so its first paint (trade to pixel) can be measured.
+// A new row is lit for FRESH_MS (a class, no animation, going out in the frame of a batch: store/highlights.ts);
+// when it arrived is kept per trade, so a row scrolled out and back in is not lit again. Its price cell carries an
+// Element Timing marker, so its first paint (trade to pixel) can be measured.
 // Scrolled away from the top, the tape the user is reading is held: new trades neither move the view nor push
 // rows out of it (a firehose would drop the rows under a held view within a second), and a "N new ↑" button
 // counts them and goes back to the live tape at the top.
@@ -37,7 +37,7 @@ import {
   type TapeRow,
 } from './tape'
 import { NO_TRADES, TAPE_CAP, useMonitor } from '../../store/monitor'
-import { visibleTimeout } from '../../store/page-visibility'
+import { litUntil, useLit } from '../../store/highlights'
 import { usePriceUnit } from '../../store/prefs'
 import { NumberField, type NumberFieldProps } from '../../ui/NumberField'
 import { StarIcon } from '../../ui/icons'
@@ -92,13 +92,12 @@ const TradeRow = memo(function TradeRow({
   unit: PriceUnit
 }) {
   const side = trade.side ?? 'none'
-  // Lit only if it arrived less than FRESH_MS ago: a row remounted by scrolling keeps its state.
-  const [left] = useState(() => FRESH_MS - (performance.now() - (arrivals.get(trade) ?? 0)))
-  const [fresh, setFresh] = useState(left > 0)
-  useEffect(() => {
-    if (left <= 0) return
-    return visibleTimeout(() => setFresh(false), left)
-  }, [left])
+  // Lit until FRESH_MS after it arrived: a row remounted by scrolling is lit for what is left of that, if anything.
+  const [until] = useState(() => {
+    const left = FRESH_MS - (performance.now() - (arrivals.get(trade) ?? 0))
+    return left > 0 ? litUntil(left) : Number.NEGATIVE_INFINITY
+  })
+  const fresh = useLit(until)
   // Full texts as tooltips: a narrow pane truncates a cell rather than letting it run into the next.
   const priceText = formatPrice(trade.price, unit)
   const sizeText = formatSize(trade.size)
