@@ -9,6 +9,7 @@
 // alerts are never dropped (the account needs each update, each firing is a notification).
 import { applyBookDelta, composeBookDeltas } from './book-delta'
 import type { ViewBatch } from './ipc'
+import { bookDeltaProblem } from './ipc-validate'
 import type { BookDelta, BookView, TradeView } from './model'
 
 /** What a caller keeps of the lists it may shorten; an absent cap keeps everything. */
@@ -44,15 +45,19 @@ interface FoldedBooks {
   bookDeltas?: BookDelta[]
 }
 
-/** What a market's book becomes when `change` follows `held` (what the batches so far have of it). */
+/**
+ * What a market's book becomes when `change` follows `held` (what the batches so far have of it). A delta on a
+ * view it was not taken from, or a malformed one (the renderer folds what came over the wire before its store
+ * checks it), goes on as it is: the window refuses it and asks for its books whole.
+ */
 function foldBook(
   held: BookView | BookDelta | undefined,
   change: BookView | BookDelta,
 ): BookView | BookDelta {
-  if (!('base' in change) || held === undefined) return change
-  if ('base' in held) return held.version === change.base ? composeBookDeltas(held, change) : change
-  // A delta on a view it was not taken from goes on as it is: the window finds its base wrong and asks anew.
-  return held.version === change.base ? applyBookDelta(held, change) : change
+  if (!('base' in change) || held === undefined || held.version !== change.base) return change
+  if (bookDeltaProblem(change) !== null) return change
+  if (!('base' in held)) return applyBookDelta(held, change)
+  return bookDeltaProblem(held) === null ? composeBookDeltas(held, change) : change
 }
 
 /**

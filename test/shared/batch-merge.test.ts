@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { PAGE_MERGE_CAPS } from '../../src/main/web/bridge'
 import { mergeBatches, type MergeCaps } from '../../src/shared/batch-merge'
 import { TAPE_TRADES, type ViewBatch } from '../../src/shared/ipc'
-import type { BookView } from '../../src/shared/model'
+import type { BookDelta, BookView } from '../../src/shared/model'
 import {
   alertsView,
   book,
@@ -243,6 +243,19 @@ describe('mergeBatches', () => {
         books: [whole(8, 2)],
       })
       expect(mergeBatches(older, { seq: 2, at: 2, books: [whole(8, 2)] }).bookDeltas).toBeUndefined()
+    })
+
+    it('passes a malformed delta on as it is, never into a whole view or another delta', () => {
+      const bad = { ...bookDelta('m1', 3, 4), bids: [[0.4, -2]] } as BookDelta
+      expect(
+        mergeBatches({ seq: 1, at: 1, books: [whole(3, 1)] }, { seq: 2, at: 2, bookDeltas: [bad] }),
+      ).toMatchObject({
+        bookDeltas: [bad],
+      })
+      const after = bookDelta('m1', 4, 5)
+      expect(
+        mergeBatches({ seq: 1, at: 1, bookDeltas: [bad] }, { seq: 2, at: 2, bookDeltas: [after] }).bookDeltas,
+      ).toEqual([after])
     })
 
     it('passes a delta that does not follow what came before on as it is, for the window to refuse', () => {
