@@ -4,7 +4,7 @@
 // The engine at the demo load for N minutes (README.md, "All-day load"): the simulator with createSimulator's
 // defaults in a child process (bench/lib/sim-child.ts --demo), in VoxFi's dialect as the app's demo runs it
 // (--dialect reference for the reference dialect), M of its listed markets watched by C clients
-// that ask for a window's book depth and whose sinks serialise every batch as the transports do (batchJson); optionally the browser host and headless Chromium with one
+// that ask for a window's book depth and take book deltas as windows do, and whose sinks serialise every batch as the transports do (batchJson); optionally the browser host and headless Chromium with one
 // main window in its default workspace; the first client also wants the account (user channel), as a window's
 // account pane does once a key is stored (--no-account: not). One JSON line per minute on stdout, then a summary
 // line; progress on stderr.
@@ -282,13 +282,14 @@ async function main(): Promise<boolean> {
         totals.batches++
         totals.bytes += bytes
         const t = batch.trades?.length ?? 0
-        const b = batch.books?.length ?? 0
+        // A book whole or as a delta (a window takes deltas): one changed book either way.
+        const b = (batch.books?.length ?? 0) + (batch.bookDeltas?.length ?? 0)
         mine.trades += t
         mine.books += b
         totals.trades += t
         totals.books += b
       }
-      clients.push(engine.attachClient({ label: `day-${i + 1}`, sink }))
+      clients.push(engine.attachClient({ label: `day-${i + 1}`, sink, bookDeltas: true }))
     }
     const first = clients[0] as MonitorClient
     const must = <T>(

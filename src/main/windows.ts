@@ -262,6 +262,7 @@ export class WindowManager {
   private attach(contents: WebContents, target: WindowTarget): MonitorClient {
     return this.options.engine.attachClient({
       label: `window ${contents.id} (${target.kind})`,
+      bookDeltas: true,
       sink: (batch: ViewBatch) => {
         // A window that is gone (or going) simply stops receiving; it must never disturb the others.
         if (contents.isDestroyed()) return

@@ -2,12 +2,15 @@
 // (a backed-up page socket) and the renderer (batches landing within one frame). Every ViewBatch field has its
 // rule in RULES, a mapped type over the batch's keys: a field added to ViewBatch without a rule fails typecheck.
 //
-// State (status, books, tickers, tapes, the alerts and workspace views) keeps the newest value (per market);
+// State (status, books, tickers, tapes, the alerts and workspace views) keeps the newest value (per market), a
+// book delta folded onto what the older batch had of its market (foldBooks);
 // lists (trades, user updates, inspector frames, fired alerts) are appended in order; flags stick if either batch
 // set them. Only trades and inspector frames are ever capped, by the caller's caps: account updates and fired
 // alerts are never dropped (the account needs each update, each firing is a notification).
+import { applyBookDelta, composeBookDeltas } from './book-delta'
 import type { ViewBatch } from './ipc'
-import type { TradeView } from './model'
+import { bookDeltaProblem } from './ipc-validate'
+import type { BookDelta, BookView, TradeView } from './model'
 
 /** What a caller keeps of the lists it may shorten; an absent cap keeps everything. */
 export interface MergeCaps {
@@ -33,6 +36,54 @@ export interface Fold {
    * stream's position (seq, at) stays the older batch's.
    */
   readonly keepOlderPosition: boolean
+  /** Both batches' books and book deltas folded together (foldBooks): the rules of `books` and `bookDeltas`. */
+  readonly books: FoldedBooks
+}
+
+interface FoldedBooks {
+  books?: BookView[]
+  bookDeltas?: BookDelta[]
+}
+
+/**
+ * What a market's book becomes when `change` follows `held` (what the batches so far have of it). A delta on a
+ * view it was not taken from, or a malformed one (the renderer folds what came over the wire before its store
+ * checks it), goes on as it is: the window refuses it and asks for its books whole.
+ */
+function foldBook(
+  held: BookView | BookDelta | undefined,
+  change: BookView | BookDelta,
+): BookView | BookDelta {
+  if (!('base' in change) || held === undefined || held.version !== change.base) return change
+  if (bookDeltaProblem(change) !== null) return change
+  if (!('base' in held)) return applyBookDelta(held, change)
+  return bookDeltaProblem(held) === null ? composeBookDeltas(held, change) : change
+}
+
+/**
+ * Books of two batches as one: a whole view replaces what came before, a delta on a whole view is that view with
+ * the delta applied (whole), a delta on a delta is one delta from the first's base to the second's view. Within
+ * a batch a market is in at most one of the two lists; whole views are taken first.
+ */
+function foldBooks(older: ViewBatch, newer: ViewBatch): FoldedBooks {
+  if (older.bookDeltas === undefined && newer.bookDeltas === undefined)
+    return { books: newestByMarket(older.books, newer.books) }
+  const byMarket = new Map<string, BookView | BookDelta>()
+  for (const batch of [older, newer]) {
+    for (const view of batch.books ?? []) byMarket.set(view.market, view)
+    for (const delta of batch.bookDeltas ?? [])
+      byMarket.set(delta.market, foldBook(byMarket.get(delta.market), delta))
+  }
+  const books: BookView[] = []
+  const bookDeltas: BookDelta[] = []
+  for (const change of byMarket.values()) {
+    if ('base' in change) bookDeltas.push(change)
+    else books.push(change)
+  }
+  return {
+    ...(books.length > 0 ? { books } : {}),
+    ...(bookDeltas.length > 0 ? { bookDeltas } : {}),
+  }
 }
 
 type Rules = { readonly [K in keyof Required<ViewBatch>]: Rule<Required<ViewBatch>[K]> }
@@ -101,7 +152,8 @@ const RULES: Rules = {
   seq: position,
   at: position,
   status: newestValue,
-  books: newestByMarket,
+  books: (_older, _newer, fold) => fold.books.books,
+  bookDeltas: (_older, _newer, fold) => fold.books.bookDeltas,
   tickers: newestByMarket,
   tapes: newestByMarket,
   trades: (older, newer, { caps }) => {
@@ -142,7 +194,11 @@ function mergeField<K extends keyof ViewBatch>(
 
 /** Two batches as one; `caps` are the caller's (none: nothing is dropped). */
 export function mergeBatches(older: ViewBatch, newer: ViewBatch, caps: MergeCaps = {}): ViewBatch {
-  const fold: Fold = { caps, keepOlderPosition: newer.seq < 0 && older.seq >= 0 }
+  const fold: Fold = {
+    caps,
+    keepOlderPosition: newer.seq < 0 && older.seq >= 0,
+    books: foldBooks(older, newer),
+  }
   const merged: ViewBatch = { seq: newer.seq, at: newer.at }
   for (const key of FIELDS) mergeField(merged, key, older, newer, fold)
   return merged

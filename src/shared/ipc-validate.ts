@@ -180,3 +180,62 @@ export function validateArgs<M extends MonitorMethod>(method: M, args: unknown):
   const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : ''
   return { ok: false, message: `${method}: invalid arguments${where}: ${issue?.message ?? 'rejected'}` }
 }
+
+// ---- book deltas: a window checks each before folding it into the view it holds (store/monitor.ts). They come
+// from the engine, but through the browser host's socket and a merge; a malformed one must cost a whole view,
+// never a wrong book. Hand-written: this runs for every changed book of every batch.
+
+/** A view holds at most MAX_DEPTH (fanout/client.ts) levels a side; a delta names at most those entering and leaving. */
+const MAX_BOOK_LEVELS = 1000
+
+const isCount = (x: unknown): boolean => Number.isSafeInteger(x) && (x as number) >= 0
+
+function depthProblem(depth: unknown): boolean {
+  if (typeof depth !== 'object' || depth === null) return true
+  const d = depth as Record<string, unknown>
+  return !isCount(d.bids) || !isCount(d.asks)
+}
+
+/** Changes of one side: [finite price, finite size ≥ 0] pairs, each price once. */
+function changesProblem(changes: unknown): boolean {
+  if (changes === undefined) return false
+  if (!Array.isArray(changes) || changes.length > 2 * MAX_BOOK_LEVELS) return true
+  const prices = new Set<number>()
+  for (const level of changes as unknown[]) {
+    if (!Array.isArray(level) || level.length !== 2) return true
+    const [price, size] = level as unknown[]
+    if (typeof price !== 'number' || !Number.isFinite(price)) return true
+    if (typeof size !== 'number' || !Number.isFinite(size) || size < 0) return true
+    if (prices.has(price)) return true
+    prices.add(price)
+  }
+  return false
+}
+
+const optionalNumber = (x: unknown): boolean =>
+  x === undefined || (typeof x === 'number' && Number.isFinite(x))
+const nullableNumber = (x: unknown): boolean => x === null || (typeof x === 'number' && Number.isFinite(x))
+const BOOK_STATES: ReadonlySet<unknown> = new Set(['empty', 'live', 'quiet', 'stale', 'resyncing'])
+
+/** Why `value` is not a well-formed BookDelta (model.ts), or null when it is one. */
+export function bookDeltaProblem(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not an object'
+  const d = value as Record<string, unknown>
+  if (typeof d.market !== 'string' || d.market.length === 0) return 'no market'
+  if (!Number.isSafeInteger(d.base) || !Number.isSafeInteger(d.version))
+    return `${d.market}: no base or version`
+  if (!BOOK_STATES.has(d.state)) return `${d.market}: unknown state`
+  if (d.staleReason !== null && typeof d.staleReason !== 'string') return `${d.market}: bad staleReason`
+  if (depthProblem(d.depth)) return `${d.market}: bad depth`
+  if (!nullableNumber(d.seq) || !nullableNumber(d.updatedAt)) return `${d.market}: bad seq or updatedAt`
+  if (!optionalNumber(d.usualGapMs) || !optionalNumber(d.resyncAttempt)) return `${d.market}: bad number`
+  if (d.source !== undefined && d.source !== 'rest' && d.source !== 'stream') return `${d.market}: bad source`
+  if (changesProblem(d.bids) || changesProblem(d.asks)) return `${d.market}: bad level changes`
+  if (d.no !== undefined) {
+    if (typeof d.no !== 'object' || d.no === null) return `${d.market}: bad NO book`
+    const no = d.no as Record<string, unknown>
+    if (depthProblem(no.depth) || changesProblem(no.bids) || changesProblem(no.asks))
+      return `${d.market}: bad NO book`
+  }
+  return null
+}

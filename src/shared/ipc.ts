@@ -5,6 +5,7 @@ import type { CandleHistory } from './candles'
 import type { PriceUnit } from './price-format'
 import type {
   ApiError,
+  BookDelta,
   BookView,
   ChannelFilter,
   EventSummary,
@@ -79,8 +80,14 @@ export interface ViewBatch {
   /** ms since epoch when the batch was emitted. */
   at: number
   status?: StreamStatus
-  /** Changed books among this window's markets, top-N levels. */
+  /**
+   * Changed books among this window's markets, top-N levels, whole. A window that takes deltas (AttachOptions
+   * bookDeltas) gets a market here when it holds no view of it the engine can vouch for, and in `bookDeltas`
+   * otherwise; a market is in at most one of the two.
+   */
   books?: BookView[]
+  /** Changed books as changes to the view of each the window last got (BookDelta); windows that take deltas only. */
+  bookDeltas?: BookDelta[]
   /** Best bid/ask/last of this window's markets (also those watched via an event). */
   tickers?: TickerView[]
   /** Trades since the last batch, oldest first. */

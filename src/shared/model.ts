@@ -152,6 +152,43 @@ export interface BookView {
   no?: { bids: Level[]; asks: Level[]; depth: { bids: number; asks: number } }
   /** Where the book came from: the venue's REST snapshot until the stream's first book replaces it. */
   source?: 'rest' | 'stream'
+  /**
+   * The fan-out's number for this view, on views sent to a window that takes deltas (ViewBatch.bookDeltas): the
+   * base a later delta names. Absent on views read any other way (getMarketSnapshot), which no delta names.
+   */
+  version?: number
+}
+
+/** A book side's changed levels, best first or in any order: [price, new size], size 0 = the level left the view. */
+export type LevelChanges = Level[]
+
+/**
+ * A book view as the changes from the view the window last got of the market (its `base`): every level of the
+ * top N that is new or changed size, and every level of the base's top N that is gone from it (removed, or
+ * pushed below the top N) at size 0. Everything else is whole: absent optional members are absent in the view.
+ * Applied to the base it gives exactly the engine's view numbered `version` (shared/book-delta.ts). A window
+ * that does not hold view `base` of the market must not apply it (it asks for whole views instead).
+ */
+export interface BookDelta {
+  market: string
+  /** The version of the view this applies to. */
+  base: number
+  /** The version of the view it gives. */
+  version: number
+  state: BookState
+  staleReason: string | null
+  /** As BookView.depth: whole. */
+  depth: { bids: number; asks: number }
+  seq: number | null
+  updatedAt: number | null
+  usualGapMs?: number
+  resyncAttempt?: number
+  source?: 'rest' | 'stream'
+  /** Changed levels per side; an absent side is unchanged. */
+  bids?: LevelChanges
+  asks?: LevelChanges
+  /** The NO book's changes and its depth counts whole; present exactly when the view (and its base) has one. */
+  no?: { bids?: LevelChanges; asks?: LevelChanges; depth: { bids: number; asks: number } }
 }
 
 export interface TradeView {

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import type { BookView, TradeView, UserUpdateView } from '../../src/shared/model'
+import type { BookDelta, BookView, TradeView, UserUpdateView } from '../../src/shared/model'
 import type { JournalEntry, OrderView } from '../../src/shared/trading'
 import { JOURNAL_CAP, TAPE_CAP, useMonitor } from '../../src/renderer/store/monitor'
 import { account, orderView, status } from './fake-api'
@@ -14,6 +14,21 @@ function book(market: string, bid: number, ask: number, state: BookView['state']
     depth: { bids: 1, asks: 1 },
     seq: 1,
     updatedAt: 1_000,
+  }
+}
+
+/** A delta of market m1 from view `base` to `version`, with these level changes. */
+function delta(base: number, version: number, changes: Pick<BookDelta, 'bids' | 'asks'>): BookDelta {
+  return {
+    market: 'm1',
+    base,
+    version,
+    state: 'live',
+    staleReason: null,
+    depth: { bids: 1, asks: 1 },
+    seq: 2,
+    updatedAt: 2_000,
+    ...changes,
   }
 }
 
@@ -111,6 +126,63 @@ describe('monitor store', () => {
     expect(after.books.m1).not.toBe(before.books.m1)
     // A batch without an account keeps the account object.
     expect(after.account).toBe(before.account)
+  })
+
+  it('applies a book delta to the view it names, keeping the side it leaves alone', () => {
+    const whole: BookView = { ...book('m1', 0.4, 0.6), version: 7 }
+    useMonitor.getState().applyBatch({ seq: 1, at: 1, books: [whole] })
+    const changes: BookDelta['bids'] = [
+      [0.45, 3],
+      [0.4, 0],
+      [0.3, 5],
+    ]
+    useMonitor
+      .getState()
+      .applyBatch({
+        seq: 2,
+        at: 2,
+        bookDeltas: [{ ...delta(7, 9, { bids: changes }), depth: { bids: 2, asks: 1 } }],
+      })
+    const held = useMonitor.getState().books.m1
+    expect(held?.bids).toEqual([
+      [0.45, 3],
+      [0.3, 5],
+    ])
+    expect(held?.asks).toBe(whole.asks)
+    expect(held).toMatchObject({ version: 9, seq: 2, updatedAt: 2_000, depth: { bids: 2, asks: 1 } })
+    expect(useMonitor.getState().booksLost).toBe(0)
+  })
+
+  it('drops a book delta whose base is not the view held, or that is malformed, and says the books are lost', () => {
+    const whole: BookView = { ...book('m1', 0.4, 0.6), version: 7 }
+    useMonitor.getState().applyBatch({ seq: 1, at: 1, books: [whole] })
+    const wrong = delta(6, 9, { bids: [[0.4, 3]] })
+    useMonitor.getState().applyBatch({ seq: 2, at: 2, bookDeltas: [wrong] })
+    expect(useMonitor.getState().books.m1).toBe(whole)
+    expect(useMonitor.getState().booksLost).toBe(1)
+    // Its base is gone too: a later delta on the view it held is no longer vouched for either.
+    useMonitor.getState().applyBatch({ seq: 3, at: 3, bookDeltas: [{ ...wrong, base: 7 }] })
+    expect(useMonitor.getState().books.m1).toBe(whole)
+    expect(useMonitor.getState().booksLost).toBe(2)
+    // A whole view starts over; a malformed delta on it is dropped all the same.
+    useMonitor.getState().applyBatch({ seq: 4, at: 4, books: [whole] })
+    const bad = delta(7, 9, { bids: [[0.4, -1]] })
+    useMonitor.getState().applyBatch({ seq: 5, at: 5, bookDeltas: [bad] })
+    expect(useMonitor.getState().books.m1).toBe(whole)
+    expect(useMonitor.getState().booksLost).toBe(3)
+  })
+
+  it('keeps the base a delta applies to when a market snapshot or a timeline reset replaces what is shown', () => {
+    const whole: BookView = { ...book('m1', 0.4, 0.6), version: 7 }
+    useMonitor.getState().applyBatch({ seq: 1, at: 1, books: [whole] })
+    useMonitor
+      .getState()
+      .seedMarket('m1', { book: { ...book('m1', 0.41, 0.6), updatedAt: 1_500 }, ticker: null, trades: [] })
+    useMonitor.getState().forgetMarkets()
+    expect(useMonitor.getState().books.m1).toBeUndefined()
+    useMonitor.getState().applyBatch({ seq: 2, at: 2, bookDeltas: [delta(7, 8, { asks: [[0.6, 4]] })] })
+    expect(useMonitor.getState().books.m1).toMatchObject({ bids: [[0.4, 10]], asks: [[0.6, 4]], version: 8 })
+    expect(useMonitor.getState().booksLost).toBe(0)
   })
 
   it('caps the tape and keeps the newest trades', () => {

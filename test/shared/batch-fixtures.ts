@@ -1,6 +1,7 @@
 // Views to fill ViewBatches with in the tests of the batch fold, the host's backpressure and the frame queue.
 import type { AlertEvent, AlertsView } from '../../src/shared/alerts'
 import type {
+  BookDelta,
   BookView,
   InspectorFrame,
   StreamStatus,
@@ -20,6 +21,19 @@ export const book = (market: string, seq: number): BookView => ({
   depth: { bids: 1, asks: 1 },
   seq,
   updatedAt: seq,
+})
+
+/** A delta from `base` to `version` that sets the bid at 0.4 to `size`. */
+export const bookDelta = (market: string, base: number, version: number, size = version): BookDelta => ({
+  market,
+  base,
+  version,
+  state: 'live',
+  staleReason: null,
+  depth: { bids: 1, asks: 1 },
+  seq: version,
+  updatedAt: version,
+  bids: [[0.4, size]],
 })
 
 export const ticker = (market: string, last: number): TickerView => ({

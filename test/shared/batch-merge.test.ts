@@ -5,9 +5,11 @@ import { describe, expect, it } from 'vitest'
 import { PAGE_MERGE_CAPS } from '../../src/main/web/bridge'
 import { mergeBatches, type MergeCaps } from '../../src/shared/batch-merge'
 import { TAPE_TRADES, type ViewBatch } from '../../src/shared/ipc'
+import type { BookDelta, BookView } from '../../src/shared/model'
 import {
   alertsView,
   book,
+  bookDelta,
   fired,
   frame,
   range,
@@ -31,6 +33,7 @@ describe('mergeBatches', () => {
     at: 70,
     status: status(3),
     books: [book('m1', 7)],
+    bookDeltas: [bookDelta('m2', 3, 4)],
     tickers: [ticker('m1', 0.55)],
     tapes: [{ market: 'm1', trades: [trade(1), trade(2)] }],
     trades: [trade(3)],
@@ -191,5 +194,82 @@ describe('mergeBatches', () => {
     }
     expect(merged.user?.map((u) => u.seq)).toEqual(range(100, 5099))
     expect(merged.alertsFired?.map((e) => e.id)).toEqual(range(2, 101))
+  })
+
+  describe('book deltas', () => {
+    const whole = (version: number, size: number): BookView => ({ ...book('m1', size), version })
+
+    it('folds a delta onto the whole view it names: that view, with the delta applied, whole', () => {
+      const merged = mergeBatches(
+        { seq: 1, at: 1, books: [whole(3, 1)] },
+        { seq: 2, at: 2, bookDeltas: [bookDelta('m1', 3, 4, 9)] },
+      )
+      expect(merged.bookDeltas).toBeUndefined()
+      expect(merged.books).toEqual([{ ...book('m1', 4), bids: [[0.4, 9]], asks: [[0.6, 1]], version: 4 }])
+    })
+
+    it('folds two deltas in a row into one from the first base, and a whole view replaces a delta', () => {
+      const older: ViewBatch = {
+        seq: 1,
+        at: 1,
+        bookDeltas: [{ ...bookDelta('m1', 3, 4, 9), asks: [[0.7, 2]] }],
+      }
+      const newer: ViewBatch = {
+        seq: 2,
+        at: 2,
+        bookDeltas: [
+          {
+            ...bookDelta('m1', 4, 5, 0),
+            bids: [
+              [0.4, 0],
+              [0.3, 1],
+            ],
+          },
+        ],
+      }
+      const merged = mergeBatches(older, newer)
+      expect(merged.books).toBeUndefined()
+      expect(merged.bookDeltas).toEqual([
+        {
+          ...bookDelta('m1', 3, 5),
+          bids: [
+            [0.4, 0],
+            [0.3, 1],
+          ],
+          asks: [[0.7, 2]],
+        },
+      ])
+      expect(mergeBatches(older, { seq: 2, at: 2, books: [whole(8, 2)] })).toMatchObject({
+        books: [whole(8, 2)],
+      })
+      expect(mergeBatches(older, { seq: 2, at: 2, books: [whole(8, 2)] }).bookDeltas).toBeUndefined()
+    })
+
+    it('passes a malformed delta on as it is, never into a whole view or another delta', () => {
+      const bad = { ...bookDelta('m1', 3, 4), bids: [[0.4, -2]] } as BookDelta
+      expect(
+        mergeBatches({ seq: 1, at: 1, books: [whole(3, 1)] }, { seq: 2, at: 2, bookDeltas: [bad] }),
+      ).toMatchObject({
+        bookDeltas: [bad],
+      })
+      const after = bookDelta('m1', 4, 5)
+      expect(
+        mergeBatches({ seq: 1, at: 1, bookDeltas: [bad] }, { seq: 2, at: 2, bookDeltas: [after] }).bookDeltas,
+      ).toEqual([after])
+    })
+
+    it('passes a delta that does not follow what came before on as it is, for the window to refuse', () => {
+      const after = bookDelta('m1', 7, 8)
+      expect(
+        mergeBatches({ seq: 1, at: 1, books: [whole(3, 1)] }, { seq: 2, at: 2, bookDeltas: [after] })
+          .bookDeltas,
+      ).toEqual([after])
+      expect(
+        mergeBatches(
+          { seq: 1, at: 1, bookDeltas: [bookDelta('m1', 2, 3)] },
+          { seq: 2, at: 2, bookDeltas: [after] },
+        ).bookDeltas,
+      ).toEqual([after])
+    })
   })
 })

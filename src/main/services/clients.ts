@@ -113,7 +113,7 @@ export class ClientHub {
       disposed: false,
     }
     this.clients.set(id, state)
-    d.fanout.addClient(id, attach.sink)
+    d.fanout.addClient(id, attach.sink, { bookDeltas: attach.bookDeltas === true })
     d.log.info('monitor: client attached', { client: id, label: state.label })
 
     const guard = <M extends MonitorMethod>(

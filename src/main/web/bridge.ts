@@ -133,6 +133,8 @@ export function createBridge(options: BridgeOptions): Bridge {
     const client = engine.attachClient({
       label,
       trading: options.allowTrading === true ? 'any' : 'builtin-simulator',
+      // The page's store folds deltas, and a backed-up socket's merge composes them (shared/batch-merge.ts).
+      bookDeltas: true,
       sink: (batch) => {
         if (ws.readyState !== WebSocket.OPEN) return
         pending = pending ? mergeBatches(pending, batch, PAGE_MERGE_CAPS) : batch

@@ -1,6 +1,6 @@
 // The MonitorApi and the interest registry, provided once per window so tests can inject a fake engine.
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react'
-import { isHeartbeat, type Interest, type MonitorApi } from '../../shared/ipc'
+import { isHeartbeat, WINDOW_BOOK_DEPTH, type Interest, type MonitorApi } from '../../shared/ipc'
 import { createAlertIntake, deliverFired } from '../api/alert-delivery'
 import { createInterestRegistry, type InterestRegistry } from '../store/interests'
 import { queueBatch, useMonitor } from '../store/monitor'
@@ -51,6 +51,7 @@ export function ServicesProvider({ api, children }: { api: MonitorApi; children:
   useEffect(() => {
     if (useMonitor.getState().status === null) void refreshStatus(api)
   }, [api])
+  useEffect(() => askForLostBooks(api), [api])
   useAccountSeed(api)
   return <ServicesContext.Provider value={services}>{children}</ServicesContext.Provider>
 }
@@ -73,6 +74,29 @@ export function useInterests(owner: string, interests: readonly Interest[]): voi
     registry.set(owner, JSON.parse(text) as Interest[])
   }, [registry, owner, text])
   useEffect(() => () => registry.clear(owner), [registry, owner])
+}
+
+/**
+ * A book delta that did not fit the view held (store/monitor.ts, booksLost): the engine is asked to send every
+ * book whole again, which asking for the window's depth anew does. One request at a time; a loss meanwhile asks
+ * again once it is answered.
+ */
+function askForLostBooks(api: MonitorApi): () => void {
+  let asking = false
+  let again = false
+  const ask = (): void => {
+    asking = true
+    again = false
+    void api.setBookDepth(WINDOW_BOOK_DEPTH).finally(() => {
+      asking = false
+      if (again) ask()
+    })
+  }
+  return useMonitor.subscribe((s, prev) => {
+    if (s.booksLost === prev.booksLost) return
+    if (asking) again = true
+    else ask()
+  })
 }
 
 /** Re-read the status now (after a key or profile change) instead of waiting for the next batch. */

@@ -16,6 +16,7 @@ import type {
 import type { AccountView, JournalEntry, TradingView } from '../../shared/trading'
 import type { WorkspaceView } from '../../shared/workspace'
 import { mergeBatches, newest, type MergeCaps } from '../../shared/batch-merge'
+import { receiveBooks } from '../../shared/book-delta'
 import { shareAccount } from './account-share'
 import { pageHidden, whenShown } from './page-visibility'
 
@@ -39,6 +40,17 @@ export interface MarketSnapshot {
 export interface MonitorState {
   status: StreamStatus | null
   books: Record<string, BookView>
+  /**
+   * Per market, the engine's view as this window's batches built it (numbered: BookView.version): what the next
+   * book delta applies to. Apart from `books`, which a market snapshot may replace with a newer view, and which
+   * forgetMarkets() empties while the engine's next delta still names this one.
+   */
+  bookBases: Record<string, BookView>
+  /**
+   * Bumped when a book delta could not be applied (its base is not the view held, or it is malformed): the
+   * window asks the engine to send its books whole again (hooks/context.tsx).
+   */
+  booksLost: number
   tickers: Record<string, TickerView>
   /** Per market, oldest first, capped at TAPE_CAP. */
   trades: Record<string, TradeView[]>
@@ -155,6 +167,8 @@ export function resumedTape(existing: TradeView[], engine: readonly TradeView[],
 const initial = {
   status: null,
   books: {},
+  bookBases: {},
+  booksLost: 0,
   tickers: {},
   trades: {},
   tapeEpoch: {},
@@ -181,11 +195,8 @@ export function reduceBatch(s: MonitorState, batch: ViewBatch): Partial<MonitorS
   // seq < 0 marks a status read outside the batch stream (refreshStatus), not a batch.
   const next: Partial<MonitorState> = batch.seq >= 0 ? { lastBatchSeq: batch.seq, lastBatchAt: batch.at } : {}
   if (batch.status) next.status = batch.status
-  if (batch.books && batch.books.length > 0) {
-    const books = { ...s.books }
-    for (const b of batch.books) books[b.market] = b
-    next.books = books
-  }
+  if ((batch.books && batch.books.length > 0) || (batch.bookDeltas && batch.bookDeltas.length > 0))
+    Object.assign(next, reduceBooks(s, batch))
   if (batch.tickers && batch.tickers.length > 0) {
     const tickers = { ...s.tickers }
     for (const t of batch.tickers) tickers[t.market] = t
@@ -241,6 +252,14 @@ export function reduceBatch(s: MonitorState, batch: ViewBatch): Partial<MonitorS
   if (batch.workspace) next.workspace = batch.workspace
   const toasts = nextToasts(s.toasts, batch.alertsFired, batch.alerts ?? null)
   if (toasts !== s.toasts) next.toasts = toasts
+  return next
+}
+
+/** A batch's books (shared/book-delta.ts receiveBooks); a delta that did not fit bumps `booksLost`. */
+function reduceBooks(s: MonitorState, batch: ViewBatch): Partial<MonitorState> {
+  const { books, bases, lost } = receiveBooks({ books: s.books, bases: s.bookBases }, batch)
+  const next: Partial<MonitorState> = { books, bookBases: bases }
+  if (lost) next.booksLost = s.booksLost + 1
   return next
 }
 

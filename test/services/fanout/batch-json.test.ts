@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest'
 import { batchJson } from '../../../src/main/services/fanout/batch-json'
 import type { ViewBatch } from '../../../src/shared/ipc'
-import type { BookView, TickerView, TradeView } from '../../../src/shared/model'
+import type { BookDelta, BookView, TickerView, TradeView } from '../../../src/shared/model'
+import { bookDelta } from '../../shared/batch-fixtures'
 
 function book(market: string, seq: number): BookView {
   return {
@@ -74,20 +75,32 @@ describe('batchJson', () => {
     for (const b of batches) expect(JSON.parse(batchJson(b))).toEqual(JSON.parse(JSON.stringify(b)))
   })
 
-  it('serialises a view several batches share once', () => {
+  /** The view, with a getter on its market that counts how often it is serialised. */
+  function counted<T extends { market: string }>(view: T): { view: T; reads: () => number } {
     let reads = 0
-    const view = book('m1', 1)
-    // A getter counts how often the view is serialised.
+    const market = view.market
     Object.defineProperty(view, 'market', {
       enumerable: true,
       get: () => {
         reads++
-        return 'm1'
+        return market
       },
     })
+    return { view, reads: () => reads }
+  }
+
+  it('serialises a view several batches share once', () => {
+    const { view, reads } = counted(book('m1', 1))
     const a = batchJson({ seq: 1, at: 1, books: [view] })
     const b = batchJson({ seq: 9, at: 2, books: [view], trades: [trade] })
-    expect(reads).toBe(1)
+    expect(reads()).toBe(1)
+    // A book delta is one object for every window at the same view: made into text once too.
+    const { view: delta, reads: deltaReads } = counted<BookDelta>(bookDelta('m1', 1, 2))
+    const d1 = batchJson({ seq: 1, at: 1, bookDeltas: [delta] })
+    const d2 = batchJson({ seq: 2, at: 2, bookDeltas: [delta] })
+    expect(deltaReads()).toBe(1)
+    expect(d1).toBe(JSON.stringify({ seq: 1, at: 1, bookDeltas: [delta] }))
+    expect(d2).toBe(JSON.stringify({ seq: 2, at: 2, bookDeltas: [delta] }))
     expect(a).toContain('"market":"m1"')
     expect(JSON.parse(b)).toEqual({
       seq: 9,

@@ -33,6 +33,11 @@ export interface AttachOptions {
    * only the built-in simulator (a browser-host page, unless the host was started with --allow-trading).
    */
   trading?: 'any' | 'builtin-simulator'
+  /**
+   * The sink's batches go to a window's store, which folds book deltas (ViewBatch.bookDeltas) into the views it
+   * holds: books are sent as the levels that changed. Absent: every book whole (tools, tests).
+   */
+  bookDeltas?: boolean
 }
 
 /** What the shell's tray and quit policy need to know, pushed on change. */

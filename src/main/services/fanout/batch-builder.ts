@@ -3,7 +3,8 @@
 // shared by every window (so the transports serialise it once, batch-json.ts). Lists are capped to their newest
 // entries, the drops counted.
 import { TAPE_TRADES, type TapeView, type ViewBatch } from '../../../shared/ipc'
-import type { BookView, StreamStatus, TickerView } from '../../../shared/model'
+import type { BookDelta, BookView, StreamStatus, TickerView } from '../../../shared/model'
+import { BookVersions } from './book-versions'
 import { trimOldest, type FanoutClient, type FanoutCounters, type FanoutProvider } from './client'
 
 /** Per client per batch: the most recent N are kept, older ones are dropped (and counted). */
@@ -39,6 +40,7 @@ export class BatchBuilder {
     account: new PassView(() => this.provider.account?.() ?? null),
   }
   private readonly tickers = new Map<string, TickerView | null>()
+  private readonly versions = new BookVersions()
 
   constructor(
     private readonly provider: FanoutProvider,
@@ -150,12 +152,16 @@ export class BatchBuilder {
   /** Returns whether any view was added. */
   private addMarketViews(client: FanoutClient, batch: ViewBatch): boolean {
     const books: BookView[] = []
+    const deltas: BookDelta[] = []
     const tickers: TickerView[] = []
     for (const market of client.dirtyBooks) {
       const book = this.provider.bookView(market, client.depth)
       this.counters.viewsBuilt++
       this.counters.bookViews++
-      if (book !== null) books.push(book)
+      if (book !== null) {
+        if (!client.bookDeltas) books.push(book)
+        else this.addBook(client, market, book, books, deltas)
+      }
       const ticker = this.ticker(market)
       if (ticker !== null) tickers.push(ticker)
     }
@@ -167,8 +173,27 @@ export class BatchBuilder {
     client.dirtyBooks.clear()
     client.dirtyTickers.clear()
     if (books.length > 0) batch.books = books
+    if (deltas.length > 0) batch.bookDeltas = deltas
     if (tickers.length > 0) batch.tickers = tickers
-    return books.length > 0 || tickers.length > 0
+    return books.length > 0 || deltas.length > 0 || tickers.length > 0
+  }
+
+  /**
+   * A book for a window that takes deltas: as the changes from the view it was last sent, whole when it was sent
+   * none the fan-out can vouch for (client.sentBooks) or when a delta would say no less.
+   */
+  private addBook(
+    client: FanoutClient,
+    market: string,
+    book: BookView,
+    books: BookView[],
+    deltas: BookDelta[],
+  ) {
+    const sent = client.sentBooks.get(market)
+    const delta = sent === undefined ? null : this.versions.delta(sent, book)
+    if (delta !== null) deltas.push(delta)
+    else books.push(this.versions.whole(book))
+    client.sentBooks.set(market, book)
   }
 
   /** A market's ticker view for this pass, built on first use and counted then. */

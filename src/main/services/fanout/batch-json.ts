@@ -72,7 +72,8 @@ function membersJson(
 }
 
 /**
- * Books and tickers are shared views; everything else in a batch (trades, user updates, inspector frames, status)
+ * Books, book deltas (one object for every window at the same view, book-versions.ts) and tickers are shared
+ * views; everything else in a batch (trades, user updates, inspector frames, status)
  * is serialised as is. Trade views are shared too, but caching their text would keep it alive as long as the
  * engine's tapes keep the trade, for about 5% of a batch's bytes.
  */
@@ -82,7 +83,7 @@ export function batchJson(batch: ViewBatch): string {
       ? undefined
       : key === 'books'
         ? viewsJson(value, bookJson)
-        : key === 'tickers'
+        : key === 'tickers' || key === 'bookDeltas'
           ? viewsJson(value, viewJson)
           : undefined,
   )

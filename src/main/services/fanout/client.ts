@@ -67,6 +67,11 @@ export class FanoutClient {
    */
   idle = true
   readyAt = -Infinity
+  /**
+   * Per market, the view this window was last sent (whole or as a delta): what its next delta is taken from. Only
+   * for a window that takes deltas; forgotten whenever the window may not hold it (batch-builder.ts).
+   */
+  readonly sentBooks = new Map<string, BookView>()
   /** Markets whose book (and ticker) changed since the last batch. */
   readonly dirtyBooks = new Set<string>()
   /** Markets whose ticker only (last trade, venue ticker) changed. */
@@ -96,12 +101,15 @@ export class FanoutClient {
     readonly id: string,
     readonly sink: (batch: ViewBatch) => void,
     depth: number,
+    /** Sent books as deltas where it holds their base (ViewBatch.bookDeltas); whole only otherwise. */
+    readonly bookDeltas = false,
   ) {
     this.depth = depth
   }
 
-  /** Drops what is queued of its markets (hidden, or removed). */
+  /** Drops what is queued of its markets (hidden, or removed), and what it was sent of them. */
   dropMarketQueues(): void {
+    this.sentBooks.clear()
     this.dirtyBooks.clear()
     this.dirtyTickers.clear()
     this.trades = []

@@ -140,11 +140,14 @@ export class Fanout {
 
   // ---------------------------------------------------------------- clients
 
-  /** The first batch carries the current status, so a new window never starts blank. */
-  addClient(id: string, sink: (batch: ViewBatch) => void): void {
+  /**
+   * The first batch carries the current status, so a new window never starts blank. `bookDeltas`: the window
+   * folds book deltas (ViewBatch.bookDeltas) into the views it holds; otherwise every book goes whole.
+   */
+  addClient(id: string, sink: (batch: ViewBatch) => void, options: { bookDeltas?: boolean } = {}): void {
     if (this.closed) throw new Error('fanout is closed')
     if (this.clients.has(id)) throw new Error(`fanout client ${id} already exists`)
-    const client = new Client(id, sink, this.defaultDepth)
+    const client = new Client(id, sink, this.defaultDepth, options.bookDeltas === true)
     this.clients.set(id, client)
     client.status = true
     client.alerts = this.provider.alerts !== undefined
@@ -184,6 +187,7 @@ export class Fanout {
     for (const market of prev) {
       if (next.has(market)) continue
       this.index.remove(client, market)
+      client.sentBooks.delete(market)
       client.dirtyBooks.delete(market)
       client.dirtyTickers.delete(market)
       removedAny = true
@@ -202,12 +206,16 @@ export class Fanout {
     return true
   }
 
-  /** Levels per side in this client's book views; every book it watches is re-sent at the new depth. */
+  /**
+   * Levels per side in this client's book views; every book it watches is re-sent whole at the new depth. The
+   * same depth again re-sends them whole too: a window that lost track of a book it holds asks so.
+   */
   setDepth(id: string, depth: number): boolean {
     const client = this.clients.get(id)
     if (client === undefined) return false
     const d = clampDepth(depth)
-    if (d === client.depth) return true
+    client.sentBooks.clear()
+    if (d === client.depth && !client.bookDeltas) return true
     client.depth = d
     if (client.visible && client.markets.size > 0) {
       for (const market of client.markets) client.dirtyBooks.add(market)
@@ -438,6 +446,8 @@ export class Fanout {
     try {
       batch = this.builder.take(client, at)
     } catch (err) {
+      // What the batch would have sent is not the window's now.
+      client.sentBooks.clear()
       // A provider bug must cost this one batch, not every window's.
       this.logger.error('fanout could not build a batch', { client: client.id, error: errorMessage(err) })
       return false
@@ -456,6 +466,8 @@ export class Fanout {
       this.counters.batches++
       client.failures = 0
     } catch (err) {
+      // The window may not have got it: the books it holds are no longer known.
+      client.sentBooks.clear()
       this.counters.sinkErrors++
       client.failures++
       // First failure and then every 100th: a broken window must not flood the log at 60 Hz.
