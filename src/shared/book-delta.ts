@@ -168,6 +168,9 @@ export function composeBookDeltas(older: BookDelta, newer: BookDelta): BookDelta
   return delta
 }
 
+/** Why a window's book is stale after a delta it could not apply, until the engine's whole view replaces it. */
+export const BOOK_BEHIND = 'catching up'
+
 /** A window's books: per market the view shown, and the numbered view the next delta applies to (its base). */
 export interface HeldBooks {
   books: Record<string, BookView>
@@ -176,8 +179,8 @@ export interface HeldBooks {
 
 /**
  * A batch's books received by a window: whole views replace what it holds; a delta applies to the view it names,
- * which must be the base held. One that does not fit, or is malformed, is dropped (the book shown stays as it
- * was, never a wrong one), its market's base with it, and `lost` says the window must ask for its books whole.
+ * which must be the base held. One that does not fit, or is malformed, is dropped (the book shown keeps its
+ * levels, never wrong ones, but is marked stale: BOOK_BEHIND), its market's base with it, and `lost` says the window must ask for its books whole.
  * Returns new records; `held` is not changed.
  */
 export function receiveBooks(
@@ -196,7 +199,12 @@ export function receiveBooks(
     const market = (delta as { market?: unknown }).market
     const base = typeof market === 'string' ? bases[market] : undefined
     if (base === undefined || base.version !== delta.base || bookDeltaProblem(delta) !== null) {
-      if (typeof market === 'string') delete bases[market]
+      if (typeof market === 'string') {
+        delete bases[market]
+        const shown = books[market]
+        // The engine has moved on from what is shown: never called live until its whole view comes.
+        if (shown !== undefined) books[market] = { ...shown, state: 'stale', staleReason: BOOK_BEHIND }
+      }
       lost = true
       continue
     }

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import type { BookDelta, BookView, TradeView, UserUpdateView } from '../../src/shared/model'
 import type { JournalEntry, OrderView } from '../../src/shared/trading'
 import { JOURNAL_CAP, TAPE_CAP, useMonitor } from '../../src/renderer/store/monitor'
+import { BOOK_BEHIND } from '../../src/shared/book-delta'
 import { account, orderView, status } from './fake-api'
 
 function book(market: string, bid: number, ask: number, state: BookView['state'] = 'live'): BookView {
@@ -136,13 +137,11 @@ describe('monitor store', () => {
       [0.4, 0],
       [0.3, 5],
     ]
-    useMonitor
-      .getState()
-      .applyBatch({
-        seq: 2,
-        at: 2,
-        bookDeltas: [{ ...delta(7, 9, { bids: changes }), depth: { bids: 2, asks: 1 } }],
-      })
+    useMonitor.getState().applyBatch({
+      seq: 2,
+      at: 2,
+      bookDeltas: [{ ...delta(7, 9, { bids: changes }), depth: { bids: 2, asks: 1 } }],
+    })
     const held = useMonitor.getState().books.m1
     expect(held?.bids).toEqual([
       [0.45, 3],
@@ -158,17 +157,20 @@ describe('monitor store', () => {
     useMonitor.getState().applyBatch({ seq: 1, at: 1, books: [whole] })
     const wrong = delta(6, 9, { bids: [[0.4, 3]] })
     useMonitor.getState().applyBatch({ seq: 2, at: 2, bookDeltas: [wrong] })
-    expect(useMonitor.getState().books.m1).toBe(whole)
+    // The levels shown stay as they were, but the engine has moved on: not live until a whole view comes.
+    const behind = { ...whole, state: 'stale', staleReason: BOOK_BEHIND }
+    expect(useMonitor.getState().books.m1).toEqual(behind)
     expect(useMonitor.getState().booksLost).toBe(1)
     // Its base is gone too: a later delta on the view it held is no longer vouched for either.
     useMonitor.getState().applyBatch({ seq: 3, at: 3, bookDeltas: [{ ...wrong, base: 7 }] })
-    expect(useMonitor.getState().books.m1).toBe(whole)
+    expect(useMonitor.getState().books.m1).toEqual(behind)
     expect(useMonitor.getState().booksLost).toBe(2)
     // A whole view starts over; a malformed delta on it is dropped all the same.
     useMonitor.getState().applyBatch({ seq: 4, at: 4, books: [whole] })
+    expect(useMonitor.getState().books.m1).toBe(whole)
     const bad = delta(7, 9, { bids: [[0.4, -1]] })
     useMonitor.getState().applyBatch({ seq: 5, at: 5, bookDeltas: [bad] })
-    expect(useMonitor.getState().books.m1).toBe(whole)
+    expect(useMonitor.getState().books.m1).toEqual(behind)
     expect(useMonitor.getState().booksLost).toBe(3)
   })
 
