@@ -3,8 +3,18 @@
 // its event would get every trade twice. Both channels send the same text, so the copy that follows the first
 // within a moment is dropped (docs/voxfi.md §8). Two genuine prints of the same taker against the same makers,
 // at the same price and size, within that moment, would read as one: far rarer than the double count it stops.
+// Only texts that were read as market data are remembered, so a copy is known by its text alone and dropped
+// before it is parsed: the same text reads the same.
 
-export class DuplicateFrames {
+/** What the frame router asks of the filter (frames.ts `FrameRouterDeps.duplicate`). */
+export interface DuplicateFilter {
+  /** True for the copy of a remembered text within the window (the copy is dropped; a third arrival is new). */
+  copy(text: string, at: number): boolean
+  /** `text` was read as public market data: its copy within the window is to be dropped. */
+  remember(text: string, at: number): void
+}
+
+export class DuplicateFrames implements DuplicateFilter {
   /** Texts seen within the window, oldest first (a Map keeps insertion order). */
   private readonly seen = new Map<string, number>()
 
@@ -14,15 +24,26 @@ export class DuplicateFrames {
     private readonly cap = 512,
   ) {}
 
-  /** True for the copy of a text that arrived within the window; each first arrival is remembered once. */
-  repeat(text: string, at: number): boolean {
+  copy(text: string, at: number): boolean {
     for (const [t, when] of this.seen) {
       if (at - when <= this.windowMs && this.seen.size < this.cap) break
       this.seen.delete(t)
     }
-    if (this.seen.delete(text)) return true
+    return this.seen.size > 0 && this.seen.delete(text)
+  }
+
+  remember(text: string, at: number): void {
     this.seen.set(text, at)
-    return false
+  }
+
+  /** The filter only where `applies()` (the frames may be VoxFi's): elsewhere nothing is a copy. */
+  when(applies: () => boolean): DuplicateFilter {
+    return {
+      copy: (text, at) => applies() && this.copy(text, at),
+      remember: (text, at) => {
+        if (applies()) this.remember(text, at)
+      },
+    }
   }
 
   clear(): void {

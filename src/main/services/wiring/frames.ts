@@ -33,14 +33,14 @@ export function wireFrames(
     decoder: p.replayVenue,
     alerts: REPLAY_ALERTS,
     replayed: true,
-    duplicate: (text, at) => p.replayVenue.mayRead('voxfi') && p.duplicates.repeat(text, at),
+    duplicate: p.duplicates.when(() => p.replayVenue.mayRead('voxfi')),
   }
   const seekChanges = new SeekChanges()
   return {
     router: new FrameRouter({
       ...shared,
       decoder: p.venue,
-      duplicate: (text, at) => w.maybeVoxfi() && p.duplicates.repeat(text, at),
+      duplicate: p.duplicates.when(w.maybeVoxfi),
       silence: p.silence,
       alerts: p.alerts,
       tap: (text, receivedAt) => p.recorder.frame(text, receivedAt),
