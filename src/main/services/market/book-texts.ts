@@ -36,7 +36,8 @@ export class BookTexts<T> {
 
   /** The entry this text was remembered as, whatever has happened to its book since. */
   get(text: string): BookText<T> | undefined {
-    return this.byText.get(text)
+    // Asked for every frame: with nothing remembered (a venue of deltas, a seek's start), the text is not hashed.
+    return this.byText.size === 0 ? undefined : this.byText.get(text)
   }
 
   forget(market: string): void {
