@@ -30,6 +30,31 @@ describe('duplicate frames', () => {
   })
 })
 
+describe('duplicate frames, indexed by length', () => {
+  it('tells apart texts of one length, and drops only the copy of the one that came', () => {
+    const d = new DuplicateFrames(1000)
+    expect(repeat(d, 'ab', 0)).toBe(false)
+    expect(repeat(d, 'cd', 1)).toBe(false)
+    expect(repeat(d, 'ce', 2)).toBe(false)
+    expect(repeat(d, 'cd', 3)).toBe(true)
+    expect(repeat(d, 'ab', 4)).toBe(true)
+    expect(repeat(d, 'ce', 5)).toBe(true)
+  })
+
+  it('keeps its window over a long run: a copy found, its place skipped when it expires, old texts forgotten', () => {
+    const d = new DuplicateFrames(1000)
+    // 200 texts a second for 30 s: the queue is compacted many times on the way.
+    for (let i = 0; i < 6_000; i++) {
+      const at = i * 5
+      expect(repeat(d, `frame ${i}`, at)).toBe(false)
+      if (i % 3 === 0) expect(repeat(d, `frame ${i}`, at + 1)).toBe(true)
+      // A text from just over the window ago is new again; one from within it is a copy.
+      if (i >= 300 && i % 7 === 0) expect(d.copy(`frame ${i - 201}`, at)).toBe(false)
+      if (i >= 300 && i % 11 === 1) expect(d.copy(`frame ${i - 100}`, at)).toBe((i - 100) % 3 !== 0)
+    }
+  })
+})
+
 describe('duplicate frames where they apply', () => {
   it('are neither remembered nor dropped where the frames cannot be VoxFi', () => {
     const d = new DuplicateFrames(1000)

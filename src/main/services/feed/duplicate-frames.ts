@@ -14,9 +14,23 @@ export interface DuplicateFilter {
   remember(text: string, at: number): void
 }
 
+/** A remembered text; `live` until it expires or its copy came. */
+interface Seen {
+  text: string
+  at: number
+  live: boolean
+}
+
 export class DuplicateFrames implements DuplicateFilter {
-  /** Texts seen within the window, oldest first (a Map keeps insertion order). */
-  private readonly seen = new Map<string, number>()
+  /** Texts remembered, oldest first; entries before `head` are gone (the array is compacted now and then). */
+  private queue: Seen[] = []
+  private head = 0
+  /**
+   * The live entries by their text's length, then compared whole: a Map keyed by the text would hash each frame's
+   * text (2 KB for VoxFi's whole books), which costs as much as decoding one.
+   */
+  private readonly byLength = new Map<number, Seen[]>()
+  private live = 0
 
   constructor(
     private readonly windowMs = 1_000,
@@ -25,15 +39,35 @@ export class DuplicateFrames implements DuplicateFilter {
   ) {}
 
   copy(text: string, at: number): boolean {
-    for (const [t, when] of this.seen) {
-      if (at - when <= this.windowMs && this.seen.size < this.cap) break
-      this.seen.delete(t)
+    const queue = this.queue
+    while (this.head < queue.length) {
+      const oldest = queue[this.head] as Seen
+      if (oldest.live && at - oldest.at <= this.windowMs && this.live < this.cap) break
+      if (oldest.live) this.unlink(oldest)
+      this.head += 1
     }
-    return this.seen.size > 0 && this.seen.delete(text)
+    if (this.head > 1_024 && this.head * 2 > queue.length) {
+      this.queue = queue.slice(this.head)
+      this.head = 0
+    }
+    if (this.live === 0) return false
+    const list = this.byLength.get(text.length)
+    if (list === undefined) return false
+    for (const seen of list) {
+      if (seen.text !== text) continue
+      this.unlink(seen)
+      return true
+    }
+    return false
   }
 
   remember(text: string, at: number): void {
-    this.seen.set(text, at)
+    const seen: Seen = { text, at, live: true }
+    this.queue.push(seen)
+    const list = this.byLength.get(text.length)
+    if (list === undefined) this.byLength.set(text.length, [seen])
+    else list.push(seen)
+    this.live += 1
   }
 
   /** The filter only where `applies()` (the frames may be VoxFi's): elsewhere nothing is a copy. */
@@ -47,6 +81,18 @@ export class DuplicateFrames implements DuplicateFilter {
   }
 
   clear(): void {
-    this.seen.clear()
+    this.queue = []
+    this.head = 0
+    this.byLength.clear()
+    this.live = 0
+  }
+
+  /** Forgets a live entry (expired, or its copy came); its place in the queue is skipped later. */
+  private unlink(seen: Seen): void {
+    seen.live = false
+    this.live -= 1
+    const list = this.byLength.get(seen.text.length) as Seen[]
+    if (list.length === 1) this.byLength.delete(seen.text.length)
+    else list.splice(list.indexOf(seen), 1)
   }
 }
