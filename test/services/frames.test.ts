@@ -172,7 +172,7 @@ async function setup(
         return inner.decodeText(text)
       },
     },
-    ...(options.duplicates ? { duplicate: (text: string, at: number) => duplicates.repeat(text, at) } : {}),
+    ...(options.duplicates ? { duplicate: duplicates } : {}),
     ...(options.silence ? { silence: options.silence } : {}),
     alerts,
     tap: (text) => void tapped.push(text),
@@ -668,8 +668,9 @@ describe('FrameRouter: a whole book sent again unchanged (VoxFi)', () => {
     s.feed(print, 2_000)
     expect(s.tapes.history('m1')).toHaveLength(2)
     expect(s.inspector.counters()).toMatchObject({ frames: 4 })
-    // The book's copy and its resend were found by their text; each print was read.
-    expect(s.decodes()).toBe(4)
+    // The book's copy and its resend were found by their text, and so was the print's copy: only the two
+    // first arrivals of the print were read.
+    expect(s.decodes()).toBe(3)
   })
 
   it('an account frame is never skipped: two identical fills are two fills', async () => {

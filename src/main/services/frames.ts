@@ -16,6 +16,7 @@ import type { Inspector } from './health/inspector'
 import type { InterestIndex } from './market/interests'
 import type { MarketLiveness } from './health/liveness'
 import type { SecretRedactor } from './feed/redact'
+import type { DuplicateFilter } from './feed/duplicate-frames'
 import type { SubscriptionRegistry } from './feed/registry'
 import type { ResyncTracker } from './market/resync'
 import type { StatusTracker } from './health/status'
@@ -50,7 +51,7 @@ export interface FrameRouterDeps {
   /** Hears that the stream reported something of the account (VoxFi's executions: the REST account is read again). */
   userHeard?: () => void
   /** The second copy of a frame, where the venue sends one per channel (VoxFi: duplicate-frames.ts). */
-  duplicate?: (text: string, receivedAt: number) => boolean
+  duplicate?: DuplicateFilter
   /** Sees every frame's text, with known keys scrubbed from its copy (the feed recorder, recorder.ts). */
   tap?: (text: string, receivedAt: number) => void
   /**
@@ -118,6 +119,10 @@ export class FrameRouter {
     const echoed = d.secrets.active && d.secrets.contains(raw)
     const text = echoed ? d.secrets.redact(raw) : raw
     if (d.tap) d.tap(text, receivedAt)
+    // The second copy of a market's frame (VoxFi sends it on the market and the event channel alike) is dropped
+    // unparsed: only texts read as public market data are remembered, never an account frame (two identical
+    // fills are two fills) nor an ack.
+    if (d.duplicate?.copy(raw, receivedAt) === true) return
     // A market's whole book sent again as the very text that left it as it is (VoxFi resends them): found by the
     // text alone, it is heard but not parsed. A frame with a key in it is never remembered, so never found here.
     const repeated = echoed ? null : d.books.repeatedFrame(raw)
@@ -126,15 +131,8 @@ export class FrameRouter {
       return
     }
     const decoded = d.decoder.decodeText(raw)
-    // The second copy of a market's frame (VoxFi sends it on the market and the event channel alike) is dropped;
-    // never an account frame (two identical fills are two fills) nor an ack.
-    if (
-      d.duplicate !== undefined &&
-      decoded.ok &&
-      onlyMarketData(decoded.updates) &&
-      d.duplicate(raw, receivedAt)
-    )
-      return
+    if (d.duplicate !== undefined && decoded.ok && onlyMarketData(decoded.updates))
+      d.duplicate.remember(raw, receivedAt)
     if (!decoded.ok) {
       // A parser's message may quote the frame.
       const error = echoed ? d.secrets.redact(decoded.error) : decoded.error
@@ -184,8 +182,8 @@ export class FrameRouter {
    */
   private onRepeat(raw: string, receivedAt: number, updates: readonly Update[]): void {
     const d = this.d
-    // The copy on the other channel (VoxFi's event channel) is dropped here as it would be once decoded.
-    if (d.duplicate !== undefined && d.duplicate(raw, receivedAt)) return
+    // Its copy on the other channel (VoxFi's event channel) is dropped as a decoded frame's would be.
+    d.duplicate?.remember(raw, receivedAt)
     if (d.silence?.active === true && carriesNews(updates, this.awaited)) {
       d.silence.heard()
       d.status.silenceChanged()

@@ -7,7 +7,6 @@ import { ClientHub } from './clients'
 import { createKeyringStore, createMemoryStore, type CredentialStore } from './credentials/store'
 import { DemoHost } from './feed/demo-host'
 import { SecretRedactor } from './feed/redact'
-import { AUTO } from './feed/venue-decoder'
 import { defaultLogger, type CreateMonitorOptions } from './options'
 import { alertHistoryPath, createAlertHistoryFile } from './settings/alert-history-file'
 import { activeProfileOf } from './settings/profiles'
@@ -90,13 +89,7 @@ export async function createMonitor(options: CreateMonitorOptions): Promise<Moni
       p.fanout.bookChanged(market)
       p.fanout.tickerChanged(market)
     },
-    maybeVoxfi: () => {
-      const chosen = p.connection.profile.adapter ?? AUTO
-      if (chosen !== AUTO && chosen !== 'voxfi') return false
-      // Asked for every frame (the duplicate filter): no allocation here.
-      const picked = p.venue.pickedName()
-      return picked === null || picked === 'voxfi'
-    },
+    maybeVoxfi: () => p.venue.mayRead('voxfi'),
     replayAdapter: { name: undefined },
   }
   // Each room needs only the rooms before it at construction.

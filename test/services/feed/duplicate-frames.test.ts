@@ -2,23 +2,71 @@
 import { describe, expect, it } from 'vitest'
 import { DuplicateFrames } from '../../../src/main/services/feed/duplicate-frames'
 
+/** What the frame router does with a market-data frame: drop it as a copy, or remember it. */
+const repeat = (d: DuplicateFrames, text: string, at: number): boolean => {
+  if (d.copy(text, at)) return true
+  d.remember(text, at)
+  return false
+}
+
 describe('duplicate frames', () => {
   it('drops the copy that follows within the window, once', () => {
     const d = new DuplicateFrames(1000)
-    expect(d.repeat('a', 0)).toBe(false)
-    expect(d.repeat('b', 10)).toBe(false)
-    expect(d.repeat('a', 20)).toBe(true)
+    expect(repeat(d, 'a', 0)).toBe(false)
+    expect(repeat(d, 'b', 10)).toBe(false)
+    expect(repeat(d, 'a', 20)).toBe(true)
     // A third arrival is a new frame: only one copy is expected per first arrival.
-    expect(d.repeat('a', 30)).toBe(false)
+    expect(repeat(d, 'a', 30)).toBe(false)
   })
 
   it('forgets texts older than the window, and keeps at most `cap`', () => {
     const d = new DuplicateFrames(1000, 3)
-    expect(d.repeat('a', 0)).toBe(false)
-    expect(d.repeat('a', 1500)).toBe(false)
-    for (const t of ['x', 'y', 'z', 'w']) d.repeat(t, 1600)
+    expect(repeat(d, 'a', 0)).toBe(false)
+    expect(repeat(d, 'a', 1500)).toBe(false)
+    for (const t of ['x', 'y', 'z', 'w']) repeat(d, t, 1600)
     // 'a' was pushed out by the cap.
-    expect(d.repeat('a', 1700)).toBe(false)
-    expect(d.repeat('w', 1700)).toBe(true)
+    expect(repeat(d, 'a', 1700)).toBe(false)
+    expect(repeat(d, 'w', 1700)).toBe(true)
+  })
+})
+
+describe('duplicate frames, indexed by length', () => {
+  it('tells apart texts of one length, and drops only the copy of the one that came', () => {
+    const d = new DuplicateFrames(1000)
+    expect(repeat(d, 'ab', 0)).toBe(false)
+    expect(repeat(d, 'cd', 1)).toBe(false)
+    expect(repeat(d, 'ce', 2)).toBe(false)
+    expect(repeat(d, 'cd', 3)).toBe(true)
+    expect(repeat(d, 'ab', 4)).toBe(true)
+    expect(repeat(d, 'ce', 5)).toBe(true)
+  })
+
+  it('keeps its window over a long run: a copy found, its place skipped when it expires, old texts forgotten', () => {
+    const d = new DuplicateFrames(1000)
+    // 200 texts a second for 30 s: the queue is compacted many times on the way.
+    for (let i = 0; i < 6_000; i++) {
+      const at = i * 5
+      expect(repeat(d, `frame ${i}`, at)).toBe(false)
+      if (i % 3 === 0) expect(repeat(d, `frame ${i}`, at + 1)).toBe(true)
+      // A text from just over the window ago is new again; one from within it is a copy.
+      if (i >= 300 && i % 7 === 0) expect(d.copy(`frame ${i - 201}`, at)).toBe(false)
+      if (i >= 300 && i % 11 === 1) expect(d.copy(`frame ${i - 100}`, at)).toBe((i - 100) % 3 !== 0)
+    }
+  })
+})
+
+describe('duplicate frames where they apply', () => {
+  it('are neither remembered nor dropped where the frames cannot be VoxFi', () => {
+    const d = new DuplicateFrames(1000)
+    let voxfi = false
+    const filter = d.when(() => voxfi)
+    filter.remember('a', 0)
+    voxfi = true
+    expect(filter.copy('a', 10)).toBe(false)
+    filter.remember('a', 20)
+    voxfi = false
+    expect(filter.copy('a', 30)).toBe(false)
+    voxfi = true
+    expect(filter.copy('a', 40)).toBe(true)
   })
 })

@@ -10,6 +10,7 @@ import type { RecordedFrame } from '../../../src/main/services/recording/file'
 import type { RecordReplayDeps } from '../../../src/main/services/recording/record-replay'
 import { FeedRecorder } from '../../../src/main/services/recording/recorder'
 import { captureLogger } from '../helpers'
+import { createMemoryStore, createMonitor, type MonitorEngine } from '../../../src/main/services'
 
 export function tempDir(prefix = 'tm-replay-'): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), prefix))
@@ -61,4 +62,15 @@ export function replayDeps(dir: string, over: Partial<RecordReplayDeps> = {}): R
     changed: () => {},
     ...over,
   }
+}
+
+/** The whole engine over a recordings folder, with settings in memory and no demo: what a replay runs in. */
+export function replayEngine(dir: string): Promise<MonitorEngine> {
+  return createMonitor({
+    settingsPath: null,
+    recordingsDir: dir,
+    credentials: createMemoryStore(),
+    demo: false,
+    logger: captureLogger().logger,
+  })
 }

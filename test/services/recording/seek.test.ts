@@ -6,11 +6,11 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createMemoryStore, createMonitor, type MonitorEngine } from '../../../src/main/services'
+import type { MonitorEngine } from '../../../src/main/services'
 import type { MonitorClient } from '../../../src/main/services/base/types'
 import type { ViewBatch } from '../../../src/shared/ipc'
-import { captureLogger, waitFor } from '../helpers'
-import { levels, replayDeps, tempDir } from './helpers'
+import { waitFor } from '../helpers'
+import { levels, replayDeps, replayEngine, tempDir } from './helpers'
 import { RecordReplay } from '../../../src/main/services/recording/record-replay'
 import bookFixture from '../../fixtures/voxfi/ws-market-update-orderbook.json'
 import tradeFixture from '../../fixtures/voxfi/ws-market-new-trade.json'
@@ -54,13 +54,7 @@ describe('seek through the engine', () => {
       join(tmp.dir, file),
       [header, ...FRAMES].map((line) => `${JSON.stringify(line)}\n`).join(''),
     )
-    engine = await createMonitor({
-      settingsPath: null,
-      recordingsDir: tmp.dir,
-      credentials: createMemoryStore(),
-      demo: false,
-      logger: captureLogger().logger,
-    })
+    engine = await replayEngine(tmp.dir)
     client = engine.attachClient({ label: 'window', sink: (batch) => void batches.push(batch) })
     await client.setInterests([{ channel: 'market', id: MARKET, filter: 'all' }])
   })

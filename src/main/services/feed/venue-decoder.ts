@@ -115,9 +115,15 @@ export class VenueDecoder {
     return this.adapters.map((a) => ({ name: a.name, title: a.title }))
   }
 
-  /** The adapter frames are read with, or null before `auto` has picked one: for the per-frame path (no object). */
-  pickedName(): string | null {
-    return this.decoder.picked?.name ?? null
+  /**
+   * Whether the frames may be read by the adapter `name`: the profile chose it, or chose `auto` and auto has not
+   * settled on another. Asked for every frame (the duplicate filter): no allocation.
+   */
+  mayRead(name: string): boolean {
+    const chosen = this.d.selection()
+    if (chosen !== AUTO && chosen !== name) return false
+    const picked = this.decoder.picked
+    return picked === null || picked.name === name
   }
 
   view(): { selected: string; picked: string | null } {

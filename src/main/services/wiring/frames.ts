@@ -11,8 +11,7 @@ export function wireFrames(
   w: Wiring,
 ): Pick<Engine, 'router' | 'replayRouter' | 'seekRouter' | 'seekChanges'> {
   const p = w.parts
-  const shared: Omit<FrameRouterDeps, 'decoder' | 'alerts' | 'tap'> = {
-    duplicate: (text, at) => w.maybeVoxfi() && p.duplicates.repeat(text, at),
+  const shared: Omit<FrameRouterDeps, 'decoder' | 'alerts' | 'tap' | 'duplicate'> = {
     secrets: w.secrets,
     inspector: p.inspector,
     interests: p.interests,
@@ -28,12 +27,20 @@ export function wireFrames(
     account: p.account,
     printed: (trade) => p.orders.onPrint(trade.market, trade.price, trade.size),
   }
-  const replayed = { decoder: p.replayVenue, alerts: REPLAY_ALERTS, replayed: true }
+  // A recording's copies are told apart as its own profile reads them, whatever the live profile is: a reference
+  // recording replayed beside a VoxFi profile keeps a print sent twice, and a VoxFi one drops the copy.
+  const replayed: Pick<FrameRouterDeps, 'decoder' | 'alerts' | 'replayed' | 'duplicate'> = {
+    decoder: p.replayVenue,
+    alerts: REPLAY_ALERTS,
+    replayed: true,
+    duplicate: p.duplicates.when(() => p.replayVenue.mayRead('voxfi')),
+  }
   const seekChanges = new SeekChanges()
   return {
     router: new FrameRouter({
       ...shared,
       decoder: p.venue,
+      duplicate: p.duplicates.when(w.maybeVoxfi),
       silence: p.silence,
       alerts: p.alerts,
       tap: (text, receivedAt) => p.recorder.frame(text, receivedAt),
