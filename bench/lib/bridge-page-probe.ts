@@ -3,9 +3,10 @@
 // PAGE_PROBE_INIT runs before the app's scripts (page.addInitScript) and wraps WebSocket so that every bridge
 // socket gets a 'message' listener of its own, added in the constructor and so called before the app's: the page's
 // receipt time of each batch, before the app parses or draws it. It does not parse the batch (that would double the
-// page's own cost of it): it reads the batch's `at` from its head, whether it carries market data (books, tickers
-// or trades), and every trade's `receivedAt` (the engine's receipt time of the trade's frame) and `ts` (the venue's
-// time, where it sends one; the simulator stamps it when it generates the trade) with string scans.
+// page's own cost of it): it reads the batch's `at` from its head, whether it carries market data (books or book
+// deltas, tickers or trades), and every trade's `receivedAt` (the engine's receipt time of the trade's frame) and
+// `ts` (the venue's time, where it sends one; the simulator stamps it when it generates the trade) with string
+// scans.
 // Trades in a resume batch's `tapes` are old by design and are not timed.
 // PAGE_PROBE_START starts the window; PAGE_PROBE_STOP ends it and returns a PageWindow.
 
@@ -24,7 +25,7 @@ export const PAGE_PROBE_INIT = `(() => {
         rec.batches++
         const head = HEAD.exec(text)
         if (head) rec.batchDelay.push(now - Number(head[1]))
-        if (text.includes('"books":') || text.includes('"tickers":') || text.includes('"trades":')) rec.dataAt.push(now)
+        if (text.includes('"books":') || text.includes('"bookDeltas":') || text.includes('"tickers":') || text.includes('"trades":')) rec.dataAt.push(now)
         if (text.includes('"tapes":')) return
         const from = text.indexOf('"trades":[')
         if (from < 0) return

@@ -39,7 +39,7 @@ export interface BridgeTap {
 }
 
 interface Frame {
-  batch?: { at?: unknown; trades?: unknown; books?: unknown }
+  batch?: { at?: unknown; trades?: unknown; books?: unknown; bookDeltas?: unknown }
   result?: { ok?: unknown; value?: { trades?: unknown } }
 }
 
@@ -54,7 +54,8 @@ function isTrade(v: unknown): v is TradeView {
   )
 }
 
-function isBook(v: unknown): v is BookView {
+/** A whole view or a delta (ViewBatch.bookDeltas): both carry the version's market, seq and updatedAt. */
+function isBook(v: unknown): v is Pick<BookView, 'market' | 'seq' | 'updatedAt'> {
   if (typeof v !== 'object' || v === null) return false
   const b = v as Partial<BookView>
   return typeof b.market === 'string'
@@ -85,15 +86,17 @@ export function tapBridge(page: Page, market: string): BridgeTap {
           trades.set(t.key, { price: t.price, size: t.size, ts: t.ts, receivedAt: t.receivedAt, batchAt: at })
         }
       }
-      if (Array.isArray(f.batch.books)) {
-        for (const b of f.batch.books as unknown[]) {
-          if (!isBook(b) || b.market !== market) continue
-          bookCount++
-          if (b.updatedAt === null || books.has(b.updatedAt)) continue
-          const seen = { seq: b.seq, receivedAt: b.updatedAt, batchAt: at }
-          books.set(b.updatedAt, seen)
-          if (b.seq !== null && !bySeq.has(b.seq)) bySeq.set(b.seq, seen)
-        }
+      // A window that takes deltas gets most versions as deltas: each is a version the ladder marks all the same.
+      const views: unknown[] = [f.batch.books, f.batch.bookDeltas].flatMap((list) =>
+        Array.isArray(list) ? (list as unknown[]) : [],
+      )
+      for (const b of views) {
+        if (!isBook(b) || b.market !== market) continue
+        bookCount++
+        if (b.updatedAt === null || books.has(b.updatedAt)) continue
+        const seen = { seq: b.seq, receivedAt: b.updatedAt, batchAt: at }
+        books.set(b.updatedAt, seen)
+        if (b.seq !== null && !bySeq.has(b.seq)) bySeq.set(b.seq, seen)
       }
       batches.push(at, tradeCount, bookCount)
       return
