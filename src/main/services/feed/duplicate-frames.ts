@@ -6,6 +6,8 @@
 // Only texts that were read as market data are remembered, so a copy is known by its text alone and dropped
 // before it is parsed: the same text reads the same.
 
+import { TextsByLength } from '../base/texts-by-length'
+
 /** What the frame router asks of the filter (frames.ts `FrameRouterDeps.duplicate`). */
 export interface DuplicateFilter {
   /** True for the copy of a remembered text within the window (the copy is dropped; a third arrival is new). */
@@ -25,12 +27,8 @@ export class DuplicateFrames implements DuplicateFilter {
   /** Texts remembered, oldest first; entries before `head` are gone (the array is compacted now and then). */
   private queue: Seen[] = []
   private head = 0
-  /**
-   * The live entries by their text's length, then compared whole: a Map keyed by the text would hash each frame's
-   * text (2 KB for VoxFi's whole books), which costs as much as decoding one.
-   */
-  private readonly byLength = new Map<number, Seen[]>()
-  private live = 0
+  /** The live entries by their text. */
+  private readonly live = new TextsByLength<Seen>()
 
   constructor(
     private readonly windowMs = 1_000,
@@ -42,7 +40,7 @@ export class DuplicateFrames implements DuplicateFilter {
     const queue = this.queue
     while (this.head < queue.length) {
       const oldest = queue[this.head] as Seen
-      if (oldest.live && at - oldest.at <= this.windowMs && this.live < this.cap) break
+      if (oldest.live && at - oldest.at <= this.windowMs && this.live.size < this.cap) break
       if (oldest.live) this.unlink(oldest)
       this.head += 1
     }
@@ -50,24 +48,19 @@ export class DuplicateFrames implements DuplicateFilter {
       this.queue = queue.slice(this.head)
       this.head = 0
     }
-    if (this.live === 0) return false
-    const list = this.byLength.get(text.length)
-    if (list === undefined) return false
-    for (const seen of list) {
-      if (seen.text !== text) continue
-      this.unlink(seen)
-      return true
-    }
-    return false
+    const seen = this.live.get(text)
+    if (seen === undefined) return false
+    this.unlink(seen)
+    return true
   }
 
   remember(text: string, at: number): void {
     const seen: Seen = { text, at, live: true }
+    // The router remembers a text only once `copy` found none live; were one live, the newer entry replaces it.
+    const older = this.live.get(text)
+    if (older !== undefined) older.live = false
     this.queue.push(seen)
-    const list = this.byLength.get(text.length)
-    if (list === undefined) this.byLength.set(text.length, [seen])
-    else list.push(seen)
-    this.live += 1
+    this.live.set(text, seen)
   }
 
   /** The filter only where `applies()` (the frames may be VoxFi's): elsewhere nothing is a copy. */
@@ -83,16 +76,12 @@ export class DuplicateFrames implements DuplicateFilter {
   clear(): void {
     this.queue = []
     this.head = 0
-    this.byLength.clear()
-    this.live = 0
+    this.live.clear()
   }
 
   /** Forgets a live entry (expired, or its copy came); its place in the queue is skipped later. */
   private unlink(seen: Seen): void {
     seen.live = false
-    this.live -= 1
-    const list = this.byLength.get(seen.text.length) as Seen[]
-    if (list.length === 1) this.byLength.delete(seen.text.length)
-    else list.splice(list.indexOf(seen), 1)
+    this.live.delete(seen.text, seen)
   }
 }
