@@ -54,3 +54,19 @@ export function captureLogger(echo = false): CapturedLog {
   }
   return { lines, logger: { info: push('info'), warn: push('warn'), error: push('error') } }
 }
+
+/**
+ * `run`'s wall time and the CPU time this process spent meanwhile (user and system, every thread: zlib's
+ * work on the libuv pool included). A bound on work done holds on a loaded machine, where a wall-clock bound
+ * measures how long the test waited for a core (vitest runs each file in its own process).
+ */
+export async function cpuTime<T>(
+  run: () => Promise<T>,
+): Promise<{ value: T; cpuMs: number; wallMs: number }> {
+  const cpu0 = process.cpuUsage()
+  const t0 = performance.now()
+  const value = await run()
+  const wallMs = performance.now() - t0
+  const cpu = process.cpuUsage(cpu0)
+  return { value, cpuMs: (cpu.user + cpu.system) / 1_000, wallMs }
+}
