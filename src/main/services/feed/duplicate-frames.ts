@@ -83,5 +83,8 @@ export class DuplicateFrames implements DuplicateFilter {
   private unlink(seen: Seen): void {
     seen.live = false
     this.live.delete(seen.text, seen)
+    // The queue keeps the entry until it is compacted (seconds at a busy feed): it must not keep the text, or
+    // every frame's 2 KB would outlive the young generation and be collected in the old.
+    seen.text = ''
   }
 }
