@@ -5,6 +5,7 @@
 // Prints one JSON line on stdout (progress on stderr); exit 0 only when every failure count is 0, 1 otherwise,
 // 2 for bad arguments.
 import { setTimeout as delay } from 'node:timers/promises'
+import { receiveBooks, type HeldBooks } from '../../src/shared/book-delta'
 import type { ViewBatch } from '../../src/shared/ipc'
 import type { BookView, StreamStatus } from '../../src/shared/model'
 import {
@@ -275,12 +276,26 @@ async function main(): Promise<number> {
 
     let batches = 0
     let batchBookViews = 0
+    let batchBookDeltas = 0
+    // The client takes book deltas, as every window does (docs/architecture.md, "Book deltas"): each view
+    // judged is the one a window would show, rebuilt from the deltas by the windows' own code.
+    let held: HeldBooks = { books: {}, bases: {} }
     const sink = (batch: ViewBatch): void => {
       batches++
-      if (batch.books === undefined) return
+      if (batch.books === undefined && batch.bookDeltas === undefined) return
       // The engine catches a throwing sink and only warns: a harness bug must not pass as a quiet run.
       try {
-        for (const v of batch.books) {
+        const received = receiveBooks(held, batch)
+        held = { books: received.books, bases: received.bases }
+        // In process nothing is lost or merged on the way: a delta that does not fit is the fan-out's mistake.
+        if (received.lost) crash(`a book delta did not fit the view the client held (batch ${batch.seq})`)
+        const markets = new Set<string>()
+        for (const v of batch.books ?? []) markets.add(v.market)
+        for (const d of batch.bookDeltas ?? []) markets.add(d.market)
+        batchBookDeltas += batch.bookDeltas?.length ?? 0
+        for (const market of markets) {
+          const v = held.books[market]
+          if (v === undefined) continue
           batchBookViews++
           ck.view(v, batch.at)
         }
@@ -294,7 +309,7 @@ async function main(): Promise<number> {
       demo: false,
       logger,
     })
-    client = engine.attachClient({ label: 'soak', sink })
+    client = engine.attachClient({ label: 'soak', sink, bookDeltas: true })
     const c = client
     const base = `127.0.0.1:${proxy.port}`
     const profile = must(
@@ -429,6 +444,7 @@ async function main(): Promise<number> {
       counts: {
         batches,
         batchBookViews,
+        batchBookDeltas,
         polls: ck.polls,
         viewsCompared: ck.viewsCompared,
         viewsSkippedNoTruth: ck.viewsSkippedNoTruth,
