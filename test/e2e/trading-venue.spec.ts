@@ -113,6 +113,10 @@ test('a key without create_orders: a lasting, named state; market data and accou
     await expect(blocked).toHaveAttribute('data-code', 'permission')
     await expect(blocked).toContainText('Profile → Security')
     await expect(blocked).not.toContainText('IP')
+    // Said once: the refusal points at the note instead of repeating it.
+    await expect(ticket(page).getByTestId('order-error')).toHaveText(
+      /refused this order \(PO7\), for the reason above/,
+    )
     await expect(ticket(page).getByTestId('order-submit')).toBeDisabled()
     await expect(page.getByTestId('trading-blocked')).toHaveAttribute('data-code', 'permission')
     await page.screenshot({ path: test.info().outputPath('key-without-create-orders.png') })

@@ -128,6 +128,21 @@ describe('refusals in words', () => {
     expect(venue('-1', 500).sentence).toContain('Check your open orders')
   })
 
+  it('says a refusal once when the ticket already shows its lasting state', () => {
+    const po7 = tradeError('place', 403, { error: 'refused', error_code: 'PO7' })
+    expect(explainRefusal(po7, 'permission')).toEqual({
+      code: 'PO7',
+      sentence: 'The venue refused this order (PO7), for the reason above.',
+      field: null,
+      detail: null,
+    })
+    // Another lasting state shown: this refusal still says everything.
+    expect(explainRefusal(po7, 'busy').sentence).toContain('Profile → Security')
+    expect(explainRefusal({ code: 'busy', message: 'x' }, 'busy').sentence).toBe(
+      'This order was not sent, for the reason above.',
+    )
+  })
+
   it('says what the app’s own refusals ask of the trader', () => {
     expect(of({ code: 'permission', message: 'denied' }).sentence).toContain('Profile → Security')
     expect(of({ code: 'permission' }).sentence).not.toMatch(/IP/)

@@ -121,8 +121,8 @@ function useBlock(): { code: string; text: string } | null {
   return null
 }
 
-function RefusalBox({ error }: { error: ApiError }) {
-  const r = explainRefusal(error)
+function RefusalBox({ error, shown }: { error: ApiError; shown: string | null }) {
+  const r = explainRefusal(error, shown)
   return (
     <div className="alert error ticket-error" role="alert" data-testid="order-error" data-code={r.code}>
       {r.sentence}
@@ -451,7 +451,7 @@ export function OrderTicket({ market }: { market: string }) {
           {est !== null && shape !== null ? <Estimate est={est} shape={shape} mode={mode} /> : null}
         </>
       )}
-      {refusal !== null ? <RefusalBox error={refusal} /> : null}
+      {refusal !== null ? <RefusalBox error={refusal} shown={block?.code ?? null} /> : null}
       {sent !== null && !collapsed ? <SentOrder reply={sent} /> : null}
       {asking !== null ? (
         <OrderConfirm

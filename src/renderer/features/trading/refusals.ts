@@ -67,7 +67,23 @@ function appSentence(error: ApiError): string {
   }
 }
 
-export function explainRefusal(error: ApiError): Refusal {
+/**
+ * `shown`: the code of the lasting state the ticket already says in its note (useBlock), if any. A refusal of that
+ * very code (the venue's PO7 once the key is known to lack the permission, a cancel-all in progress) is then said
+ * once, by the note; the refusal only says that this order met it.
+ */
+export function explainRefusal(error: ApiError, shown: string | null = null): Refusal {
+  if (shown !== null && error.code === shown) {
+    return {
+      code: error.venueCode ?? error.code,
+      sentence:
+        error.venueCode !== undefined
+          ? `The venue refused this order (${error.venueCode}), for the reason above.`
+          : 'This order was not sent, for the reason above.',
+      field: null,
+      detail: null,
+    }
+  }
   // The engine words the venue's codes (orders/venue.ts, one place): its message is the sentence.
   const sentence = error.venueCode !== undefined ? error.message : appSentence(error)
   return {
