@@ -751,13 +751,14 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioResult
     await new Promise((r) => setTimeout(r, opts.seconds * 1000))
     const scroll = scrolling === null ? null : await scrolling.stop()
     const stop = (await page.evaluate(PROBE_STOP)) as ProbeStop
-    if (!traceCpu) await stopInstruments()
     const counted = meter.stop()
     loopDelay.disable()
     const frames1 = await engineFrames(ctl)
     const generated = (await sim.generated()) - generated0
     const seconds = (performance.now() - t0) / 1000
     const epoch1 = epoch0 + seconds * 1000
+    // After the window: writing a trace takes seconds, which are no part of it.
+    if (!traceCpu) await stopInstruments()
     // Late frames of the window (DevTools events, the ground truth's socket) are counted by their timestamps.
     await new Promise((r) => setTimeout(r, SETTLE_MS))
     const truthCounts = truth.counts(epoch0, epoch1)
