@@ -7,11 +7,15 @@
 // Element Timing). See bench/README.md, "UI benchmark".
 //   npm run bench:ui -- [--scenario demo|firehose|tape-scroll|watchlist-scroll|all] [--rate MSGS_PER_SEC] [--seconds S]
 //                       [--dialect voxfi|reference] [--renderer-dir DIR] [--cpu-profile FILE] [--trace FILE]
+//                       [--trace-window cpu|counted]
 // --dialect: the simulator's (default voxfi, as the app's demo runs it; reference for the earlier figures).
 // --cpu-profile writes a DevTools CPU profile of the page over the measurement window (read it with
 // bench/lib/profile-summary.ts); the profiler's own cost is in that run's figures.
 // --trace writes a Chrome trace (DevTools Performance categories) of the page over the measurement window (read it
 // with bench/lib/trace-summary.ts: main-thread time by event, style / layout / paint); its cost is in the figures.
+// In demo and firehose the CPU is measured over a window of its own with no rAF counter in the page (the counter
+// makes every frame commit), then fps and frame to pixel over a second window with it; --seconds each.
+// --trace-window: which of the two the trace and the CPU profile cover (default cpu).
 // --renderer-dir serves an already built renderer (e.g. an older commit's, to compare) instead of out/renderer.
 // One JSON line on stdout; progress and a human summary on stderr. Exit 3 when a scenario's load was not
 // delivered, 2 on bad arguments, 1 on an error.
@@ -37,6 +41,7 @@ interface Args {
   rendererDir: string | null
   cpuProfile: string | null
   trace: string | null
+  traceWindow: 'cpu' | 'counted'
 }
 
 function parseArgs(argv: string[]): Args {
@@ -55,6 +60,7 @@ function parseArgs(argv: string[]): Args {
     '--renderer-dir',
     '--cpu-profile',
     '--trace',
+    '--trace-window',
   ])
   for (let i = 0; i < argv.length; i += 2) {
     if (!known.has(argv[i] ?? '')) throw new UsageError(`unknown argument ${argv[i] ?? ''}`)
@@ -69,6 +75,9 @@ function parseArgs(argv: string[]): Args {
   const kinds = ['demo', 'firehose', 'tape-scroll', 'watchlist-scroll'] as const
   if (scenario !== 'all' && !(kinds as readonly string[]).includes(scenario))
     throw new UsageError(`--scenario must be ${kinds.join(', ')} or all`)
+  const traceWindow = value('trace-window') ?? 'cpu'
+  if (traceWindow !== 'cpu' && traceWindow !== 'counted')
+    throw new UsageError('--trace-window must be cpu or counted')
   const dialect = value('dialect') ?? 'voxfi'
   if (!(DIALECTS as readonly string[]).includes(dialect))
     throw new UsageError(`--dialect must be ${DIALECTS.join(' or ')}`)
@@ -80,6 +89,7 @@ function parseArgs(argv: string[]): Args {
     rendererDir: value('renderer-dir') ?? null,
     cpuProfile: value('cpu-profile') ?? null,
     trace: value('trace') ?? null,
+    traceWindow,
   }
 }
 
@@ -146,6 +156,7 @@ async function main(): Promise<number> {
         rendererDir,
         cpuProfile: perScenario(args.cpuProfile, '.cpuprofile', kind, args.scenarios.length),
         trace: perScenario(args.trace, '.json', kind, args.scenarios.length),
+        traceWindow: args.traceWindow,
         logger,
         progress,
         onBrowser: (v) => {

@@ -10,7 +10,7 @@ import type { Dialect } from '../../src/sim/index'
 import { CHROMIUM, CHROMIUM_ARGS } from '../../test/e2e/chromium.mjs'
 import { writeFileSync } from 'node:fs'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
-import { schedSample, threadTime } from '../lib/cpu'
+import { schedSample, threadTime, type ThreadTime } from '../lib/cpu'
 import { round, SampleSet } from '../lib/stats'
 import { tapBridge, type BridgeTap } from './bridge-tap'
 import { PROBE_INIT, PROBE_START, PROBE_STOP, spinScript, type ProbeStart, type ProbeStop } from './probe'
@@ -118,6 +118,11 @@ export interface ScenarioOptions {
   cpuProfile?: string | null
   /** Writes a Chrome trace of the page over the measurement window here (read it with bench/lib/trace-summary.ts). */
   trace?: string | null
+  /**
+   * Which window the trace and the CPU profile cover where there are two (demo, firehose): the CPU window (default)
+   * or the frame-counted one (for the long tail of frame to pixel).
+   */
+  traceWindow?: 'cpu' | 'counted'
 }
 
 /** Below this share of the asked rate reaching the engine, the result is `load_not_delivered`. */
@@ -170,6 +175,21 @@ export interface SlowSample {
   paint_to_presentation_ms: number | null
 }
 
+/** Each % of one core over a window: user + system time from /proc, all of a process's threads. */
+export interface CpuFigures {
+  renderer: number | null
+  chromium_all: number
+  browser: number
+  gpu: number
+  utility: number
+  zygote: number
+  other_renderers: number
+  /** This Node process: engine, browser host, Playwright's driver, the ground truth. */
+  bench_node_process: number
+  /** The simulator's own Node process. */
+  simulator_process: number | null
+}
+
 export interface ScenarioResult {
   scenario: ScenarioKind
   dialect: Dialect
@@ -193,19 +213,22 @@ export interface ScenarioResult {
     page_trades_per_sec: number
     page_book_views_per_sec: number
   }
-  cpu_pct_of_one_core: {
-    renderer: number | null
-    chromium_all: number
-    browser: number
-    gpu: number
-    utility: number
-    zygote: number
-    other_renderers: number
-    /** This Node process: engine, browser host, Playwright's driver, the ground truth. */
-    bench_node_process: number
-    /** The simulator's own Node process. */
-    simulator_process: number | null
+  cpu_pct_of_one_core: CpuFigures
+
+  /**
+   * The window `cpu_pct_of_one_core` was measured over. In `demo` and `firehose` it is a window of its own, just
+   * before the frame-counted one, with no requestAnimationFrame loop of the bench's in the page: the counter makes
+   * the page produce (and commit) a frame at every tick, which a window left alone does only when something
+   * changed. In the scroll scenarios the scrolling is itself a rAF loop, so the CPU is the scrolled window's.
+   */
+  cpu_window: {
+    frame_counter: boolean
+    seconds: number
+    renderer_main_thread_busy: number | null
+    renderer_main_thread_waiting_for_cpu: number | null
   }
+  /** The same processes over the frame-counted window (fps, frame to pixel): what the counter's frames add. */
+  cpu_pct_of_one_core_with_frame_counter: CpuFigures
   renderer_pid: number | null
   renderer_identified: boolean
   /**
@@ -489,6 +512,95 @@ function frameStats(
   }
 }
 
+/** CPU over one window: each process's share of a core, and the two main threads' schedstat. */
+interface CpuReading {
+  seconds: number
+  figures: CpuFigures
+  /** The renderer measured: the identified one, else the window's busiest page renderer. */
+  rendererPid: number | null
+  rendererExited: boolean
+  rendererThread: ThreadTime | null
+  bench: ThreadTime | null
+}
+
+/**
+ * Starts measuring CPU over a window: every Chromium process, this process and the simulator's (from /proc), and
+ * the page renderer's and this process's main threads (schedstat). `stop` ends the window.
+ */
+function startCpuWindow(
+  renderer: { pid: number | null; identified: boolean },
+  simPid: number,
+): { stop: () => CpuReading } {
+  const benchSched0 = schedSample('self')
+  const rendererSched0 = renderer.pid === null ? null : schedSample(renderer.pid)
+  const procs0: ProcSample[] = chromiumProcesses()
+  const node0 = process.cpuUsage()
+  const simTicks0 = processTicks(simPid)
+  const t0 = performance.now()
+  return {
+    stop: () => {
+      const procs1 = chromiumProcesses()
+      const node1 = process.cpuUsage(node0)
+      const simTicks1 = processTicks(simPid)
+      const bench = threadTime(benchSched0, schedSample('self'))
+      const rendererThread =
+        renderer.pid === null ? null : threadTime(rendererSched0, schedSample(renderer.pid))
+      const seconds = (performance.now() - t0) / 1000
+      const cpu = cpuDelta(procs0, procs1)
+      const sum = (pred: (c: (typeof cpu)[number]) => boolean): number =>
+        cpu.filter(pred).reduce((a, c) => a + c.seconds, 0)
+      let rendererPid = renderer.pid
+      if (!renderer.identified) {
+        const webui = new Set(procs1.filter((p) => p.webui).map((p) => p.pid))
+        const busiest = cpu
+          .filter((c) => c.kind === 'renderer' && !webui.has(c.pid))
+          .sort((a, b) => b.seconds - a.seconds)[0]
+        rendererPid = busiest?.pid ?? null
+      }
+      const rendererCpu = cpu.find((c) => c.pid === rendererPid)
+      return {
+        seconds,
+        rendererPid,
+        rendererExited: rendererPid !== null && rendererCpu === undefined,
+        rendererThread,
+        bench,
+        figures: {
+          renderer: rendererCpu === undefined ? null : pct(rendererCpu.seconds, seconds),
+          chromium_all: pct(
+            sum(() => true),
+            seconds,
+          ),
+          browser: pct(
+            sum((c) => c.kind === 'browser'),
+            seconds,
+          ),
+          gpu: pct(
+            sum((c) => c.kind === 'gpu'),
+            seconds,
+          ),
+          utility: pct(
+            sum((c) => c.kind === 'utility'),
+            seconds,
+          ),
+          zygote: pct(
+            sum((c) => c.kind === 'zygote' || c.kind === 'other'),
+            seconds,
+          ),
+          other_renderers: pct(
+            sum((c) => c.kind === 'renderer' && c.pid !== rendererPid),
+            seconds,
+          ),
+          bench_node_process: pct((node1.user + node1.system) / 1e6, seconds),
+          simulator_process:
+            simTicks0 === null || simTicks1 === null
+              ? null
+              : pct((simTicks1 - simTicks0) / clockTicksPerSecond(), seconds),
+        },
+      }
+    },
+  }
+}
+
 export async function runScenario(opts: ScenarioOptions): Promise<ScenarioResult> {
   const { kind, progress } = opts
   const cleanup: Array<() => Promise<unknown>> = []
@@ -584,20 +696,51 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioResult
     progress(`${kind}: warm-up ${opts.warmupSeconds} s, then measuring ${opts.seconds} s`)
     await page.waitForTimeout(opts.warmupSeconds * 1000)
 
-    // ---- the measurement window
+    const counterFree = kind === 'demo' || kind === 'firehose'
+    const traceCpu = opts.traceWindow !== 'counted' && counterFree
+    let tracer: { stop: (file: string) => Promise<void> } | null = null
+    let profiler: { stop: (file: string) => Promise<void> } | null = null
+    const instrumentsWindow = traceCpu ? 'the CPU window' : 'the frame-counted window'
+    const startInstruments = async (): Promise<void> => {
+      profiler = opts.cpuProfile ? await startPageProfile(page) : null
+      tracer = opts.trace ? await startPageTrace(browser, page) : null
+    }
+    const stopInstruments = async (): Promise<void> => {
+      if (profiler !== null && opts.cpuProfile) {
+        await profiler.stop(opts.cpuProfile)
+        notes.push(
+          `a DevTools CPU profile of the page ran through ${instrumentsWindow} (${opts.cpuProfile}): its figures include its cost`,
+        )
+      }
+      if (tracer !== null && opts.trace) {
+        await tracer.stop(opts.trace)
+        notes.push(
+          `a Chrome trace of the page ran through ${instrumentsWindow} (${opts.trace}): its figures include its cost`,
+        )
+      }
+    }
+
+    // ---- the CPU window, without the frame counter (demo, firehose: see ScenarioResult.cpu_window)
+    let quiet: CpuReading | null = null
+    if (counterFree) {
+      progress(`${kind}: CPU window ${opts.seconds} s, no frame counter in the page`)
+      if (traceCpu) await startInstruments()
+      const meter = startCpuWindow(renderer, sim.pid)
+      await new Promise((r) => setTimeout(r, opts.seconds * 1000))
+      quiet = meter.stop()
+      if (traceCpu) await stopInstruments()
+      progress(`${kind}: frame-counted window ${opts.seconds} s (fps, frame to pixel)`)
+    }
+
+    // ---- the frame-counted window
     const frames0 = await engineFrames(ctl)
     const generated0 = await sim.generated()
-    const simTicks0 = processTicks(sim.pid)
     const loopDelay = monitorEventLoopDelay({ resolution: 10 })
     loopDelay.enable()
-    const benchSched0 = schedSample('self')
-    const rendererSched0 = renderer.pid === null ? null : schedSample(renderer.pid)
-    const procs0: ProcSample[] = chromiumProcesses()
-    const node0 = process.cpuUsage()
+    const meter = startCpuWindow(renderer, sim.pid)
     const t0 = performance.now()
     const epoch0 = Date.now()
-    const profiler = opts.cpuProfile ? await startPageProfile(page) : null
-    const tracer = opts.trace ? await startPageTrace(browser, page) : null
+    if (!traceCpu) await startInstruments()
     const start = (await page.evaluate(PROBE_START)) as ProbeStart
     const scrolling =
       kind === 'tape-scroll'
@@ -608,29 +751,14 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioResult
     await new Promise((r) => setTimeout(r, opts.seconds * 1000))
     const scroll = scrolling === null ? null : await scrolling.stop()
     const stop = (await page.evaluate(PROBE_STOP)) as ProbeStop
-    if (profiler !== null && opts.cpuProfile) {
-      await profiler.stop(opts.cpuProfile)
-      notes.push(
-        `a DevTools CPU profile of the page ran through the window (${opts.cpuProfile}): figures include its cost`,
-      )
-    }
-    if (tracer !== null && opts.trace) {
-      await tracer.stop(opts.trace)
-      notes.push(
-        `a Chrome trace of the page ran through the window (${opts.trace}): figures include its cost`,
-      )
-    }
-    const procs1 = chromiumProcesses()
-    const node1 = process.cpuUsage(node0)
-    const simTicks1 = processTicks(sim.pid)
-    const benchThread = threadTime(benchSched0, schedSample('self'))
-    const rendererThread =
-      renderer.pid === null ? null : threadTime(rendererSched0, schedSample(renderer.pid))
+    const counted = meter.stop()
     loopDelay.disable()
     const frames1 = await engineFrames(ctl)
     const generated = (await sim.generated()) - generated0
     const seconds = (performance.now() - t0) / 1000
     const epoch1 = epoch0 + seconds * 1000
+    // After the window: writing a trace takes seconds, which are no part of it.
+    if (!traceCpu) await stopInstruments()
     // Late frames of the window (DevTools events, the ground truth's socket) are counted by their timestamps.
     await new Promise((r) => setTimeout(r, SETTLE_MS))
     const truthCounts = truth.counts(epoch0, epoch1)
@@ -641,21 +769,9 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioResult
     if (!start.supportedEntryTypes.includes('element'))
       notes.push('this Chromium does not list "element" in PerformanceObserver.supportedEntryTypes')
 
-    const cpu = cpuDelta(procs0, procs1)
-    const sum = (pred: (c: (typeof cpu)[number]) => boolean): number =>
-      cpu.filter(pred).reduce((a, c) => a + c.seconds, 0)
-    let rendererPid = renderer.pid
-    if (!renderer.identified) {
-      const webui = new Set(procs1.filter((p) => p.webui).map((p) => p.pid))
-      const busiest = cpu
-        .filter((c) => c.kind === 'renderer' && !webui.has(c.pid))
-        .sort((a, b) => b.seconds - a.seconds)[0]
-      rendererPid = busiest?.pid ?? null
-    }
-    const rendererCpu = cpu.find((c) => c.pid === rendererPid)
-    if (rendererPid !== null && rendererCpu === undefined)
+    const cpuSource = quiet ?? counted
+    if (cpuSource.rendererExited || counted.rendererExited)
       notes.push('the page renderer exited during the window')
-
     const engineRate = (frames1 - frames0) / seconds
     // The watchlist subscribes only its visible rows, so the asked rate is not meant to arrive in full.
     const asked = kind === 'demo' || kind === 'watchlist-scroll' ? null : opts.rate
@@ -707,45 +823,21 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioResult
         page_trades_per_sec: perSec(pageCounts.trades, seconds),
         page_book_views_per_sec: perSec(pageCounts.books, seconds),
       },
-      cpu_pct_of_one_core: {
-        renderer: rendererCpu === undefined ? null : pct(rendererCpu.seconds, seconds),
-        chromium_all: pct(
-          sum(() => true),
-          seconds,
-        ),
-        browser: pct(
-          sum((c) => c.kind === 'browser'),
-          seconds,
-        ),
-        gpu: pct(
-          sum((c) => c.kind === 'gpu'),
-          seconds,
-        ),
-        utility: pct(
-          sum((c) => c.kind === 'utility'),
-          seconds,
-        ),
-        zygote: pct(
-          sum((c) => c.kind === 'zygote' || c.kind === 'other'),
-          seconds,
-        ),
-        other_renderers: pct(
-          sum((c) => c.kind === 'renderer' && c.pid !== rendererPid),
-          seconds,
-        ),
-        bench_node_process: pct((node1.user + node1.system) / 1e6, seconds),
-        simulator_process:
-          simTicks0 === null || simTicks1 === null
-            ? null
-            : pct((simTicks1 - simTicks0) / clockTicksPerSecond(), seconds),
+      cpu_pct_of_one_core: cpuSource.figures,
+      cpu_window: {
+        frame_counter: quiet === null,
+        seconds: round(cpuSource.seconds, 2) ?? 0,
+        renderer_main_thread_busy: round(cpuSource.rendererThread?.busy ?? null, 3),
+        renderer_main_thread_waiting_for_cpu: round(cpuSource.rendererThread?.waiting ?? null, 3),
       },
-      renderer_pid: rendererPid,
+      cpu_pct_of_one_core_with_frame_counter: counted.figures,
+      renderer_pid: cpuSource.rendererPid,
       renderer_identified: renderer.identified,
       contention: {
-        renderer_main_thread_busy: round(rendererThread?.busy ?? null, 3),
-        renderer_main_thread_waiting_for_cpu: round(rendererThread?.waiting ?? null, 3),
-        bench_main_thread_busy: round(benchThread?.busy ?? null, 3),
-        bench_main_thread_waiting_for_cpu: round(benchThread?.waiting ?? null, 3),
+        renderer_main_thread_busy: round(counted.rendererThread?.busy ?? null, 3),
+        renderer_main_thread_waiting_for_cpu: round(counted.rendererThread?.waiting ?? null, 3),
+        bench_main_thread_busy: round(counted.bench?.busy ?? null, 3),
+        bench_main_thread_waiting_for_cpu: round(counted.bench?.waiting ?? null, 3),
         bench_event_loop_delay_p99_ms: round(loopDelay.percentile(99) / 1e6, 1),
         bench_event_loop_delay_max_ms: round(loopDelay.max / 1e6, 1),
       },

@@ -51,13 +51,20 @@ export function summary(r: Report): string {
     out +=
       `  page got ${l.page_batches_per_sec} batches/s carrying ${l.page_trades_per_sec} trades/s and ` +
       `${l.page_book_views_per_sec} book views/s\n`
+    const w = s.cpu_window
+    const k0 = s.cpu_pct_of_one_core_with_frame_counter
     out +=
-      `  CPU (% of one core over ${s.seconds} s): page renderer ${f(c.renderer)}, all Chromium ${c.chromium_all} ` +
+      `  CPU (% of one core over ${w.seconds} s, ${w.frame_counter ? 'with' : 'without'} the bench's frame counter): ` +
+      `page renderer ${f(c.renderer)}, all Chromium ${c.chromium_all} ` +
       `(browser ${c.browser}, GPU ${c.gpu}, utility ${c.utility}, zygotes ${c.zygote}, other renderers ` +
       `${c.other_renderers}); bench Node process ${c.bench_node_process}, simulator ${f(c.simulator_process)}\n`
+    if (!w.frame_counter)
+      out +=
+        `  CPU with the frame counter (the window below, ${s.seconds} s): page renderer ${f(k0.renderer)}, ` +
+        `all Chromium ${k0.chromium_all} (GPU ${k0.gpu})\n`
     const k = s.contention
     out +=
-      `  main threads (share of the window on a CPU / waiting for one): renderer ${f(k.renderer_main_thread_busy)} / ` +
+      `  main threads (share of the frame-counted window on a CPU / waiting for one): renderer ${f(k.renderer_main_thread_busy)} / ` +
       `${f(k.renderer_main_thread_waiting_for_cpu)}, bench ${f(k.bench_main_thread_busy)} / ` +
       `${f(k.bench_main_thread_waiting_for_cpu)}; bench event-loop delay p99 ${f(k.bench_event_loop_delay_p99_ms)} ms, ` +
       `max ${f(k.bench_event_loop_delay_max_ms)} ms\n`

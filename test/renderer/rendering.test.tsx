@@ -97,9 +97,13 @@ describe('ladder rows', () => {
     await render(api, <OrderBook market="m1" levels={3} />)
     await act(async () => api.push({ books: [book(bids, asks)] }))
     for (const p of [0.51, 0.5, 0.49, 0.61, 0.62, 0.63]) expect(rendersOf(p)).toBe(1)
+    const askBar = container.querySelector<HTMLElement>('.ladder-row[data-price="0.61"] .depth-bar')?.style
+      .transform
+    expect(askBar).toBe('scaleX(0.354)')
     formatPrice.mockClear()
     // The worst bid's size changes: its own row only (totals above it are unchanged). The ladder's largest
-    // total changes too, which moves every depth bar through a context the bars alone read, not through the rows.
+    // total changes too; a new scale would move every depth bar through a context the bars alone read, not
+    // through the rows.
     const next = book(
       [
         [0.51, 100],
@@ -114,10 +118,12 @@ describe('ladder rows', () => {
     for (const p of [0.51, 0.5, 0.61, 0.62, 0.63]) expect(rendersOf(p)).toBe(0)
     const bar = (p: number): string | undefined =>
       container.querySelector<HTMLElement>(`.ladder-row[data-price="${p}"] .depth-bar`)?.style.transform
-    // Totals 100, 150 and 195 over the new largest, 195.
-    expect(bar(0.49)).toBe('scaleX(1)')
-    expect(bar(0.5)).toBe('scaleX(0.769)')
-    expect(bar(0.51)).toBe('scaleX(0.513)')
+    // The largest total went from 180 to 195, within the bars' scale (198, set at the first book: bar-scale.ts),
+    // which holds: totals 100, 150 and 195 over it, and the asks' bars, whose totals did not change, stay put.
+    expect(bar(0.49)).toBe('scaleX(0.985)')
+    expect(bar(0.5)).toBe('scaleX(0.758)')
+    expect(bar(0.51)).toBe('scaleX(0.505)')
+    expect(bar(0.61)).toBe(askBar)
     // The same book again (a new object, equal levels): no row renders.
     formatPrice.mockClear()
     await act(async () =>

@@ -1,7 +1,7 @@
 // Market depth: cumulative bid size (stepped area, buy colour) left of the mid and cumulative ask size (sell
 // colour) right of it, price on x, cumulative size on y, with a mid/spread marker. One <canvas>, sized by a
-// ResizeObserver at the device pixel ratio and redrawn only when the book view or the size changes, at most
-// once per animation frame (no loop: an unchanged book costs nothing). The book is followed at most every
+// ResizeObserver at the device pixel ratio and redrawn only when the book view or the size changes, in the
+// commit that brings the change (no loop: an unchanged book costs nothing). The book is followed at most every
 // CHART_INTERVAL_MS (under a firehose it changes every frame; the ladder shows every version), except that a
 // change of state (stale, resyncing, live again) shows at once. The hover crosshair and its readout are
 // DOM elements moved with a transform, so pointing never redraws the canvas. A stale or resyncing book gets the
@@ -9,7 +9,7 @@
 // Where the venue keeps the NO contract's book apart (VoxFi), the chart is the YES book with the NO book folded in
 // as the ladder folds it (ladder.ts: a NO bid at q adds to the YES asks at 1 − q), sizes summed per price: the
 // depth a trader can deal at, whichever book holds it. The ladder's NO-book toggle does not change the chart.
-import { useEffect, useMemo, useRef, useState, type PointerEvent } from 'react'
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type PointerEvent } from 'react'
 import { cumulativeAt, depthModel, niceTicks, type DepthModel, type DepthPoint } from './depth'
 import { formatMid, formatPrice, formatSize, type PriceUnit } from '../../lib/format'
 import { foldedLevels } from './ladder'
@@ -274,34 +274,17 @@ export function DepthChart({ market }: { market: string }) {
     return () => scheme?.removeEventListener('change', onScheme)
   }, [])
 
-  // One draw per animation frame at most, of the newest book and size.
-  const pending = useRef<{ frame: number; model: DepthModel | null; size: Size | null; unit: PriceUnit }>({
-    frame: 0,
-    model: null,
-    size: null,
-    unit: 'probability',
-  })
-  useEffect(() => {
-    const p = pending.current
-    p.model = model
-    p.size = size
-    p.unit = unit
-    if (p.frame !== 0) return
-    p.frame = requestAnimationFrame(() => {
-      p.frame = 0
-      const el = canvas.current
-      if (!el || !p.size) return
-      colours.current ??= readColours()
-      plot.current = draw(el, p.size, p.model, colours.current, p.unit)
-    })
+  // Drawn in the commit that brings a new book, size, theme or unit. The store applies batches in an animation
+  // frame and React commits them within it, so the canvas changes in the frame that applies the batch, with the
+  // ladder and the tape; a draw requested for the next animation frame made every book change a second frame
+  // (style, paint, layerize, commit) of its own. The store commits at most once a frame, and this chart's book at
+  // most every CHART_INTERVAL_MS.
+  useLayoutEffect(() => {
+    const el = canvas.current
+    if (!el || !size) return
+    colours.current ??= readColours()
+    plot.current = draw(el, size, model, colours.current, unit)
   }, [model, size, theme, unit])
-  useEffect(() => {
-    const p = pending.current
-    return () => {
-      if (p.frame !== 0) cancelAnimationFrame(p.frame)
-      p.frame = 0
-    }
-  }, [])
 
   const onPointerMove = (e: PointerEvent<HTMLDivElement>) => {
     const pl = plot.current

@@ -1,8 +1,9 @@
 // The ladder: asks above, bids below, fixed rows so nothing moves while the book streams. Rows are memoised on
 // plain values (price, size, running total), keyed by price, so a batch re-renders only the levels it changed.
-// The depth bars scale against the ladder's largest total, which comes through a context read by the bars alone,
-// so a new maximum (nearly every batch under load) re-renders the 30 bars, one inline transform each, and no
-// row; an inherited CSS variable on the ladder restyled every element under it instead. Rows and their cells
+// The depth bars scale against a steady scale near the ladder's largest total (bar-scale.ts), which comes through a
+// context read by the bars alone, so a new scale (only when the largest total moved well away from it) re-renders
+// the 30 bars, one inline transform each, and no row; an inherited CSS variable on the ladder restyled every
+// element under it instead. Rows and their cells
 // are layout roots (styles.css), so a changed size or total lays out its own cell only. A size change flashes:
 // a class set with the change and removed about FLASH_MS later in the frame of a later batch (store/highlights.ts),
 // so a flash costs two small repaints, no animation frames, and mostly no frame of its own. A quiet book keeps its levels readable under a static "Quiet?" mark; a stale or resyncing
@@ -46,6 +47,7 @@ import {
 import { fillTicket, setTicketRefusal } from '../../store/trading'
 import { cancelOrder } from '../trading'
 import { openAlertForm, openAlertManager } from '../../store/alerts-ui'
+import { barScale } from './bar-scale'
 import { StaleOverlay } from './StaleOverlay'
 import { useFreshnessNoAge } from '../../hooks/freshness'
 import { viewFreshness } from '../../lib/freshness'
@@ -97,7 +99,7 @@ function rowId(idPrefix: string, level: LevelRef): string {
 
 const NO_SIDES: LadderSides = { bids: [], asks: [] }
 
-/** The ladder's largest running total (never 0): what every depth bar is scaled against. */
+/** The size a full-width depth bar stands for (never 0): what every depth bar is scaled against. */
 const MaxCumulative = createContext(1)
 
 /** A level's depth bar: its running total as a share of the row's width (a transform: no layout, no repaint). */
@@ -280,8 +282,12 @@ export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; 
   const askCum = cumulate(asks)
   const bidCum = cumulate(bids)
   const maxCum = Math.max(askCum[askCum.length - 1] ?? 0, bidCum[bidCum.length - 1] ?? 0)
-  // Every depth bar is its total over this; never 0, so an empty ladder divides nothing by zero.
-  const barMax = maxCum > 0 ? maxCum : 1
+  // Every depth bar is its total over this: held while the largest total moves a little (bar-scale.ts), so a
+  // batch rewrites only the bars whose totals changed. Kept as state, set during render (React's "adjust state
+  // on prop change" pattern): the first render of this book already uses it. Never 0.
+  const [heldScale, setHeldScale] = useState(0)
+  const barMax = barScale(heldScale, maxCum)
+  if (barMax !== heldScale) setHeldScale(barMax)
   // With implied levels, the best of either: the best price a trader can deal at, whichever book holds it.
   const bestBid = bids[0]?.price ?? null
   const bestAsk = asks[0]?.price ?? null
