@@ -18,6 +18,17 @@ import {
 
 const PRICE_KEYS = ['price', 'px', 'p', 'price_level', 'rate'] as const
 const SIZE_KEYS = [...QUANTITY_KEYS, 's', 'q', 'new_quantity', 'volume', 'shares'] as const
+// The key lists below are constants, not literals at their use: this runs for every frame no adapter reads.
+const YES_KEYS = ['yes'] as const
+const NO_KEYS = ['no'] as const
+const YES_DOLLARS_KEYS = ['yes_dollars'] as const
+const NO_DOLLARS_KEYS = ['no_dollars'] as const
+const BIDS_KEYS = ['bids', 'buys'] as const
+const ASKS_KEYS = ['asks', 'sells', 'offers'] as const
+const BARE_BIDS_KEYS = ['b', 'bid'] as const
+const BARE_ASKS_KEYS = ['a', 'ask'] as const
+const CHANGES_KEYS = ['price_changes', 'changes', 'updates'] as const
+const SIDE_KEYS = ['side', 'S', 'type'] as const
 
 /** Deribit tags each level with what happened to it: ["new"|"change"|"delete", price, amount]. */
 const LEVEL_ACTIONS = new Set(['new', 'change', 'update', 'delete', 'remove'])
@@ -99,10 +110,10 @@ function bookUpdate(
  */
 export function tryBook(o: Obj, ctx: Ctx, strong: boolean, out: Update[]): boolean {
   // YES/NO binary book (Kalshi): both sides are bids, on the YES and on the NO outcome.
-  const yes = arrayAt(o, ['yes'])
-  const no = arrayAt(o, ['no'])
-  const yesD = arrayAt(o, ['yes_dollars'])
-  const noD = arrayAt(o, ['no_dollars'])
+  const yes = arrayAt(o, YES_KEYS)
+  const no = arrayAt(o, NO_KEYS)
+  const yesD = arrayAt(o, YES_DOLLARS_KEYS)
+  const noD = arrayAt(o, NO_DOLLARS_KEYS)
   if (yes !== undefined || no !== undefined || yesD !== undefined || noD !== undefined) {
     const cents = yes !== undefined || no !== undefined
     const price: PriceFn = cents ? binaryPrice : dollarPrice
@@ -122,11 +133,11 @@ export function tryBook(o: Obj, ctx: Ctx, strong: boolean, out: Update[]): boole
     return true
   }
 
-  const bidsRaw = arrayAt(o, ['bids', 'buys'])
-  const asksRaw = arrayAt(o, ['asks', 'sells', 'offers'])
+  const bidsRaw = arrayAt(o, BIDS_KEYS)
+  const asksRaw = arrayAt(o, ASKS_KEYS)
   // Bare `b`/`a` (Binance, Bybit) are lists only in a book message; in bookTicker they are best prices.
-  const bRaw = bidsRaw ?? (strong ? arrayAt(o, ['b', 'bid']) : undefined)
-  const aRaw = asksRaw ?? (strong ? arrayAt(o, ['a', 'ask']) : undefined)
+  const bRaw = bidsRaw ?? (strong ? arrayAt(o, BARE_BIDS_KEYS) : undefined)
+  const aRaw = asksRaw ?? (strong ? arrayAt(o, BARE_ASKS_KEYS) : undefined)
   if (bRaw !== undefined || aRaw !== undefined) {
     const bids = levels(bRaw ?? [], plainPrice, false)
     const asks = levels(aRaw ?? [], plainPrice, false)
@@ -135,7 +146,7 @@ export function tryBook(o: Obj, ctx: Ctx, strong: boolean, out: Update[]): boole
     return true
   }
 
-  const changes = arrayAt(o, ['price_changes', 'changes', 'updates'])
+  const changes = arrayAt(o, CHANGES_KEYS)
   if (changes !== undefined && (strong || changes.length > 0)) {
     sideTagged(o, changes, ctx, out)
     return true
@@ -172,31 +183,43 @@ interface Group {
   bad: boolean
 }
 
+/** A message's level changes by market, in order of first appearance. */
+class Groups {
+  // Most messages change one market: its group is kept aside, and the map is made only when a second market
+  // shows up.
+  private first: Group | null = null
+  private map: Map<string | null, Group> | null = null
+
+  of(market: string | null): Group {
+    const first = this.first
+    if (first === null) return (this.first = newGroup(market))
+    if (first.market === market) return first
+    this.map ??= new Map([[first.market, first]])
+    let g = this.map.get(market)
+    if (g === undefined) {
+      g = newGroup(market)
+      this.map.set(market, g)
+    }
+    return g
+  }
+
+  all(): readonly Group[] {
+    if (this.map !== null) return [...this.map.values()]
+    return this.first === null ? [] : [this.first]
+  }
+}
+
+function newGroup(market: string | null): Group {
+  return { market, bids: [], asks: [], relative: false, bad: false }
+}
+
 /**
  * Side-tagged level changes: Polymarket `price_changes: [{asset_id, price, size, side:"BUY"}]` (several
  * markets per message), Coinbase `changes: [["buy", price, size]]`, Coinbase Advanced `updates: [{side:"bid",
  * price_level, new_quantity}]`. One book update per market, in order of first appearance.
  */
 function sideTagged(o: Obj, items: unknown[], ctx: Ctx, out: Update[]): void {
-  // Most messages change one market: its group is kept aside, and the map (in order of first appearance) is made
-  // only when a second market shows up.
-  // (Typed by assertion: TypeScript does not follow assignments made in the closure below.)
-  let first = null as Group | null
-  let groups = null as Map<string | null, Group> | null
-  const groupFor = (market: string | null): Group => {
-    if (first === null) {
-      first = { market, bids: [], asks: [], relative: false, bad: false }
-      return first
-    }
-    if (first.market === market) return first
-    groups ??= new Map([[first.market, first]])
-    let g = groups.get(market)
-    if (g === undefined) {
-      g = { market, bids: [], asks: [], relative: false, bad: false }
-      groups.set(market, g)
-    }
-    return g
-  }
+  const groups = new Groups()
   for (const item of items) {
     let sideRaw: unknown
     let p: number | undefined
@@ -209,7 +232,7 @@ function sideTagged(o: Obj, items: unknown[], ctx: Ctx, out: Update[]): void {
       p = num(item[1])
       s = num(item[2])
     } else if (isObj(item)) {
-      sideRaw = pick(item, ['side', 'S', 'type'])
+      sideRaw = pick(item, SIDE_KEYS)
       binary = typeof sideRaw === 'string' && /^(yes|no)$/i.test(sideRaw)
       const pRaw = pick(item, PRICE_KEYS)
       p = binary ? binaryPrice(pRaw) : num(pRaw)
@@ -221,10 +244,10 @@ function sideTagged(o: Obj, items: unknown[], ctx: Ctx, out: Update[]): void {
       // `marketOf(o) ?? (what encloses it)`, so `marketOf(o) ?? ctx.market` is ctx.market.
       if (item !== o) market = marketOf(item) ?? ctx.market
     } else {
-      groupFor(market).bad = true
+      groups.of(market).bad = true
       continue
     }
-    const g = groupFor(market)
+    const g = groups.of(market)
     const side = sideWord(sideRaw)
     if (side === undefined || !validLevel(p, s, relative)) {
       g.bad = true
@@ -236,7 +259,7 @@ function sideTagged(o: Obj, items: unknown[], ctx: Ctx, out: Update[]): void {
     if (side === 'buy') g.bids.push(lvl)
     else g.asks.push(noSide ? [complement(lvl[0]), lvl[1]] : lvl)
   }
-  const all: readonly Group[] = groups !== null ? [...groups.values()] : first !== null ? [first] : []
+  const all = groups.all()
   if (all.length === 0) {
     out.push(bookUpdate(ctx, ctx.market, [], [], false))
     return

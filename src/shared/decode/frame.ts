@@ -137,6 +137,12 @@ function fastSim(o: Obj): Update | null {
 const CONTAINER_KEYS = ['data', 'msg', 'params', 'payload', 'result', 'events'] as const
 const TRADE_LISTS = ['trades', 'fills'] as const
 const TICKER_LISTS = ['tickers'] as const
+const SNAPSHOT_KEYS = ['snapshot', 'is_snapshot', 'isSnapshot'] as const
+const ACCOUNT_KEYS = ['user_id', 'userId'] as const
+
+const isUserWord = (w: string): boolean => w.startsWith('user')
+/** Coinbase's `match`: the trade's side is the maker's. */
+const isMatchWord = (w: string): boolean => w === 'match' || w === 'last_match'
 
 function decodeObject(o: Obj, ctx: Ctx, out: Update[]): void {
   const fast = fastSim(o)
@@ -153,7 +159,7 @@ function decodeObject(o: Obj, ctx: Ctx, out: Update[]): void {
   }
   if (
     hints.category === 'user' ||
-    hints.words.some((w) => w.startsWith('user')) ||
+    hints.words.some(isUserWord) ||
     (hints.category === 'trade' && isPolymarketUserTrade(o)) ||
     namesAnAccount(o)
   ) {
@@ -171,14 +177,10 @@ function decodeObject(o: Obj, ctx: Ctx, out: Update[]): void {
     // OKX names the instrument only in the subscription echo: {arg:{channel, instId}, data:[...]}.
     market: marketOf(o) ?? (isObj(o['arg']) ? marketOf(o['arg']) : undefined) ?? ctx.market,
     category,
-    snapshot:
-      flag(pick(o, ['snapshot', 'is_snapshot', 'isSnapshot'])) ??
-      hints.snapshot ??
-      snapshotByShape(o) ??
-      ctx.snapshot,
+    snapshot: flag(pick(o, SNAPSHOT_KEYS)) ?? hints.snapshot ?? snapshotByShape(o) ?? ctx.snapshot,
     seq: seq !== undefined && Number.isFinite(seq) ? seq : ctx.seq,
     ts: tsOf(o) ?? ctx.ts,
-    makerSide: ctx.makerSide || hints.words.some((w) => w === 'match' || w === 'last_match'),
+    makerSide: ctx.makerSide || hints.words.some(isMatchWord),
     depth: ctx.depth + 1,
   }
 
@@ -265,7 +267,7 @@ function isPolymarketUserTrade(o: Obj): boolean {
  * frames name their traders under other keys (`taker_id`, `maker_id`), one level down.
  */
 function namesAnAccount(o: Obj): boolean {
-  return idString(pick(o, ['user_id', 'userId'])) !== undefined
+  return idString(pick(o, ACCOUNT_KEYS)) !== undefined
 }
 
 function userUpdate(o: Obj, words: string[]): Update {

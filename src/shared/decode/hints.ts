@@ -98,6 +98,8 @@ export function wordHints(w: string): WordHints {
   return h
 }
 
+const INNER_CHANNEL_KEYS = ['arg', 'params'] as const
+
 export function readHints(o: Obj): Hints {
   const words: string[] = []
   for (const k of HINT_KEYS) {
@@ -113,7 +115,7 @@ export function readHints(o: Obj): Hints {
     }
   }
   // OKX: {arg:{channel:"books"}}; Deribit: {params:{channel:"book.X.100ms"}}.
-  for (const k of ['arg', 'params'] as const) {
+  for (const k of INNER_CHANNEL_KEYS) {
     if (!has(o, k)) continue
     const inner = o[k]
     if (isObj(inner) && typeof inner['channel'] === 'string') words.push(inner['channel'].toLowerCase())
