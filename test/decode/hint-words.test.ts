@@ -3,12 +3,11 @@
 // never change an answer: every word in the venue recordings and the fixtures reads the same from the table,
 // cold and warm, as read afresh; a full table still answers new words right. The frame shape a seek benchmark
 // reads with the tolerant reader (side-tagged single levels) decodes to the exact updates.
-import { readdirSync, readFileSync, statSync } from 'node:fs'
-import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { readCorpus } from '../../scripts/lib/corpus'
 import { decodeValue } from '../../src/shared/decode'
 import { classifyWord, MAX_WORDS, readHints, wordHints } from '../../src/shared/decode/hints'
+import { fixtureValues, parsed } from './fixture-values'
 import { RECORDINGS_DIR, recordingsOrReason, recordingsPresent } from './venue-recordings'
 
 recordingsOrReason('hint words')
@@ -25,24 +24,6 @@ function wordsIn(v: unknown, into: Set<string>, depth = 0): void {
   for (const inner of Object.values(o)) wordsIn(inner, into, depth + 1)
 }
 
-function jsonFiles(dir: string): string[] {
-  const out: string[] = []
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name)
-    if (statSync(path).isDirectory()) out.push(...jsonFiles(path))
-    else if (name.endsWith('.json')) out.push(path)
-  }
-  return out
-}
-
-function parsed(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    return undefined
-  }
-}
-
 function expectTableAgrees(words: Iterable<string>): number {
   let n = 0
   for (const w of words) {
@@ -57,8 +38,7 @@ function expectTableAgrees(words: Iterable<string>): number {
 describe('hint words', () => {
   it('the fixtures: every word reads the same from the table as afresh', () => {
     const words = new Set<string>()
-    for (const file of jsonFiles(resolve(import.meta.dirname, '../fixtures')))
-      wordsIn(parsed(readFileSync(file, 'utf8')), words)
+    for (const value of fixtureValues()) wordsIn(value, words)
     expect(expectTableAgrees(words)).toBeGreaterThan(10)
   })
 

@@ -2,6 +2,7 @@
 // (possibly for several markets in one message) and Kalshi's relative deltas.
 import type { Level, Update } from '../model'
 import type { Ctx } from './context'
+import { keyList, keysOf, type Shape } from './shape'
 import {
   binaryPrice,
   complement,
@@ -18,16 +19,18 @@ import {
 
 const PRICE_KEYS = ['price', 'px', 'p', 'price_level', 'rate'] as const
 const SIZE_KEYS = [...QUANTITY_KEYS, 's', 'q', 'new_quantity', 'volume', 'shares'] as const
-// The key lists below are constants, not literals at their use: this runs for every frame no adapter reads.
-const YES_KEYS = ['yes'] as const
-const NO_KEYS = ['no'] as const
-const YES_DOLLARS_KEYS = ['yes_dollars'] as const
-const NO_DOLLARS_KEYS = ['no_dollars'] as const
-const BIDS_KEYS = ['bids', 'buys'] as const
-const ASKS_KEYS = ['asks', 'sells', 'offers'] as const
-const BARE_BIDS_KEYS = ['b', 'bid'] as const
-const BARE_ASKS_KEYS = ['a', 'ask'] as const
-const CHANGES_KEYS = ['price_changes', 'changes', 'updates'] as const
+// The lists tryBook probes on every message it is given, narrowed to the message's shape (shape.ts).
+const YES_LIST = keyList(['yes'])
+const NO_LIST = keyList(['no'])
+const YES_DOLLARS_LIST = keyList(['yes_dollars'])
+const NO_DOLLARS_LIST = keyList(['no_dollars'])
+const BIDS_LIST = keyList(['bids', 'buys'])
+const ASKS_LIST = keyList(['asks', 'sells', 'offers'])
+const BARE_BIDS_LIST = keyList(['b', 'bid'])
+const BARE_ASKS_LIST = keyList(['a', 'ask'])
+const CHANGES_LIST = keyList(['price_changes', 'changes', 'updates'])
+const PRICE_LIST = keyList(PRICE_KEYS)
+const SIZE_LIST = keyList(SIZE_KEYS)
 const SIDE_KEYS = ['side', 'S', 'type'] as const
 
 /** Deribit tags each level with what happened to it: ["new"|"change"|"delete", price, amount]. */
@@ -108,12 +111,18 @@ function bookUpdate(
  * Tries every book shape on `o`. Returns false when `o` is not book-shaped (the caller tries other shapes);
  * true when it pushed updates (a malformed book becomes one `unknown`, the rest of the message still decodes).
  */
-export function tryBook(o: Obj, ctx: Ctx, strong: boolean, out: Update[]): boolean {
+export function tryBook(
+  o: Obj,
+  ctx: Ctx,
+  strong: boolean,
+  out: Update[],
+  shape: Shape | null = null,
+): boolean {
   // YES/NO binary book (Kalshi): both sides are bids, on the YES and on the NO outcome.
-  const yes = arrayAt(o, YES_KEYS)
-  const no = arrayAt(o, NO_KEYS)
-  const yesD = arrayAt(o, YES_DOLLARS_KEYS)
-  const noD = arrayAt(o, NO_DOLLARS_KEYS)
+  const yes = arrayAt(o, keysOf(shape, YES_LIST))
+  const no = arrayAt(o, keysOf(shape, NO_LIST))
+  const yesD = arrayAt(o, keysOf(shape, YES_DOLLARS_LIST))
+  const noD = arrayAt(o, keysOf(shape, NO_DOLLARS_LIST))
   if (yes !== undefined || no !== undefined || yesD !== undefined || noD !== undefined) {
     const cents = yes !== undefined || no !== undefined
     const price: PriceFn = cents ? binaryPrice : dollarPrice
@@ -133,11 +142,11 @@ export function tryBook(o: Obj, ctx: Ctx, strong: boolean, out: Update[]): boole
     return true
   }
 
-  const bidsRaw = arrayAt(o, BIDS_KEYS)
-  const asksRaw = arrayAt(o, ASKS_KEYS)
+  const bidsRaw = arrayAt(o, keysOf(shape, BIDS_LIST))
+  const asksRaw = arrayAt(o, keysOf(shape, ASKS_LIST))
   // Bare `b`/`a` (Binance, Bybit) are lists only in a book message; in bookTicker they are best prices.
-  const bRaw = bidsRaw ?? (strong ? arrayAt(o, BARE_BIDS_KEYS) : undefined)
-  const aRaw = asksRaw ?? (strong ? arrayAt(o, BARE_ASKS_KEYS) : undefined)
+  const bRaw = bidsRaw ?? (strong ? arrayAt(o, keysOf(shape, BARE_BIDS_LIST)) : undefined)
+  const aRaw = asksRaw ?? (strong ? arrayAt(o, keysOf(shape, BARE_ASKS_LIST)) : undefined)
   if (bRaw !== undefined || aRaw !== undefined) {
     const bids = levels(bRaw ?? [], plainPrice, false)
     const asks = levels(aRaw ?? [], plainPrice, false)
@@ -146,7 +155,7 @@ export function tryBook(o: Obj, ctx: Ctx, strong: boolean, out: Update[]): boole
     return true
   }
 
-  const changes = arrayAt(o, CHANGES_KEYS)
+  const changes = arrayAt(o, keysOf(shape, CHANGES_LIST))
   if (changes !== undefined && (strong || changes.length > 0)) {
     sideTagged(o, changes, ctx, out)
     return true
@@ -168,7 +177,12 @@ export function tryBook(o: Obj, ctx: Ctx, strong: boolean, out: Update[]): boole
   }
 
   // One level per message, tagged with its side; only when the message says it is a book.
-  if (strong && has(o, 'side') && pick(o, PRICE_KEYS) !== undefined && pick(o, SIZE_KEYS) !== undefined) {
+  if (
+    strong &&
+    has(o, 'side') &&
+    pick(o, keysOf(shape, PRICE_LIST)) !== undefined &&
+    pick(o, keysOf(shape, SIZE_LIST)) !== undefined
+  ) {
     sideTagged(o, [o], ctx, out)
     return true
   }

@@ -2,6 +2,7 @@
 // `channel`, `topic`, `op`, `action`, `method`, ...); this reads them all and maps their words to a category
 // and a snapshot/delta flag. Structure is judged elsewhere: a hint only steers which shape is tried.
 import type { ControlTopic, UserTopic } from '../model'
+import { keyList, keysOf, type Shape } from './shape'
 import { has, isObj, type Obj } from './values'
 
 export type DataCategory = 'book' | 'trade' | 'ticker'
@@ -98,11 +99,13 @@ export function wordHints(w: string): WordHints {
   return h
 }
 
-const INNER_CHANNEL_KEYS = ['arg', 'params'] as const
+const HINT_LIST = keyList(HINT_KEYS)
+const INNER_CHANNEL_LIST = keyList(['arg', 'params'])
 
-export function readHints(o: Obj): Hints {
+/** What `o` says it is; `shape` (shape.ts), when given, is o's. */
+export function readHints(o: Obj, shape: Shape | null = null): Hints {
   const words: string[] = []
-  for (const k of HINT_KEYS) {
+  for (const k of keysOf(shape, HINT_LIST)) {
     if (!has(o, k)) continue
     const v = o[k]
     if (typeof v === 'string' && v.length > 0 && v.length < 200) words.push(v.toLowerCase())
@@ -115,7 +118,7 @@ export function readHints(o: Obj): Hints {
     }
   }
   // OKX: {arg:{channel:"books"}}; Deribit: {params:{channel:"book.X.100ms"}}.
-  for (const k of INNER_CHANNEL_KEYS) {
+  for (const k of keysOf(shape, INNER_CHANNEL_LIST)) {
     if (!has(o, k)) continue
     const inner = o[k]
     if (isObj(inner) && typeof inner['channel'] === 'string') words.push(inner['channel'].toLowerCase())
