@@ -29,9 +29,22 @@ const ASKS_LIST = keyList(['asks', 'sells', 'offers'])
 const BARE_BIDS_LIST = keyList(['b', 'bid'])
 const BARE_ASKS_LIST = keyList(['a', 'ask'])
 const CHANGES_LIST = keyList(['price_changes', 'changes', 'updates'])
+const LISTS_LIST = keyList(
+  [
+    YES_LIST,
+    NO_LIST,
+    YES_DOLLARS_LIST,
+    NO_DOLLARS_LIST,
+    BIDS_LIST,
+    ASKS_LIST,
+    BARE_BIDS_LIST,
+    BARE_ASKS_LIST,
+    CHANGES_LIST,
+  ].flatMap((l) => l.keys),
+)
 const PRICE_LIST = keyList(PRICE_KEYS)
 const SIZE_LIST = keyList(SIZE_KEYS)
-const SIDE_KEYS = ['side', 'S', 'type'] as const
+const SIDE_LIST = keyList(['side', 'S', 'type'])
 
 /** Deribit tags each level with what happened to it: ["new"|"change"|"delete", price, amount]. */
 const LEVEL_ACTIONS = new Set(['new', 'change', 'update', 'delete', 'remove'])
@@ -107,17 +120,8 @@ function bookUpdate(
   return u
 }
 
-/**
- * Tries every book shape on `o`. Returns false when `o` is not book-shaped (the caller tries other shapes);
- * true when it pushed updates (a malformed book becomes one `unknown`, the rest of the message still decodes).
- */
-export function tryBook(
-  o: Obj,
-  ctx: Ctx,
-  strong: boolean,
-  out: Update[],
-  shape: Shape | null = null,
-): boolean {
+/** Books sent as level lists: YES/NO bids, bids and asks, side-tagged changes. */
+function tryLists(o: Obj, ctx: Ctx, strong: boolean, out: Update[], shape: Shape | null): boolean {
   // YES/NO binary book (Kalshi): both sides are bids, on the YES and on the NO outcome.
   const yes = arrayAt(o, keysOf(shape, YES_LIST))
   const no = arrayAt(o, keysOf(shape, NO_LIST))
@@ -160,6 +164,23 @@ export function tryBook(
     sideTagged(o, changes, ctx, out)
     return true
   }
+  return false
+}
+
+/**
+ * Tries every book shape on `o`. Returns false when `o` is not book-shaped (the caller tries other shapes);
+ * true when it pushed updates (a malformed book becomes one `unknown`, the rest of the message still decodes).
+ */
+export function tryBook(
+  o: Obj,
+  ctx: Ctx,
+  strong: boolean,
+  out: Update[],
+  shape: Shape | null = null,
+): boolean {
+  // A message whose shape has none of the keys that hold level lists is not a book of lists: skipped at once.
+  if ((shape === null || shape.keys(LISTS_LIST).length > 0) && tryLists(o, ctx, strong, out, shape))
+    return true
 
   // Kalshi orderbook_delta: {price (cents), delta (signed change), side: "yes"|"no"}.
   if (has(o, 'delta') && has(o, 'side') && (has(o, 'price') || has(o, 'price_dollars'))) {
@@ -183,7 +204,7 @@ export function tryBook(
     pick(o, keysOf(shape, PRICE_LIST)) !== undefined &&
     pick(o, keysOf(shape, SIZE_LIST)) !== undefined
   ) {
-    sideTagged(o, [o], ctx, out)
+    sideTagged(o, [o], ctx, out, shape)
     return true
   }
   return false
@@ -232,7 +253,7 @@ function newGroup(market: string | null): Group {
  * markets per message), Coinbase `changes: [["buy", price, size]]`, Coinbase Advanced `updates: [{side:"bid",
  * price_level, new_quantity}]`. One book update per market, in order of first appearance.
  */
-function sideTagged(o: Obj, items: unknown[], ctx: Ctx, out: Update[]): void {
+function sideTagged(o: Obj, items: unknown[], ctx: Ctx, out: Update[], shape: Shape | null = null): void {
   const groups = new Groups()
   for (const item of items) {
     let sideRaw: unknown
@@ -246,14 +267,16 @@ function sideTagged(o: Obj, items: unknown[], ctx: Ctx, out: Update[]): void {
       p = num(item[1])
       s = num(item[2])
     } else if (isObj(item)) {
-      sideRaw = pick(item, SIDE_KEYS)
+      // The message itself as its one level: its shape narrows the lists, as in tryBook.
+      const sh = item === o ? shape : null
+      sideRaw = pick(item, keysOf(sh, SIDE_LIST))
       binary = typeof sideRaw === 'string' && /^(yes|no)$/i.test(sideRaw)
-      const pRaw = pick(item, PRICE_KEYS)
+      const pRaw = pick(item, keysOf(sh, PRICE_LIST))
       p = binary ? binaryPrice(pRaw) : num(pRaw)
       if (has(item, 'delta')) {
         s = num(item['delta'])
         relative = true
-      } else s = num(pick(item, SIZE_KEYS))
+      } else s = num(pick(item, keysOf(sh, SIZE_LIST)))
       // The message itself as its one level: ctx is its own context, whose market is already
       // `marketOf(o) ?? (what encloses it)`, so `marketOf(o) ?? ctx.market` is ctx.market.
       if (item !== o) market = marketOf(item) ?? ctx.market
