@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { readCorpus } from '../../scripts/lib/corpus'
 import { decodeValue } from '../../src/shared/decode'
-import { useShapes } from '../../src/shared/decode/shape'
+import { shapeOf, useShapes } from '../../src/shared/decode/shape'
 import type { Update } from '../../src/shared/model'
 import { mulberry32 } from '../../src/sim/rng'
 import { mutate, randomValue } from './fuzz-lib'
@@ -75,5 +75,21 @@ describe('shape-narrowed key lists', () => {
       if (text !== undefined) values.push(JSON.parse(text))
     }
     expectSameReading(values)
+  })
+
+  it('a shape is used from its second object on, and the table rests after a run of new shapes', () => {
+    useShapes(true)
+    const known = { type: 'orderbook_delta', market: 'M', price: 0.5 }
+    expect(shapeOf({ ...known, fresh: 1 })).toBeNull()
+    expect(shapeOf({ ...known, fresh: 2 })).not.toBeNull()
+    expect(shapeOf(known) ?? shapeOf(known)).not.toBeNull()
+    // A hostile frame: ever new shapes. After 64 misses in a row the table rests, known shapes included.
+    for (let i = 0; i < 65; i++) expect(shapeOf({ [`k${i}`]: i })).toBeNull()
+    let rested = 0
+    while (shapeOf(known) === null && rested < 10_000) rested += 1
+    expect(rested).toBe(4_096)
+    // Wider than 32 keys: never kept.
+    const wide = Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`w${i}`, i]))
+    expect(shapeOf(wide) ?? shapeOf(wide)).toBeNull()
   })
 })
