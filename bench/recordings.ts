@@ -9,7 +9,12 @@
 //   longline  a plain file with a 17 MiB line 2, and one with a 17 MiB line 1 (the header): refused (time)
 //   future    t = 1e12 refused; a replay whose next frame is 20 days on (jumped over), and one waiting 9 minutes
 //             for its next frame: CPU used over 1 s, TimeoutOverflowWarnings, the status's `skipped`
-//   npm run bench:recordings [-- --keep] [-- --only normal,listing]   (--only: just these phases)
+//   npm run bench:recordings [-- --keep] [-- --only normal,listing] [-- --tsx | --src DIR]
+//     --only: just these phases. By default the bench bundles itself with the engine by esbuild, as the app's build
+//     bundles its main process, and runs that with node (bench/lib/bundle.ts): the figures are the shipped code's.
+//     --tsx runs it in place under tsx instead (slower hot paths: tsx's module wrappers). --src DIR bundles it
+//     against another checkout's src (e.g. /work/wt-base/src, for a "before" figure from the same bench code).
+//     BENCH_NODE_FLAGS (space-separated) adds node flags to the bundled run (e.g. --cpu-prof).
 // Prints one line per figure (what it includes) and a JSON summary last. Exit 3 when a phase did not deliver the
 // load it names (e.g. the bomb is not 201 MiB decompressed), 1 on an error. Targets are reported, not asserted.
 import { once } from 'node:events'
@@ -25,12 +30,14 @@ import {
   type MonitorEngine,
 } from '../src/main/services'
 import type { ReplayStatus, Result } from '../src/shared/model'
+import { BUNDLED_ENV, runBundled } from './lib/bundle'
 
 const MIB = 1024 * 1024
 const keep = process.argv.includes('--keep')
 const onlyAt = process.argv.indexOf('--only')
 const only = onlyAt >= 0 ? new Set((process.argv[onlyAt + 1] ?? '').split(',')) : null
-const dir = mkdtempSync(join(tmpdir(), 'tm-bench-rec-'))
+/** The recordings folder (made once this run is the one that measures). */
+let dir = ''
 const summary: Record<string, unknown> = {}
 let shortfall = false
 /** What the engine logged when a replay started (the frames held). */
@@ -343,7 +350,31 @@ async function future(): Promise<void> {
   }
 }
 
+/** Bundles this bench and runs the bundle (unless this is the bundled run, or --tsx); its exit code, or null. */
+async function bundled(): Promise<number | null> {
+  const argv = process.argv.slice(2)
+  const srcAt = argv.indexOf('--src')
+  if (process.env[BUNDLED_ENV] !== undefined || argv.includes('--tsx')) {
+    if (srcAt >= 0) throw new Error('--src needs a bundled run (drop --tsx)')
+    return null
+  }
+  const srcRoot = srcAt >= 0 ? argv[srcAt + 1] : undefined
+  if (srcAt >= 0 && srcRoot === undefined) throw new Error('--src needs a folder')
+  const args = srcAt >= 0 ? [...argv.slice(0, srcAt), ...argv.slice(srcAt + 2)] : argv
+  const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter((f) => f.length > 0)
+  return runBundled(process.argv[1] as string, args, {
+    ...(srcRoot === undefined ? {} : { srcRoot }),
+    nodeFlags: ['--expose-gc', ...flags],
+  })
+}
+
 async function main(): Promise<void> {
+  const code = await bundled()
+  if (code !== null) process.exit(code)
+  console.log(
+    `bench:recordings: ${process.env[BUNDLED_ENV] ?? `under tsx ${process.version}, engine from src`}`,
+  )
+  dir = mkdtempSync(join(tmpdir(), 'tm-bench-rec-'))
   engine = await createMonitor({
     settingsPath: null,
     recordingsDir: dir,

@@ -2,11 +2,11 @@
 // (possibly for several markets in one message) and Kalshi's relative deltas.
 import type { Level, Update } from '../model'
 import type { Ctx } from './context'
+import { keyList, keysOf, type Shape } from './shape'
 import {
   binaryPrice,
   complement,
   dollarPrice,
-  firstKey,
   has,
   isObj,
   marketOf,
@@ -19,14 +19,46 @@ import {
 
 const PRICE_KEYS = ['price', 'px', 'p', 'price_level', 'rate'] as const
 const SIZE_KEYS = [...QUANTITY_KEYS, 's', 'q', 'new_quantity', 'volume', 'shares'] as const
+// The lists tryBook probes on every message it is given, narrowed to the message's shape (shape.ts).
+const YES_LIST = keyList(['yes'])
+const NO_LIST = keyList(['no'])
+const YES_DOLLARS_LIST = keyList(['yes_dollars'])
+const NO_DOLLARS_LIST = keyList(['no_dollars'])
+const BIDS_LIST = keyList(['bids', 'buys'])
+const ASKS_LIST = keyList(['asks', 'sells', 'offers'])
+const BARE_BIDS_LIST = keyList(['b', 'bid'])
+const BARE_ASKS_LIST = keyList(['a', 'ask'])
+const CHANGES_LIST = keyList(['price_changes', 'changes', 'updates'])
+const LISTS_LIST = keyList(
+  [
+    YES_LIST,
+    NO_LIST,
+    YES_DOLLARS_LIST,
+    NO_DOLLARS_LIST,
+    BIDS_LIST,
+    ASKS_LIST,
+    BARE_BIDS_LIST,
+    BARE_ASKS_LIST,
+    CHANGES_LIST,
+  ].flatMap((l) => l.keys),
+)
+const PRICE_LIST = keyList(PRICE_KEYS)
+const SIZE_LIST = keyList(SIZE_KEYS)
+const SIDE_LIST = keyList(['side', 'S', 'type'])
 
 /** Deribit tags each level with what happened to it: ["new"|"change"|"delete", price, amount]. */
 const LEVEL_ACTIONS = new Set(['new', 'change', 'update', 'delete', 'remove'])
 
 type PriceFn = (v: unknown) => number | undefined
 
+/** The first of `keys` that holds an array. (A loop, not `firstKey`: this runs a dozen times a frame.) */
 function arrayAt(o: Obj, keys: readonly string[]): unknown[] | undefined {
-  return firstKey(o, keys, (v): unknown[] | undefined => (Array.isArray(v) ? v : undefined))?.value
+  for (const k of keys) {
+    if (!has(o, k)) continue
+    const v = o[k]
+    if (Array.isArray(v)) return v
+  }
+  return undefined
 }
 
 function validLevel(price: number | undefined, size: number | undefined, relative: boolean): boolean {
@@ -88,16 +120,13 @@ function bookUpdate(
   return u
 }
 
-/**
- * Tries every book shape on `o`. Returns false when `o` is not book-shaped (the caller tries other shapes);
- * true when it pushed updates (a malformed book becomes one `unknown`, the rest of the message still decodes).
- */
-export function tryBook(o: Obj, ctx: Ctx, strong: boolean, out: Update[]): boolean {
+/** Books sent as level lists: YES/NO bids, bids and asks, side-tagged changes. */
+function tryLists(o: Obj, ctx: Ctx, strong: boolean, out: Update[], shape: Shape | null): boolean {
   // YES/NO binary book (Kalshi): both sides are bids, on the YES and on the NO outcome.
-  const yes = arrayAt(o, ['yes'])
-  const no = arrayAt(o, ['no'])
-  const yesD = arrayAt(o, ['yes_dollars'])
-  const noD = arrayAt(o, ['no_dollars'])
+  const yes = arrayAt(o, keysOf(shape, YES_LIST))
+  const no = arrayAt(o, keysOf(shape, NO_LIST))
+  const yesD = arrayAt(o, keysOf(shape, YES_DOLLARS_LIST))
+  const noD = arrayAt(o, keysOf(shape, NO_DOLLARS_LIST))
   if (yes !== undefined || no !== undefined || yesD !== undefined || noD !== undefined) {
     const cents = yes !== undefined || no !== undefined
     const price: PriceFn = cents ? binaryPrice : dollarPrice
@@ -117,11 +146,11 @@ export function tryBook(o: Obj, ctx: Ctx, strong: boolean, out: Update[]): boole
     return true
   }
 
-  const bidsRaw = arrayAt(o, ['bids', 'buys'])
-  const asksRaw = arrayAt(o, ['asks', 'sells', 'offers'])
+  const bidsRaw = arrayAt(o, keysOf(shape, BIDS_LIST))
+  const asksRaw = arrayAt(o, keysOf(shape, ASKS_LIST))
   // Bare `b`/`a` (Binance, Bybit) are lists only in a book message; in bookTicker they are best prices.
-  const bRaw = bidsRaw ?? (strong ? arrayAt(o, ['b', 'bid']) : undefined)
-  const aRaw = asksRaw ?? (strong ? arrayAt(o, ['a', 'ask']) : undefined)
+  const bRaw = bidsRaw ?? (strong ? arrayAt(o, keysOf(shape, BARE_BIDS_LIST)) : undefined)
+  const aRaw = asksRaw ?? (strong ? arrayAt(o, keysOf(shape, BARE_ASKS_LIST)) : undefined)
   if (bRaw !== undefined || aRaw !== undefined) {
     const bids = levels(bRaw ?? [], plainPrice, false)
     const asks = levels(aRaw ?? [], plainPrice, false)
@@ -130,11 +159,28 @@ export function tryBook(o: Obj, ctx: Ctx, strong: boolean, out: Update[]): boole
     return true
   }
 
-  const changes = arrayAt(o, ['price_changes', 'changes', 'updates'])
+  const changes = arrayAt(o, keysOf(shape, CHANGES_LIST))
   if (changes !== undefined && (strong || changes.length > 0)) {
     sideTagged(o, changes, ctx, out)
     return true
   }
+  return false
+}
+
+/**
+ * Tries every book shape on `o`. Returns false when `o` is not book-shaped (the caller tries other shapes);
+ * true when it pushed updates (a malformed book becomes one `unknown`, the rest of the message still decodes).
+ */
+export function tryBook(
+  o: Obj,
+  ctx: Ctx,
+  strong: boolean,
+  out: Update[],
+  shape: Shape | null = null,
+): boolean {
+  // A message whose shape has none of the keys that hold level lists is not a book of lists: skipped at once.
+  if ((shape === null || shape.keys(LISTS_LIST).length > 0) && tryLists(o, ctx, strong, out, shape))
+    return true
 
   // Kalshi orderbook_delta: {price (cents), delta (signed change), side: "yes"|"no"}.
   if (has(o, 'delta') && has(o, 'side') && (has(o, 'price') || has(o, 'price_dollars'))) {
@@ -152,8 +198,13 @@ export function tryBook(o: Obj, ctx: Ctx, strong: boolean, out: Update[]): boole
   }
 
   // One level per message, tagged with its side; only when the message says it is a book.
-  if (strong && has(o, 'side') && pick(o, PRICE_KEYS) !== undefined && pick(o, SIZE_KEYS) !== undefined) {
-    sideTagged(o, [o], ctx, out)
+  if (
+    strong &&
+    has(o, 'side') &&
+    pick(o, keysOf(shape, PRICE_LIST)) !== undefined &&
+    pick(o, keysOf(shape, SIZE_LIST)) !== undefined
+  ) {
+    sideTagged(o, [o], ctx, out, shape)
     return true
   }
   return false
@@ -167,21 +218,43 @@ interface Group {
   bad: boolean
 }
 
+/** A message's level changes by market, in order of first appearance. */
+class Groups {
+  // Most messages change one market: its group is kept aside, and the map is made only when a second market
+  // shows up.
+  private first: Group | null = null
+  private map: Map<string | null, Group> | null = null
+
+  of(market: string | null): Group {
+    const first = this.first
+    if (first === null) return (this.first = newGroup(market))
+    if (first.market === market) return first
+    this.map ??= new Map([[first.market, first]])
+    let g = this.map.get(market)
+    if (g === undefined) {
+      g = newGroup(market)
+      this.map.set(market, g)
+    }
+    return g
+  }
+
+  all(): readonly Group[] {
+    if (this.map !== null) return [...this.map.values()]
+    return this.first === null ? [] : [this.first]
+  }
+}
+
+function newGroup(market: string | null): Group {
+  return { market, bids: [], asks: [], relative: false, bad: false }
+}
+
 /**
  * Side-tagged level changes: Polymarket `price_changes: [{asset_id, price, size, side:"BUY"}]` (several
  * markets per message), Coinbase `changes: [["buy", price, size]]`, Coinbase Advanced `updates: [{side:"bid",
  * price_level, new_quantity}]`. One book update per market, in order of first appearance.
  */
-function sideTagged(o: Obj, items: unknown[], ctx: Ctx, out: Update[]): void {
-  const groups = new Map<string | null, Group>()
-  const groupFor = (market: string | null): Group => {
-    let g = groups.get(market)
-    if (g === undefined) {
-      g = { market, bids: [], asks: [], relative: false, bad: false }
-      groups.set(market, g)
-    }
-    return g
-  }
+function sideTagged(o: Obj, items: unknown[], ctx: Ctx, out: Update[], shape: Shape | null = null): void {
+  const groups = new Groups()
   for (const item of items) {
     let sideRaw: unknown
     let p: number | undefined
@@ -194,20 +267,24 @@ function sideTagged(o: Obj, items: unknown[], ctx: Ctx, out: Update[]): void {
       p = num(item[1])
       s = num(item[2])
     } else if (isObj(item)) {
-      sideRaw = pick(item, ['side', 'S', 'type'])
+      // The message itself as its one level: its shape narrows the lists, as in tryBook.
+      const sh = item === o ? shape : null
+      sideRaw = pick(item, keysOf(sh, SIDE_LIST))
       binary = typeof sideRaw === 'string' && /^(yes|no)$/i.test(sideRaw)
-      const pRaw = pick(item, PRICE_KEYS)
+      const pRaw = pick(item, keysOf(sh, PRICE_LIST))
       p = binary ? binaryPrice(pRaw) : num(pRaw)
       if (has(item, 'delta')) {
         s = num(item['delta'])
         relative = true
-      } else s = num(pick(item, SIZE_KEYS))
-      market = marketOf(item) ?? ctx.market
+      } else s = num(pick(item, keysOf(sh, SIZE_LIST)))
+      // The message itself as its one level: ctx is its own context, whose market is already
+      // `marketOf(o) ?? (what encloses it)`, so `marketOf(o) ?? ctx.market` is ctx.market.
+      if (item !== o) market = marketOf(item) ?? ctx.market
     } else {
-      groupFor(market).bad = true
+      groups.of(market).bad = true
       continue
     }
-    const g = groupFor(market)
+    const g = groups.of(market)
     const side = sideWord(sideRaw)
     if (side === undefined || !validLevel(p, s, relative)) {
       g.bad = true
@@ -219,13 +296,14 @@ function sideTagged(o: Obj, items: unknown[], ctx: Ctx, out: Update[]): void {
     if (side === 'buy') g.bids.push(lvl)
     else g.asks.push(noSide ? [complement(lvl[0]), lvl[1]] : lvl)
   }
-  if (groups.size === 0) {
+  const all = groups.all()
+  if (all.length === 0) {
     out.push(bookUpdate(ctx, ctx.market, [], [], false))
     return
   }
   // A per-subscription sequence number would look like a gap on every market but one.
-  const seqCtx = groups.size === 1 ? ctx : { ...ctx, seq: undefined }
-  for (const g of groups.values()) {
+  const seqCtx = all.length === 1 ? ctx : { ...ctx, seq: undefined }
+  for (const g of all) {
     if (g.bad) out.push({ kind: 'unknown', raw: o })
     else out.push(bookUpdate(seqCtx, g.market, g.bids, g.asks, g.relative))
   }

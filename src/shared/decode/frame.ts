@@ -6,6 +6,7 @@ import { tryBook } from './book'
 import { limitUpdates } from './limits'
 import { ROOT_CTX, type Ctx } from './context'
 import { readHints, userTopicOf, type DataCategory } from './hints'
+import { keyList, keysOf, shapeOf, type Shape } from './shape'
 import { tryTicker } from './ticker'
 import { tryTrade } from './trade'
 import { flag, has, idString, isObj, marketOf, num, pick, tsMs, tsOf, validPairs, type Obj } from './values'
@@ -137,6 +138,12 @@ function fastSim(o: Obj): Update | null {
 const CONTAINER_KEYS = ['data', 'msg', 'params', 'payload', 'result', 'events'] as const
 const TRADE_LISTS = ['trades', 'fills'] as const
 const TICKER_LISTS = ['tickers'] as const
+const SNAPSHOT_LIST = keyList(['snapshot', 'is_snapshot', 'isSnapshot'])
+const ACCOUNT_LIST = keyList(['user_id', 'userId'])
+
+const isUserWord = (w: string): boolean => w.startsWith('user')
+/** Coinbase's `match`: the trade's side is the maker's. */
+const isMatchWord = (w: string): boolean => w === 'match' || w === 'last_match'
 
 function decodeObject(o: Obj, ctx: Ctx, out: Update[]): void {
   const fast = fastSim(o)
@@ -144,7 +151,9 @@ function decodeObject(o: Obj, ctx: Ctx, out: Update[]): void {
     out.push(fast)
     return
   }
-  const hints = readHints(o)
+  // Null for a shape too large to keep: then every list is probed whole.
+  const shape = shapeOf(o)
+  const hints = readHints(o, shape)
 
   const control = controlTopic(o, hints.control, hints.category)
   if (control !== null) {
@@ -153,9 +162,9 @@ function decodeObject(o: Obj, ctx: Ctx, out: Update[]): void {
   }
   if (
     hints.category === 'user' ||
-    hints.words.some((w) => w.startsWith('user')) ||
+    hints.words.some(isUserWord) ||
     (hints.category === 'trade' && isPolymarketUserTrade(o)) ||
-    namesAnAccount(o)
+    namesAnAccount(o, shape)
   ) {
     out.push(userUpdate(o, hints.words))
     return
@@ -169,20 +178,17 @@ function decodeObject(o: Obj, ctx: Ctx, out: Update[]): void {
   const seq = num(o['seq'])
   const c: Ctx = {
     // OKX names the instrument only in the subscription echo: {arg:{channel, instId}, data:[...]}.
-    market: marketOf(o) ?? (isObj(o['arg']) ? marketOf(o['arg']) : undefined) ?? ctx.market,
+    market: marketOf(o, shape) ?? (isObj(o['arg']) ? marketOf(o['arg']) : undefined) ?? ctx.market,
     category,
     snapshot:
-      flag(pick(o, ['snapshot', 'is_snapshot', 'isSnapshot'])) ??
-      hints.snapshot ??
-      snapshotByShape(o) ??
-      ctx.snapshot,
+      flag(pick(o, keysOf(shape, SNAPSHOT_LIST))) ?? hints.snapshot ?? snapshotByShape(o) ?? ctx.snapshot,
     seq: seq !== undefined && Number.isFinite(seq) ? seq : ctx.seq,
-    ts: tsOf(o) ?? ctx.ts,
-    makerSide: ctx.makerSide || hints.words.some((w) => w === 'match' || w === 'last_match'),
+    ts: tsOf(o, shape) ?? ctx.ts,
+    makerSide: ctx.makerSide || hints.words.some(isMatchWord),
     depth: ctx.depth + 1,
   }
 
-  if ((category === null || category === 'book') && tryBook(o, c, category === 'book', out)) return
+  if ((category === null || category === 'book') && tryBook(o, c, category === 'book', out, shape)) return
   if ((category === null || category === 'trade') && tryTrade(o, c, category === 'trade', out)) return
   if ((category === null || category === 'ticker') && tryTicker(o, c, category === 'ticker', out)) return
 
@@ -264,8 +270,8 @@ function isPolymarketUserTrade(o: Obj): boolean {
  * `price` and `quantity`, and no word saying what it is): the account's own data, never a public trade. Public
  * frames name their traders under other keys (`taker_id`, `maker_id`), one level down.
  */
-function namesAnAccount(o: Obj): boolean {
-  return idString(pick(o, ['user_id', 'userId'])) !== undefined
+function namesAnAccount(o: Obj, shape: Shape | null): boolean {
+  return idString(pick(o, keysOf(shape, ACCOUNT_LIST))) !== undefined
 }
 
 function userUpdate(o: Obj, words: string[]): Update {

@@ -2,6 +2,7 @@
 // `channel`, `topic`, `op`, `action`, `method`, ...); this reads them all and maps their words to a category
 // and a snapshot/delta flag. Structure is judged elsewhere: a hint only steers which shape is tried.
 import type { ControlTopic, UserTopic } from '../model'
+import { keyList, keysOf, type Shape } from './shape'
 import { has, isObj, type Obj } from './values'
 
 export type DataCategory = 'book' | 'trade' | 'ticker'
@@ -69,9 +70,42 @@ const CONTROL_OTHER = new Set([
   'ack',
 ])
 
-export function readHints(o: Obj): Hints {
+/** What one hint word says: read once per distinct word (a feed repeats a handful), see `wordHints`. */
+export interface WordHints {
+  control: ControlTopic | null
+  category: Category | null
+  snapshot: boolean | undefined
+}
+
+/**
+ * Words already classified. A hint word is at most 200 characters; the table stops growing at MAX_WORDS, so a
+ * feed that sends ever new words costs memory once and is then classified word by word, as before.
+ */
+const wordTable = new Map<string, WordHints>()
+export const MAX_WORDS = 1024
+
+/** What a lower-cased hint word says, read afresh. */
+export function classifyWord(w: string): WordHints {
+  const control = controlOf(w)
+  return { control, category: control !== null ? 'control' : categoryOf(w), snapshot: snapshotOf(w) }
+}
+
+/** What a lower-cased hint word says, from the table when it was read before. */
+export function wordHints(w: string): WordHints {
+  let h = wordTable.get(w)
+  if (h !== undefined) return h
+  h = classifyWord(w)
+  if (wordTable.size < MAX_WORDS) wordTable.set(w, h)
+  return h
+}
+
+const HINT_LIST = keyList(HINT_KEYS)
+const INNER_CHANNEL_LIST = keyList(['arg', 'params'])
+
+/** What `o` says it is; `shape` (shape.ts), when given, is o's. */
+export function readHints(o: Obj, shape: Shape | null = null): Hints {
   const words: string[] = []
-  for (const k of HINT_KEYS) {
+  for (const k of keysOf(shape, HINT_LIST)) {
     if (!has(o, k)) continue
     const v = o[k]
     if (typeof v === 'string' && v.length > 0 && v.length < 200) words.push(v.toLowerCase())
@@ -84,7 +118,7 @@ export function readHints(o: Obj): Hints {
     }
   }
   // OKX: {arg:{channel:"books"}}; Deribit: {params:{channel:"book.X.100ms"}}.
-  for (const k of ['arg', 'params'] as const) {
+  for (const k of keysOf(shape, INNER_CHANNEL_LIST)) {
     if (!has(o, k)) continue
     const inner = o[k]
     if (isObj(inner) && typeof inner['channel'] === 'string') words.push(inner['channel'].toLowerCase())
@@ -93,14 +127,15 @@ export function readHints(o: Obj): Hints {
   let control: ControlTopic | null = null
   let snapshot: boolean | undefined
   for (const w of words) {
+    // The first word that names a category (or a control topic) and the first that says snapshot or delta
+    // decide; once both are known the rest change nothing.
+    if (category !== null && snapshot !== undefined) break
+    const h = wordHints(w)
     if (category === null) {
-      const c = controlOf(w)
-      if (c !== null) {
-        category = 'control'
-        control = c
-      } else category = categoryOf(w)
+      category = h.category
+      control = h.control
     }
-    if (snapshot === undefined) snapshot = snapshotOf(w)
+    if (snapshot === undefined) snapshot = h.snapshot
   }
   return { words, category, control, snapshot }
 }

@@ -2,6 +2,7 @@
 // any unit. Every reader returns undefined for "absent" and NaN (or null) for "present but unusable", so
 // callers can tell a missing field from a broken one.
 import type { Level, Side } from '../model'
+import { keyList, keysOf, type Shape } from './shape'
 
 export type Obj = Record<string, unknown>
 
@@ -91,8 +92,11 @@ function marketId(v: unknown): string | undefined {
   return idString(v) ?? (isObj(v) ? idString(pick(v, ['id', 'ticker', 'symbol'])) : undefined)
 }
 
-export function marketOf(o: Obj): string | undefined {
-  const id = firstKey(o, MARKET_KEYS, marketId)
+const MARKET_LIST = keyList(MARKET_KEYS)
+
+/** The market an object names; `shape` (shape.ts), when given, is the object's. */
+export function marketOf(o: Obj, shape: Shape | null = null): string | undefined {
+  const id = firstKey(o, keysOf(shape, MARKET_LIST), marketId)
   if (id !== undefined) return id.value
   // Binance and Bybit put the symbol under a bare `s`; only a non-numeric string can be a symbol.
   const s = has(o, 's') ? o['s'] : undefined
@@ -141,8 +145,11 @@ const TS_KEYS = [
   'E',
 ] as const
 
-export function tsOf(o: Obj): number | null {
-  return firstKey(o, TS_KEYS, tsMs)?.value ?? null
+const TS_LIST = keyList(TS_KEYS)
+
+/** The time an object gives, in ms; `shape` (shape.ts), when given, is the object's. */
+export function tsOf(o: Obj, shape: Shape | null = null): number | null {
+  return firstKey(o, keysOf(shape, TS_LIST), tsMs)?.value ?? null
 }
 
 /** Side words across venues; YES/NO count as buy/sell of the YES outcome. undefined when not a side word. */

@@ -34,6 +34,9 @@ export class FrameStore implements ReplayFrames {
   private open: Buffer | null = null
   private openUsed = 0
   private openFirst = 0
+  /** Whether the open block holds only ASCII so far; then per block in `ascii`. */
+  private openAscii = true
+  private readonly ascii: boolean[] = []
   private cachedIndex = -1
   private cached: Buffer | null = null
 
@@ -56,6 +59,8 @@ export class FrameStore implements ReplayFrames {
 
   push(t: number, text: string): void {
     const size = Buffer.byteLength(text, 'utf8')
+    // As many UTF-8 bytes as UTF-16 units: every character is ASCII.
+    const ascii = size === text.length
     if (this.open !== null && this.openUsed + size > this.open.length) this.seal()
     if (this.open === null) {
       this.open = Buffer.allocUnsafe(Math.max(BLOCK_BYTES, size))
@@ -64,6 +69,7 @@ export class FrameStore implements ReplayFrames {
     }
     if (this.count === this.times.length) this.grow()
     this.openUsed += this.open.write(text, this.openUsed, 'utf8')
+    this.openAscii &&= ascii
     this.times[this.count] = t
     this.ends[this.count] = this.openUsed
     this.count += 1
@@ -88,7 +94,12 @@ export class FrameStore implements ReplayFrames {
       this.cachedIndex = block
     }
     const start = index === this.firsts[block] ? 0 : (this.ends[index - 1] as number)
-    return (this.cached as Buffer).toString('utf8', start, this.ends[index])
+    // ASCII reads the same as latin1 and UTF-8; latin1 skips the UTF-8 decoder (a seek reads a million frames).
+    return (this.cached as Buffer).toString(
+      this.ascii[block] === true ? 'latin1' : 'utf8',
+      start,
+      this.ends[index],
+    )
   }
 
   at(index: number): RecordedFrame {
@@ -116,9 +127,11 @@ export class FrameStore implements ReplayFrames {
     if (this.count > this.openFirst) {
       this.blocks.push(deflateRawSync(this.open.subarray(0, this.openUsed), { level: 1 }))
       this.firsts.push(this.openFirst)
+      this.ascii.push(this.openAscii)
     }
     this.open = null
     this.openUsed = 0
+    this.openAscii = true
   }
 
   /** The block holding frame `index` (blocks are in frame order). */
