@@ -7,10 +7,11 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { ApiError, BookView, Result } from '../../../src/shared/model'
+import type { ApiError, BookView, Result, UserUpdateView } from '../../../src/shared/model'
 import {
   DEFAULT_LIMITS,
   type OrderRequest,
+  type OrderView,
   type TradingSettings,
   type TradingSettingsInput,
 } from '../../../src/shared/trading'
@@ -331,6 +332,25 @@ describe('a POST is never retried', () => {
     expect(r.venue.places()).toHaveLength(2)
   })
 
+  it('an execution larger than the order is not the lost order’s', async () => {
+    const r = rig()
+    // Someone else's trade on the same account (an order placed on VoxFi's site): 20 contracts, within the limit.
+    r.venue.activity = [
+      {
+        market_id: 'm1',
+        contract_type: 'YES',
+        side: 'BUY',
+        price_ticks: 38,
+        quantity: 20,
+        created_at: new Date(r.clock.now).toISOString(),
+      },
+    ]
+    r.venue.answers.push(() => lost('maybe'))
+    const id = refused(await r.svc.place(request({ quantity: 8 }), 'any')).orderId as string
+    await waitFor(() => r.svc.account().orders.find((o) => o.id === id)?.state === 'rejected', 'not placed')
+    expect(r.venue.places()).toHaveLength(1)
+  })
+
   it('a server error or VoxFi’s -1 is not a refusal: the order may have executed, so it is reconciled', async () => {
     const r = rig()
     r.venue.answers.push(() => venueError(500, { error: 'boom' }))
@@ -538,5 +558,116 @@ describe('the journal', () => {
       'place rejected PO1',
     ])
     expect(JSON.stringify(entries)).not.toContain('sk_test_')
+  })
+})
+
+describe('an order that left the venue’s open list', () => {
+  let seq = 0
+  /** A fill as the user channel brings it (VoxFi's `order-info`: no order id). */
+  function fill(r: Rig, priceTicks: number, size: number): void {
+    const u: UserUpdateView = {
+      seq: ++seq,
+      topic: 'fill',
+      market: 'm1',
+      data: { market: 'm1', side: 'buy', outcome: 'yes', price: priceTicks / 100, size },
+      receivedAt: r.clock.now,
+    }
+    r.account.apply([u])
+  }
+  function openRow(r: Rig, venueId: string, priceTicks: number, size: number, filled: number): void {
+    const u: UserUpdateView = {
+      seq: ++seq,
+      topic: 'order',
+      market: 'm1',
+      data: {
+        id: venueId,
+        market: 'm1',
+        side: 'buy',
+        outcome: 'yes',
+        price: priceTicks / 100,
+        size,
+        filled,
+        status: 'open',
+      },
+      receivedAt: r.clock.now,
+    }
+    r.account.apply([u])
+  }
+  async function resting(r: Rig, priceTicks: number, quantity: number): Promise<OrderView> {
+    const placed = await r.svc.place(request({ priceTicks, quantity }), 'any')
+    if (!placed.ok) throw new Error(placed.error.message)
+    expect(placed.value.state).toBe('open')
+    r.clock.now += 2_000
+    return placed.value
+  }
+  const stateOf = (r: Rig, o: OrderView): string | undefined =>
+    r.svc.account().orders.find((x) => x.id === o.id)?.state
+
+  it('is filled by fills at its price or better, never by another order’s through its limit', async () => {
+    const r = rig()
+    // The older order is looked at first: without the price rule it would take the other's fill.
+    const low = await resting(r, 35, 10)
+    const high = await resting(r, 40, 10)
+    fill(r, 40, 10)
+    r.clock.now += 1_000
+    r.svc.venueOrdersRead(r.clock.now)
+    expect(stateOf(r, high)).toBe('filled')
+    expect(stateOf(r, low)).toBe('cancelled')
+  })
+
+  it('one fill is one order’s: two orders alike, one filled, one cancelled', async () => {
+    const r = rig()
+    const first = await resting(r, 40, 10)
+    const second = await resting(r, 40, 10)
+    fill(r, 40, 6)
+    fill(r, 40, 4)
+    r.clock.now += 1_000
+    r.svc.venueOrdersRead(r.clock.now)
+    expect([stateOf(r, first), stateOf(r, second)]).toEqual(['filled', 'cancelled'])
+  })
+
+  it('counts the executions its own answer named, and no other order’s', async () => {
+    const r = rig()
+    // Partly executed on arrival (4 of 10, named in the answer), the rest rests.
+    const named = (rest: string) => (): TradeResult => ({
+      ok: true,
+      value: {
+        status: 200,
+        body: {
+          success: true,
+          message: 'ok',
+          resting_order_id: rest,
+          trades: [
+            { maker_user_id: 'u9', outcome: 'YES', price_ticks: 40, quantity: 4, trade_id: `t-${rest}` },
+          ],
+        },
+      },
+    })
+    r.venue.answers.push(named('v-a'))
+    const a = await r.svc.place(request({ priceTicks: 40, quantity: 10 }), 'any')
+    r.clock.now += 2_000
+    r.venue.answers.push(named('v-b'))
+    const b = await r.svc.place(request({ priceTicks: 40, quantity: 8 }), 'any')
+    if (!a.ok || !b.ok) throw new Error('placed')
+    r.clock.now += 2_000
+    fill(r, 40, 4)
+    fill(r, 40, 4)
+    fill(r, 40, 6)
+    r.clock.now += 1_000
+    r.svc.venueOrdersRead(r.clock.now)
+    // a: its named 4 and the 6 after; b: its named 4 only, and nothing else is left for it.
+    expect([stateOf(r, a.value), stateOf(r, b.value)]).toEqual(['filled', 'cancelled'])
+  })
+
+  it('what a working order has filled at the venue is not another’s', async () => {
+    const r = rig()
+    const working = await resting(r, 40, 10)
+    const gone = await resting(r, 41, 5)
+    fill(r, 40, 5)
+    openRow(r, working.venueId as string, 40, 10, 5)
+    r.clock.now += 1_000
+    r.svc.venueOrdersRead(r.clock.now)
+    expect(stateOf(r, working)).toBe('partially_filled')
+    expect(stateOf(r, gone)).toBe('cancelled')
   })
 })

@@ -2,14 +2,22 @@
 // have reached the venue. It is never sent again. Instead the venue's own records are read, at 1, 3, 6 and 10 s
 // after it was sent: its open orders and its activity (executions). VoxFi's order body has no client order id
 // (docs/voxfi.md §8), so an order is recognised by what it asked for: market, outcome, side, price and quantity,
-// created no earlier than shortly before it was sent, and not already another order's. Found open: it is open (with
-// the venue's id). Found executed: filled (or partly, the rest cancelled). Found nowhere by the last read: it was
+// created no earlier than shortly before it was sent, and not already another order's (its executions by the rule
+// of attribution.ts). Found open: it is open (with the venue's id). Found executed: filled (or partly, the rest
+// cancelled). Found nowhere by the last read: it was
 // not placed. While the venue cannot be read at all, the order stays unknown and the reads go on.
 import type { OrderOutcome, OrderSide, OrderState, OrderView } from '../../../shared/trading'
 import { isObj, normaliseTime, pickNum, pickStr } from '../../../shared/account'
 import type { Result } from '../../../shared/model'
 import { ACCOUNT_PATHS, listOf } from '../account/rest-reader'
 import type { Logger } from '../base/types'
+import {
+  attribute,
+  CREATED_SKEW_MS,
+  namedByOthers,
+  type ClaimedExecution,
+  type Execution,
+} from './attribution'
 
 /** When the reads are made, after the order was sent (ms). */
 export const RECONCILE_AT_MS = [1_000, 3_000, 6_000, 10_000] as const
@@ -17,11 +25,6 @@ const LAST_READ_S = 10
 /** While the venue cannot be read, it is asked again this often, this many times (ten minutes). */
 const UNREACHABLE_EVERY_MS = 10_000
 const UNREACHABLE_TRIES = 60
-/**
- * How long before the send a venue record may say it was created and still be this order: the venue's clock and
- * ours differ, and VoxFi writes times to the second.
- */
-export const CREATED_SKEW_MS = 2_000
 
 export interface VenueOpenOrder {
   venueId: string
@@ -120,17 +123,6 @@ export function venueReads(
   }
 }
 
-/** An execution the venue named in its answer to another order: that order's row of the activity, never this one's. */
-export interface ClaimedExecution {
-  market: string
-  outcome: OrderOutcome
-  side: OrderSide
-  priceTicks: number
-  quantity: number
-  /** When that order was sent (ms). */
-  sentAt: number
-}
-
 export interface ReconcilerDeps {
   log: Logger
   now(): number
@@ -210,50 +202,24 @@ export class Reconciler {
       })
       return 'settled'
     }
-    let filled = 0
-    let value = 0
-    const taken: string[] = []
     const seen = new Map<string, number>()
-    const rows = fills.map((f) => {
+    const rows: Execution[] = fills.map((f) => {
       const base = `${f.market}|${f.outcome}|${f.side}|${f.priceTicks}|${f.quantity}|${f.createdAt ?? ''}`
       const n = (seen.get(base) ?? 0) + 1
       seen.set(base, n)
-      return { f, key: `${base}#${n}` }
+      return { ...f, key: `${base}#${n}` }
     })
-    // Rows another order's answer named are that order's: each claim takes one row of its content, the earliest
-    // made since that order was sent (a later one of the same content may be this order's).
-    const others = new Set<string>()
-    for (const c of this.d.claimedExecutions()) {
-      let pick: { key: string; at: number } | null = null
-      for (const { f, key } of rows) {
-        if (others.has(key) || f.market !== c.market || f.outcome !== c.outcome || f.side !== c.side) continue
-        if (f.priceTicks !== c.priceTicks || f.quantity !== c.quantity) continue
-        const at = f.createdAt ?? Number.POSITIVE_INFINITY
-        if (at >= c.sentAt - CREATED_SKEW_MS && (pick === null || at < pick.at)) pick = { key, at }
-      }
-      if (pick !== null) others.add(pick.key)
-    }
-    for (const { f, key } of rows) {
-      if (filled >= order.quantity || this.usedFills.has(key) || others.has(key)) continue
-      if (f.market !== order.market || f.outcome !== order.outcome || f.side !== order.side) continue
-      if (f.createdAt !== null && f.createdAt < since) continue
-      if (
-        order.priceTicks !== null &&
-        (order.side === 'buy' ? f.priceTicks > order.priceTicks : f.priceTicks < order.priceTicks)
-      )
-        continue
-      const q = Math.min(f.quantity, order.quantity - filled)
-      filled += q
-      value += q * f.priceTicks
-      taken.push(key)
-    }
+    // Rows another order's answer named are that order's.
+    const taken = namedByOthers(rows, this.d.claimedExecutions(), order.id)
+    for (const k of this.usedFills) taken.add(k)
+    const { keys, filled, avgTicks } = attribute({ ...order, sentAt }, rows, taken)
     if (filled > 0 && (filled >= order.quantity || last)) {
-      for (const k of taken) this.usedFills.add(k)
+      for (const k of keys) this.usedFills.add(k)
       this.d.settled(order, {
         state: filled >= order.quantity ? 'filled' : 'cancelled',
         venueId: null,
         filled,
-        avgTicks: value / filled,
+        avgTicks,
         reason:
           filled >= order.quantity
             ? 'found executed in the venue’s activity after its answer was lost'

@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto'
 import type { FillRow, OrderRow } from '../../../shared/account'
 import { fail, ok } from '../../../shared/ipc'
 import type { ApiError, BookView, Level, Result } from '../../../shared/model'
-import { estimateOrder } from '../../../shared/order-estimate'
+import { estimateOrder, toTicks } from '../../../shared/order-estimate'
 import {
   isWorking,
   type AccountView,
@@ -34,7 +34,14 @@ import type { TradeRequest, TradeResult } from '../feed/rest'
 import type { TradingApi, TradingReach } from './api'
 import type { OrderJournal } from './journal'
 import { PaperBroker } from './paper'
-import { Reconciler, venueReads, type ClaimedExecution, type Settlement, type VenueReads } from './reconcile'
+import {
+  attribute,
+  namedByOthers,
+  type Attribution,
+  type ClaimedExecution,
+  type Execution,
+} from './attribution'
+import { Reconciler, venueReads, type Settlement, type VenueReads } from './reconcile'
 import {
   mergeBody,
   placeBody,
@@ -129,6 +136,8 @@ export class OrderService implements TradingApi {
   /** Every intent this run has seen, with the order it became. */
   private readonly intents = new Map<string, string>()
   private readonly recent: Array<{ sig: string; at: number; intent: string }> = []
+  /** The account fills given to orders that left the open list (`fillsFor`): those orders', never another's. */
+  private readonly takenFills = new Set<string>()
   private cancelling = false
   private readonly reconciler: Reconciler
 
@@ -878,7 +887,8 @@ export class OrderService implements TradingApi {
       // Not in a list asked for after the app last heard of it: it filled, or was cancelled elsewhere.
       if (at <= o.updatedAt) continue
       const fills = this.fillsFor(o)
-      if (fills >= o.quantity) {
+      if (fills.filled >= o.quantity) {
+        for (const k of fills.keys) this.takenFills.add(k)
         o.filled = o.quantity
         this.finish(o, { state: 'filled' })
       } else
@@ -902,16 +912,49 @@ export class OrderService implements TradingApi {
     this.d.changed()
   }
 
-  private fillsFor(o: OrderRecord): number {
-    let n = 0
+  /**
+   * The account's fills that can be this order's by attribution.ts's rule, other orders' excluded: those given to
+   * an order this way before, the executions other orders' answers named, and what other working orders have
+   * filled by the venue's open list. Its own named executions count.
+   */
+  private fillsFor(o: OrderRecord): Attribution {
+    const fills: Execution[] = []
     for (const f of this.d.account.state().fills) {
-      if (f.market !== o.market || f.ts < o.createdAt - 5_000) continue
+      if (f.market === null || f.side === null || f.price === null || f.size === null || f.mode === 'paper')
+        continue
       // A fill of a NO contract keeps the venue's side: buying NO is a NO buy (docs/voxfi.md §8 item 35).
       const outcome = f.outcome === 'no' ? 'NO' : 'YES'
-      if (outcome !== o.outcome || f.side !== o.side) continue
-      n += f.size ?? 0
+      fills.push({
+        key: f.key,
+        market: f.market,
+        outcome,
+        side: f.side,
+        priceTicks: toTicks(f.price),
+        quantity: f.size,
+        createdAt: f.ts,
+      })
     }
-    return n
+    const taken = namedByOthers(fills, this.claimedExecutions(), o.id)
+    // Fills that left the account's capped list cannot be given again: forget them there.
+    const present = new Set(fills.map((f) => f.key))
+    for (const k of this.takenFills)
+      if (present.has(k)) taken.add(k)
+      else this.takenFills.delete(k)
+    // What the venue says other working orders have filled beyond their answers' executions is theirs, oldest first.
+    const others = [...this.of(o.profileId).orders.values()]
+      .filter((w) => w !== o && w.mode === 'live' && isWorking(w.state) && w.filled > 0)
+      .sort((a, b) => a.createdAt - b.createdAt)
+    for (const w of others) {
+      const named = (w.executions ?? []).reduce((n, e) => n + e.quantity, 0)
+      if (w.filled <= named) continue
+      const theirs = attribute(
+        { ...w, quantity: w.filled - named, sentAt: w.sentAt ?? w.createdAt },
+        fills,
+        taken,
+      )
+      for (const k of theirs.keys) taken.add(k)
+    }
+    return attribute({ ...o, sentAt: o.sentAt ?? o.createdAt }, fills, taken)
   }
 
   private blockFor(call: TradeCall, error: ApiError, profileId: string): void {
@@ -943,6 +986,7 @@ export class OrderService implements TradingApi {
         for (const e of o.executions ?? [])
           out.push({
             ...e,
+            orderId: o.id,
             market: o.market,
             outcome: o.outcome,
             side: o.side,

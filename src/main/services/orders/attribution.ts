@@ -1,0 +1,120 @@
+// Which of the venue's executions can be one order's. VoxFi's executions carry no order id (its activity rows and
+// `order-info` frames: docs/voxfi.md §8 item 44), so an order is given executions by what they are. One rule, used
+// by both places that need it: the reconciliation of an order whose answer was lost (reconcile.ts), and an order
+// that left the venue's open list without the app hearing why (service.ts). An execution can be the order's when:
+//  - it trades the order's market, outcome and side;
+//  - it was made no earlier than shortly before the order was sent (CREATED_SKEW_MS: the clocks differ, and VoxFi
+//    writes times to the second);
+//  - its price is the order's limit or better (a limit order never trades through its limit: a resting order trades
+//    at its own price, an arriving one at the resting orders' prices up to its limit);
+//  - its quantity is no more than what is still to be given to the order (one execution is one trade of one order,
+//    so it never exceeds the order, and is never split between orders);
+//  - no other order was given it, and no other order's answer named it (`namedByOthers`).
+// Executions are taken oldest first. Before this rule, an order that left the list was "filled" by any fill of the
+// same market, outcome and side, another order's included (bench:orders counted such orders as mismatched).
+import type { OrderOutcome, OrderSide } from '../../../shared/trading'
+
+/**
+ * How long before the send a venue record may say it was created and still be this order's: the venue's clock and
+ * ours differ, and VoxFi writes times to the second.
+ */
+export const CREATED_SKEW_MS = 2_000
+
+export interface Execution {
+  /** Tells executions of the same content apart, for `taken`. */
+  key: string
+  market: string
+  outcome: OrderOutcome
+  side: OrderSide
+  priceTicks: number
+  quantity: number
+  /** When the venue says it was made (ms); null when it does not say. */
+  createdAt: number | null
+}
+
+export interface Claimant {
+  market: string
+  outcome: OrderOutcome
+  side: OrderSide
+  /** The limit; null for a market order (any price). */
+  priceTicks: number | null
+  quantity: number
+  /** When the order was sent (ms). */
+  sentAt: number
+}
+
+export interface Attribution {
+  /** The executions given to the order, oldest first. */
+  keys: string[]
+  filled: number
+  /** Average price of what was given, in ticks; null when nothing was. */
+  avgTicks: number | null
+}
+
+/** Whether `e` trades what the order asked for, at its limit or better, since it was sent (the quantity aside). */
+export function couldBe(order: Claimant, e: Execution): boolean {
+  if (e.market !== order.market || e.outcome !== order.outcome || e.side !== order.side) return false
+  if (e.createdAt !== null && e.createdAt < order.sentAt - CREATED_SKEW_MS) return false
+  if (order.priceTicks === null) return true
+  return order.side === 'buy' ? e.priceTicks <= order.priceTicks : e.priceTicks >= order.priceTicks
+}
+
+/** The executions that can be the order's, oldest first, up to its quantity; `taken` are other orders'. */
+export function attribute(
+  order: Claimant,
+  executions: readonly Execution[],
+  taken: ReadonlySet<string>,
+): Attribution {
+  const candidates = executions
+    .filter((e) => !taken.has(e.key) && e.quantity > 0 && couldBe(order, e))
+    .sort((a, b) => (a.createdAt ?? Number.POSITIVE_INFINITY) - (b.createdAt ?? Number.POSITIVE_INFINITY))
+  const keys: string[] = []
+  let filled = 0
+  let value = 0
+  for (const e of candidates) {
+    if (filled >= order.quantity) break
+    if (e.quantity > order.quantity - filled) continue
+    filled += e.quantity
+    value += e.quantity * e.priceTicks
+    keys.push(e.key)
+  }
+  return { keys, filled, avgTicks: filled > 0 ? value / filled : null }
+}
+
+/** An execution the venue named in its answer to an order: that order's, never another's. */
+export interface ClaimedExecution {
+  /** The app's id of the order whose answer named it. */
+  orderId: string
+  market: string
+  outcome: OrderOutcome
+  side: OrderSide
+  priceTicks: number
+  quantity: number
+  /** When that order was sent (ms). */
+  sentAt: number
+}
+
+/**
+ * The executions other orders' answers named, for `attribute`'s `taken`: each claim takes one execution of its
+ * content, the earliest made since its order was sent (a later one of the same content may be another order's).
+ * `forOrder`'s own claims are left out: what its answer named is its own.
+ */
+export function namedByOthers(
+  executions: readonly Execution[],
+  claims: readonly ClaimedExecution[],
+  forOrder: string | null,
+): Set<string> {
+  const taken = new Set<string>()
+  for (const c of claims) {
+    if (c.orderId === forOrder) continue
+    let pick: { key: string; at: number } | null = null
+    for (const e of executions) {
+      if (taken.has(e.key) || e.market !== c.market || e.outcome !== c.outcome || e.side !== c.side) continue
+      if (e.priceTicks !== c.priceTicks || e.quantity !== c.quantity) continue
+      const at = e.createdAt ?? Number.POSITIVE_INFINITY
+      if (at >= c.sentAt - CREATED_SKEW_MS && (pick === null || at < pick.at)) pick = { key: e.key, at }
+    }
+    if (pick !== null) taken.add(pick.key)
+  }
+  return taken
+}
