@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createSimulator, type SimConfig, type Simulator } from '../../../src/sim/index'
+import { createSimulator, type SimConfig, type Simulator, type VoxfiListing } from '../../../src/sim/index'
 import type { AccountView } from '../../../src/shared/trading'
 import type { MonitorClient } from '../../../src/main/services/base/types'
 import { startHarness, type Harness } from '../harness'
@@ -91,4 +91,29 @@ describe('the engine’s one account', () => {
     const seen = await third.client.getAccount()
     expect(seen.ok && seen.value.positions.length).toBe(a.positions.length)
   }, 30_000)
+
+  it('an execution made while the connection was down reaches the account once it is back, once', async () => {
+    const { sim, client, rec } = await start()
+    await waitFor(async () => (await account(client)).lastUpdateAt !== null, 'the account read', 15_000)
+    await waitFor(() => rec.status()?.state === 'live', 'live', 15_000)
+    const market = (sim as unknown as Simulator<VoxfiListing>).listing()[0]?.markets[0]?.id as string
+    const mine = async () => (await account(client)).fills.filter((f) => f.market === market)
+    const before = (await mine()).length
+    // Down for 4 s: an order placed on VoxFi's site meanwhile executes, and its order-info frames reach no one.
+    sim.faults.refuseConnections(4_000)
+    sim.faults.dropAll()
+    await waitFor(() => rec.status()?.state !== 'live', 'the drop seen', 5_000)
+    const answer = await fetch(`${sim.baseUrl}/trade/order`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'X-Api-Key': sim.demoKey },
+      body: JSON.stringify({ market_id: market, order_type: 'MARKET_BUY_QTY', outcome: 'YES', quantity: 3 }),
+    })
+    const body = (await answer.json()) as { trades?: Array<{ quantity: number }> }
+    const executions = body.trades?.length ?? 0
+    expect(executions).toBeGreaterThan(0)
+    await waitFor(async () => (await mine()).length >= before + executions, 'the missed executions', 20_000)
+    // Later rounds read the activity again while the gap is open: nothing is added twice.
+    await new Promise((r) => setTimeout(r, 3_000))
+    expect((await mine()).length).toBe(before + executions)
+  }, 40_000)
 })

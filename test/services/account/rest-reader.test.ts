@@ -34,6 +34,16 @@ function views(updates: readonly UserUpdate[]): UserUpdateView[] {
   }))
 }
 
+/** An account with a balance and nothing else; `seen` hears each path asked for. */
+function quietAccount(seen: (path: string) => void): { get(path: string): Promise<Result<unknown>> } {
+  return {
+    get: async (path) => {
+      seen(path)
+      return { ok: true, value: path === ACCOUNT_PATHS.balance ? { total_balance: 10000 } : [] }
+    },
+  }
+}
+
 describe('VoxFi account over REST', () => {
   it('reads the docs wallet example as R$ from centavos (https://docs.voxfi.com.br/en/api/wallets)', () => {
     const u = balanceUpdate(fixture('rest-wallet-balance.json').example)
@@ -157,6 +167,52 @@ describe('VoxFi account over REST', () => {
     }
   })
 
+  it('after a drop reads the activity again until a read made 2 s after the connection was back', async () => {
+    let clock = 100_000
+    let rounds = 0
+    const calls: string[] = []
+    const rest = quietAccount((path) => calls.push(path))
+    const reader = new AccountReader({
+      rest: () => rest,
+      key: async () => 'k-1234567890',
+      wanted: () => true,
+      push: () => undefined,
+      ordersRead: () => void rounds++,
+      fills: () => [],
+      log: captureLogger().logger,
+      now: () => clock,
+      intervalMs: 60_000,
+      settleMs: 1,
+      minGapMs: 1,
+    })
+    const activityReads = (): number => calls.filter((c) => c === ACCOUNT_PATHS.activity).length
+    const round = async (): Promise<void> => {
+      const n = rounds
+      reader.executed()
+      await waitFor(() => rounds > n, 'a round')
+    }
+    try {
+      await round()
+      expect(activityReads()).toBe(1)
+      await round()
+      expect(activityReads()).toBe(1)
+      reader.userDown(clock)
+      // While the connection is down, and right after it is back, a read cannot close the gap.
+      await round()
+      expect(activityReads()).toBe(2)
+      reader.userUp((clock += 1_000))
+      await round()
+      expect(activityReads()).toBe(3)
+      clock += 2_500
+      await round()
+      expect(activityReads()).toBe(4)
+      await round()
+      expect(activityReads()).toBe(4)
+    } finally {
+      reader.close()
+    }
+  })
+
   it('tells the orders service when the open orders were asked for, not when the round ended', async () => {
     // An order answered while the list was on its way may be missing from it: the order service judges what left
     // the list against the moment the list speaks of (bench:orders saw a resting order taken for cancelled).
@@ -197,12 +253,9 @@ describe('VoxFi account over REST', () => {
   it('keeps its default pacing: 5 s between rounds after an execution, 750 ms of settle, a round every 30 s', async () => {
     vi.useFakeTimers()
     const rounds: number[] = []
-    const rest = {
-      get: async (path: string): Promise<Result<unknown>> => {
-        if (path === ACCOUNT_PATHS.balance) rounds.push(Date.now())
-        return { ok: true, value: path === ACCOUNT_PATHS.balance ? { total_balance: 10000 } : [] }
-      },
-    }
+    const rest = quietAccount((path) => {
+      if (path === ACCOUNT_PATHS.balance) rounds.push(Date.now())
+    })
     // No timing option: the defaults are what is under test.
     const reader = new AccountReader({
       rest: () => rest,

@@ -6,8 +6,9 @@
 // read one model whatever the venue.
 import type { ApiError, Outcome, Result, Update } from '../../../shared/model'
 import type { AccountEndpoint } from '../../../shared/trading'
-import { isObj, pickNum, pickStr as pickText, type Obj } from '../../../shared/account'
+import { isObj, pickNum, pickStr as pickText, type FillRow, type Obj } from '../../../shared/account'
 import type { Logger } from '../base/types'
+import { GAP_SKEW_MS, missingFills } from './gap-fills'
 
 type UserUpdate = Extract<Update, { kind: 'user' }>
 
@@ -41,6 +42,8 @@ export interface AccountReaderDeps {
    * `askedAt`: when the list was asked for, the moment it speaks of.
    */
   ordersRead?(askedAt: number): void
+  /** The account's fills as it holds them (newest first): what a gap's activity read is compared with. */
+  fills?(): readonly FillRow[]
   log: Logger
   now(): number
   /** Between reads while nothing happens (default 30 s): four requests a round, well inside VoxFi's limit. */
@@ -215,6 +218,11 @@ export class AccountReader {
   private client: AccountRest | null = null
   private orderIds = new Set<string>()
   private backfilled = false
+  /** When the user channel went down, until an activity read has brought what it missed (gap-fills.ts). */
+  private gapSince: number | null = null
+  /** When the channel came back; null while it is down. */
+  private upSince: number | null = null
+  private drops = 0
   /** What was last pushed per record, so a round that changed nothing pushes nothing. */
   private last = new Map<string, string>()
   private closed = false
@@ -238,12 +246,33 @@ export class AccountReader {
     this.schedule(wait)
   }
 
+  /**
+   * The connection went down: executions made from now until the user channel is back reach the app only through
+   * the activity, so rounds read it again and add what the account lacks, until one read it after the channel was
+   * back (`userUp`) and had had time to resubscribe.
+   */
+  userDown(at: number): void {
+    this.drops++
+    this.upSince = null
+    if (this.backfilled && this.gapSince === null) this.gapSince = at
+  }
+
+  /**
+   * The connection is open again (its subscriptions are being replayed): the rounds from now read what the gap
+   * missed, the last of them at least GAP_SKEW_MS after this.
+   */
+  userUp(at: number): void {
+    this.upSince = at
+  }
+
   /** Another profile or key: nothing of the old account is kept. */
   reset(): void {
     this.generation++
     this.client = null
     this.orderIds = new Set()
     this.backfilled = false
+    this.gapSince = null
+    this.upSince = null
     this.last = new Map()
   }
 
@@ -300,6 +329,10 @@ export class AccountReader {
       if (this.again) {
         this.again = false
         this.schedule(0)
+      } else if (this.gapSince !== null && this.upSince !== null) {
+        // The gap is still open with the channel back: read it again once the subscription has surely taken effect.
+        const due = this.upSince + GAP_SKEW_MS + 250 - this.d.now()
+        if (this.dueAt === null || this.dueAt > this.d.now() + due) this.schedule(Math.max(0, due))
       } else if (this.timer === null) this.schedule(this.d.intervalMs ?? 30_000)
     }
   }
@@ -344,14 +377,24 @@ export class AccountReader {
       // missing from it without having left the venue.
       const ordersAskedAt = this.d.now()
       const ordersBody = await get('orders', ACCOUNT_PATHS.orders)
-      const activityBody = this.backfilled ? NOT_READ : await get('activity', ACCOUNT_PATHS.activity)
+      const gap = this.backfilled ? this.gapSince : null
+      const drops = this.drops
+      // Executions made before the channel's subscription took effect are in this read only if it comes after.
+      const closesGap = this.upSince !== null && this.d.now() - this.upSince >= GAP_SKEW_MS
+      const activityBody =
+        this.backfilled && gap === null ? NOT_READ : await get('activity', ACCOUNT_PATHS.activity)
       if (!stillCurrent()) return
       const balance = balanceBody === NOT_READ ? null : balanceUpdate(balanceBody)
       const positions = portfolioBody === NOT_READ ? [] : positionUpdates(portfolioBody)
       const orders = ordersBody === NOT_READ ? null : orderUpdates(ordersBody, this.orderIds)
-      const fills = activityBody === NOT_READ ? [] : activityUpdates(activityBody)
+      const activity = activityBody === NOT_READ ? [] : activityUpdates(activityBody)
+      const fills = gap === null ? activity : missingFills(activity, this.d.fills?.() ?? [], gap)
       if (orders !== null) this.orderIds = orders.ids
-      if (activityBody !== NOT_READ) this.backfilled = true
+      if (activityBody !== NOT_READ) {
+        this.backfilled = true
+        // A drop while this round was on its way is read again by the next one.
+        if (gap !== null && closesGap && this.drops === drops) this.gapSince = null
+      }
       const updates = this.changed([
         ...(balance ? [balance] : []),
         ...positions,

@@ -18,6 +18,7 @@ export function wireAccount(w: Wiring): Pick<Engine, 'userFeed' | 'accountRest' 
     push: (updates, at) => p.router.applyAccount(updates, at),
     readResult: (endpoint, at, error) => p.account.read(endpoint, at, error),
     ordersRead: (at) => p.orders.venueOrdersRead(at),
+    fills: () => p.account.state().fills,
     log: w.log,
     now: w.now,
   })

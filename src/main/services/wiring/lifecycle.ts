@@ -31,10 +31,12 @@ export function connectionHooks(w: Wiring): ConnectionHooks {
       p.liveness.restartClocks(w.now())
       p.resync.connected()
       p.alerts.connected()
+      p.accountRest.userUp(w.now())
       p.accountRest.refresh()
     },
     dropped: (info) => {
       p.registry.disconnected()
+      p.accountRest.userDown(w.now())
       if (info.cause === 'closed') return
       if (info.cause === 'silence') {
         p.silence.rebuilt(w.now(), p.liveness.lastDataAt())
