@@ -10,7 +10,8 @@
 //  - its quantity is no more than what is still to be given to the order (one execution is one trade of one order,
 //    so it never exceeds the order, and is never split between orders);
 //  - no other order was given it, and no other order's answer named it (`namedByOthers`).
-// Executions are taken oldest first. Before this rule, an order that left the list was "filled" by any fill of the
+// Executions are taken oldest first, or as any set of them that covers the order exactly where oldest first falls
+// short. Before this rule, an order that left the list was "filled" by any fill of the
 // same market, outcome and side, another order's included (bench:orders counted such orders as mismatched).
 import type { OrderOutcome, OrderSide } from '../../../shared/trading'
 
@@ -59,7 +60,14 @@ export function couldBe(order: Claimant, e: Execution): boolean {
   return order.side === 'buy' ? e.priceTicks <= order.priceTicks : e.priceTicks >= order.priceTicks
 }
 
-/** The executions that can be the order's, oldest first, up to its quantity; `taken` are other orders'. */
+/** Orders larger than this are not searched for an exact cover (its cost grows with the quantity). */
+const EXACT_COVER_MAX = 10_000
+
+/**
+ * The executions that can be the order's, up to its quantity; `taken` are other orders'. Oldest first; where that
+ * leaves the order short, any set of them that covers it exactly (an older execution of another order can stand in
+ * the way of a later one that completes this one).
+ */
 export function attribute(
   order: Claimant,
   executions: readonly Execution[],
@@ -68,17 +76,43 @@ export function attribute(
   const candidates = executions
     .filter((e) => !taken.has(e.key) && e.quantity > 0 && couldBe(order, e))
     .sort((a, b) => (a.createdAt ?? Number.POSITIVE_INFINITY) - (b.createdAt ?? Number.POSITIVE_INFINITY))
-  const keys: string[] = []
+  const greedy: Execution[] = []
   let filled = 0
-  let value = 0
   for (const e of candidates) {
     if (filled >= order.quantity) break
     if (e.quantity > order.quantity - filled) continue
     filled += e.quantity
-    value += e.quantity * e.priceTicks
-    keys.push(e.key)
+    greedy.push(e)
   }
-  return { keys, filled, avgTicks: filled > 0 ? value / filled : null }
+  const chosen = filled >= order.quantity ? greedy : (exactCover(candidates, order.quantity) ?? greedy)
+  let n = 0
+  let value = 0
+  for (const e of chosen) {
+    n += e.quantity
+    value += e.quantity * e.priceTicks
+  }
+  return { keys: chosen.map((e) => e.key), filled: n, avgTicks: n > 0 ? value / n : null }
+}
+
+/** A set of `candidates` whose quantities sum to `need` (preferring older ones), or null (0/1 subset sum). */
+function exactCover(candidates: readonly Execution[], need: number): Execution[] | null {
+  if (!Number.isInteger(need) || need <= 0 || need > EXACT_COVER_MAX) return null
+  // by[s]: the candidate that first reached the sum s, taken after candidates of lower index only.
+  const by = new Int32Array(need + 1).fill(-1)
+  by[0] = candidates.length
+  for (let i = 0; i < candidates.length && by[need] === -1; i++) {
+    const q = (candidates[i] as Execution).quantity
+    if (!Number.isInteger(q) || q > need) continue
+    for (let s = need; s >= q; s--) if (by[s] === -1 && by[s - q] !== -1) by[s] = i
+  }
+  if (by[need] === -1) return null
+  const out: Execution[] = []
+  for (let s = need; s > 0;) {
+    const e = candidates[by[s] as number] as Execution
+    out.push(e)
+    s -= e.quantity
+  }
+  return out.reverse()
 }
 
 /** An execution the venue named in its answer to an order: that order's, never another's. */
