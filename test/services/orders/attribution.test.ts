@@ -41,4 +41,22 @@ describe('whose execution is it', () => {
     expect(attribute(order, none, new Set(['taken'])).filled).toBe(0)
     expect(attribute(order, [exec('better', 4, 100, 30)], new Set()).filled).toBe(4)
   })
+
+  it('is one story: what beats the limit from one moment, and at the limit from then on', () => {
+    const buy: Claimant = { ...order, outcome: 'YES', priceTicks: 40, quantity: 8 }
+    const yes = (key: string, quantity: number, afterMs: number, priceTicks: number): Execution => ({
+      ...exec(key, quantity, afterMs, priceTicks),
+      outcome: 'YES',
+    })
+    // Two arrivals' worth of better prices, seconds apart: not one order's.
+    const two = attribute(buy, [yes('a', 5, 100, 38), yes('b', 3, 5_000, 39)], new Set())
+    expect(two).toMatchObject({ keys: ['a'], filled: 5 })
+    // An arrival, then a fill at its own price while it rested: one order's.
+    const rested = attribute(buy, [yes('a', 5, 100, 38), yes('b', 3, 5_000, 40)], new Set())
+    expect(rested).toMatchObject({ keys: ['a', 'b'], filled: 8 })
+    // A market order never rests: all of it at once.
+    const market: Claimant = { ...buy, priceTicks: null, quantity: 4 }
+    const rows = [yes('a', 2, 100, 38), yes('b', 2, 5_000, 45), yes('c', 2, 600, 50)]
+    expect(attribute(market, rows, new Set()).keys).toEqual(['a', 'c'])
+  })
 })

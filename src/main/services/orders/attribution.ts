@@ -10,8 +10,8 @@
 //  - its quantity is no more than what is still to be given to the order (one execution is one trade of one order,
 //    so it never exceeds the order, and is never split between orders);
 //  - no other order was given it, and no other order's answer named it (`namedByOthers`).
-// Executions are taken oldest first, or as any set of them that covers the order exactly where oldest first falls
-// short. Before this rule, an order that left the list was "filled" by any fill of the
+// And the executions given to one order must be a story the venue could have told: what it takes on arrival at
+// once, and at its own price after (`attribute`). Before this rule, an order that left the list was "filled" by any fill of the
 // same market, outcome and side, another order's included (bench:orders counted such orders as mismatched).
 import type { OrderOutcome, OrderSide } from '../../../shared/trading'
 
@@ -64,9 +64,22 @@ export function couldBe(order: Claimant, e: Execution): boolean {
 const EXACT_COVER_MAX = 10_000
 
 /**
- * The executions that can be the order's, up to its quantity; `taken` are other orders'. Oldest first; where that
- * leaves the order short, any set of them that covers it exactly (an older execution of another order can stand in
- * the way of a later one that completes this one).
+ * How far apart the executions of one arrival may be dated: the venue makes them at once, and VoxFi writes times to
+ * the second.
+ */
+export const ARRIVAL_SPREAD_MS = 1_000
+/** How many moments of arrival are tried for one order (each try costs a pass over its candidates). */
+const ARRIVALS_TRIED = 16
+
+/**
+ * The executions that can be the order's, up to its quantity; `taken` are other orders'. They must be one story the
+ * venue could have told: what an order takes on arrival it takes at once, at its limit or better (a market order
+ * at any price), and what it trades after, resting, is at its own price. So the executions at a better price than
+ * the limit are all from one moment (`ARRIVAL_SPREAD_MS`), and those at the limit are from that moment on. Each such
+ * story is tried, the plainest (nothing better than the limit) first, then by arrival, oldest first: its executions
+ * oldest first, or any set of them that covers the order exactly where oldest first falls short (an older
+ * execution of another order can stand in the way of a later one that completes this one). The first story that
+ * covers the order is its; else the one that covers most of it.
  */
 export function attribute(
   order: Claimant,
@@ -76,22 +89,60 @@ export function attribute(
   const candidates = executions
     .filter((e) => !taken.has(e.key) && e.quantity > 0 && couldBe(order, e))
     .sort((a, b) => (a.createdAt ?? Number.POSITIVE_INFINITY) - (b.createdAt ?? Number.POSITIVE_INFINITY))
+  let best: Execution[] = []
+  let bestFilled = 0
+  for (const story of stories(order, candidates)) {
+    const chosen = cover(story, order.quantity)
+    const filled = chosen.reduce((n, e) => n + e.quantity, 0)
+    if (filled > bestFilled) {
+      best = chosen
+      bestFilled = filled
+    }
+    if (filled >= order.quantity) break
+  }
+  let value = 0
+  for (const e of best) value += e.quantity * e.priceTicks
+  return {
+    keys: best.map((e) => e.key),
+    filled: bestFilled,
+    avgTicks: bestFilled > 0 ? value / bestFilled : null,
+  }
+}
+
+/** The sets of candidates (oldest first) that could all be the order's, as `attribute` says. */
+function stories(order: Claimant, candidates: readonly Execution[]): Execution[][] {
+  const atLimit = (e: Execution): boolean => order.priceTicks !== null && e.priceTicks === order.priceTicks
+  // An execution the venue gives no time could be from any moment.
+  const undated = (e: Execution): boolean => e.createdAt === null
+  const out: Execution[][] = []
+  if (order.priceTicks !== null) out.push(candidates.filter((e) => atLimit(e) || undated(e)))
+  const arrivals = new Set<number>()
+  for (const e of candidates) if (!atLimit(e) && e.createdAt !== null) arrivals.add(e.createdAt)
+  for (const at of arrivals) {
+    // An order arrives soon after it is sent: the oldest moments are tried, and a bounded number of them.
+    if (out.length > ARRIVALS_TRIED) break
+    out.push(
+      candidates.filter((e) => {
+        if (e.createdAt === null) return true
+        if (atLimit(e)) return e.createdAt >= at - ARRIVAL_SPREAD_MS
+        return e.createdAt >= at && e.createdAt <= at + ARRIVAL_SPREAD_MS
+      }),
+    )
+  }
+  return out
+}
+
+/** Oldest first up to `need`, never splitting one; where that falls short, an exact cover if there is one. */
+function cover(candidates: readonly Execution[], need: number): Execution[] {
   const greedy: Execution[] = []
   let filled = 0
   for (const e of candidates) {
-    if (filled >= order.quantity) break
-    if (e.quantity > order.quantity - filled) continue
+    if (filled >= need) break
+    if (e.quantity > need - filled) continue
     filled += e.quantity
     greedy.push(e)
   }
-  const chosen = filled >= order.quantity ? greedy : (exactCover(candidates, order.quantity) ?? greedy)
-  let n = 0
-  let value = 0
-  for (const e of chosen) {
-    n += e.quantity
-    value += e.quantity * e.priceTicks
-  }
-  return { keys: chosen.map((e) => e.key), filled: n, avgTicks: n > 0 ? value / n : null }
+  return filled >= need ? greedy : (exactCover(candidates, need) ?? greedy)
 }
 
 /** A set of `candidates` whose quantities sum to `need` (preferring older ones), or null (0/1 subset sum). */
