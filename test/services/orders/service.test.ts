@@ -37,6 +37,9 @@ class ScriptedVenue implements TradingVenue {
   fallback: (r: TradeRequest) => Answer = (r) => accepted(r)
   openOrders: unknown[] = []
   activity: unknown[] = []
+  /** When set, the activity by page (1-based) instead of `activity`. */
+  activityPages: ((page: number) => unknown[]) | null = null
+  readonly paths: string[] = []
   reads = 0
   readable = true
 
@@ -48,9 +51,13 @@ class ScriptedVenue implements TradingVenue {
 
   async get(path: string): Promise<Result<unknown>> {
     this.reads++
+    this.paths.push(path)
     if (!this.readable) return { ok: false, error: { code: 'network', message: 'down' } }
     if (path.startsWith('/data/orders')) return { ok: true, value: this.openOrders }
-    if (path.startsWith('/data/activity')) return { ok: true, value: this.activity }
+    if (path.startsWith('/data/activity')) {
+      const page = Number(new URL(path, 'http://venue').searchParams.get('page') ?? '1')
+      return { ok: true, value: this.activityPages?.(page) ?? this.activity }
+    }
     return { ok: false, error: { code: 'not_found', message: path } }
   }
 
@@ -349,6 +356,37 @@ describe('a POST is never retried', () => {
     const id = refused(await r.svc.place(request({ quantity: 8 }), 'any')).orderId as string
     await waitFor(() => r.svc.account().orders.find((o) => o.id === id)?.state === 'rejected', 'not placed')
     expect(r.venue.places()).toHaveLength(1)
+  })
+
+  it('reads the market’s activity page after page while it reaches back to the send', async () => {
+    const r = rig()
+    const at = new Date(r.clock.now + 500).toISOString()
+    const other = {
+      market_id: 'm1',
+      contract_type: 'YES',
+      side: 'SELL',
+      price_ticks: 60,
+      quantity: 1,
+      created_at: at,
+    }
+    const mine = {
+      market_id: 'm1',
+      contract_type: 'YES',
+      side: 'BUY',
+      price_ticks: 40,
+      quantity: 10,
+      created_at: at,
+    }
+    // A busy account: a full page of other executions since the send stands before the order's own.
+    r.venue.activityPages = (page) =>
+      page === 1 ? Array.from({ length: 50 }, () => other) : page === 2 ? [mine] : []
+    r.venue.answers.push(() => lost('maybe'))
+    const id = refused(await r.svc.place(request(), 'any')).orderId as string
+    await waitFor(() => r.svc.account().orders.find((o) => o.id === id)?.state === 'filled', 'filled')
+    expect(r.venue.paths.filter((p) => p.startsWith('/data/activity')).slice(0, 2)).toEqual([
+      '/data/activity?marketId=m1&page=1&pageSize=50',
+      '/data/activity?marketId=m1&page=2&pageSize=50',
+    ])
   })
 
   it('a server error or VoxFi’s -1 is not a refusal: the order may have executed, so it is reconciled', async () => {

@@ -20,11 +20,14 @@ export interface AccountRest {
  * Where VoxFi keeps the account. Its docs name these reads ("Get User Balance and Totals", "Get Portfolio",
  * "List User Orders", "Get User Activity") without their paths: these are our choice, one place to change.
  */
+/** Get User Activity, to which a read adds its page and, where it narrows, the documented `marketId`. */
+export const ACTIVITY_PATH = '/data/activity'
+
 export const ACCOUNT_PATHS = {
   balance: '/data/wallet/balance',
   portfolio: '/data/wallet/portfolio',
   orders: '/data/orders',
-  activity: '/data/activity?page=1&pageSize=50',
+  activity: `${ACTIVITY_PATH}?page=1&pageSize=50`,
 } as const
 
 export interface AccountReaderDeps {

@@ -9,7 +9,7 @@
 import type { OrderOutcome, OrderSide, OrderState, OrderView } from '../../../shared/trading'
 import { isObj, normaliseTime, pickNum, pickStr } from '../../../shared/account'
 import type { Result } from '../../../shared/model'
-import { ACCOUNT_PATHS, listOf } from '../account/rest-reader'
+import { ACCOUNT_PATHS, ACTIVITY_PATH, listOf } from '../account/rest-reader'
 import type { Logger } from '../base/types'
 import {
   attribute,
@@ -49,8 +49,13 @@ export interface VenueFill {
 export interface VenueReads {
   /** Null when the venue could not be read. */
   openOrders(): Promise<VenueOpenOrder[] | null>
-  activity(): Promise<VenueFill[] | null>
+  /** The market's executions made since `since` (ms), newest first, as far as ACTIVITY_PAGES pages reach. */
+  activity(market: string, since: number): Promise<VenueFill[] | null>
 }
+
+/** Activity rows asked for a page, and how many pages one look reads at most. */
+const ACTIVITY_PAGE_SIZE = 50
+const ACTIVITY_PAGES = 4
 
 export interface Settlement {
   state: OrderState
@@ -98,25 +103,39 @@ export function venueReads(
       }
       return out
     },
-    async activity() {
-      const r = await venue.get(ACCOUNT_PATHS.activity, key)
-      if (!r.ok) return null
+    async activity(market, since) {
       const out: VenueFill[] = []
-      for (const a of listOf(r.value, ['activity', 'activities'])) {
-        if (!isObj(a)) continue
-        const market = pickStr(a, ['market_id', 'market', 'marketId'])
-        const side = sideOf(pickStr(a, ['side']))
-        const priceTicks = pickNum(a, ['price_ticks', 'price'])
-        const quantity = pickNum(a, ['quantity', 'qty_contracts'])
-        if (market === null || side === null || priceTicks === null || quantity === null) continue
-        out.push({
-          market,
-          side,
-          outcome: outcomeOf(pickStr(a, ['contract_type', 'outcome'])),
-          priceTicks,
-          quantity,
-          createdAt: normaliseTime(a.created_at),
+      // One market's (the documented `marketId`), page after page while they still reach back to `since`: a busy
+      // account makes more executions in the seconds of a reconciliation than one page holds.
+      for (let page = 1; page <= ACTIVITY_PAGES; page++) {
+        const q = new URLSearchParams({
+          marketId: market,
+          page: String(page),
+          pageSize: String(ACTIVITY_PAGE_SIZE),
         })
+        const r = await venue.get(`${ACTIVITY_PATH}?${q.toString()}`, key)
+        if (!r.ok) return null
+        const rows = listOf(r.value, ['activity', 'activities'])
+        let oldest = Number.POSITIVE_INFINITY
+        for (const a of rows) {
+          if (!isObj(a)) continue
+          const createdAt = normaliseTime(a.created_at)
+          if (createdAt !== null) oldest = Math.min(oldest, createdAt)
+          const rowMarket = pickStr(a, ['market_id', 'market', 'marketId'])
+          const side = sideOf(pickStr(a, ['side']))
+          const priceTicks = pickNum(a, ['price_ticks', 'price'])
+          const quantity = pickNum(a, ['quantity', 'qty_contracts'])
+          if (rowMarket === null || side === null || priceTicks === null || quantity === null) continue
+          out.push({
+            market: rowMarket,
+            side,
+            outcome: outcomeOf(pickStr(a, ['contract_type', 'outcome'])),
+            priceTicks,
+            quantity,
+            createdAt,
+          })
+        }
+        if (rows.length < ACTIVITY_PAGE_SIZE || oldest < since) break
       }
       return out
     },
@@ -176,7 +195,7 @@ export class Reconciler {
     const reads = await this.d.reads()
     if (reads === null) return 'unreachable'
     const open = await reads.openOrders()
-    const fills = await reads.activity()
+    const fills = await reads.activity(order.market, sentAt - CREATED_SKEW_MS)
     if (open === null || fills === null) return 'unreachable'
     const since = sentAt - CREATED_SKEW_MS
     const claimed = this.d.claimed()
