@@ -71,16 +71,16 @@ function gc(): void {
 /** Runs `fn`, sampling RSS every 5 ms; the peak is above the RSS just before (after a GC when exposed). */
 async function measure<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number; peakMb: number }> {
   gc()
-  const base = process.memoryUsage().rss
+  const base = process.memoryUsage.rss()
   let peak = base
   const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss)
+    peak = Math.max(peak, process.memoryUsage.rss())
   }, 5)
   const t0 = performance.now()
   const value = await fn()
   const ms = performance.now() - t0
   clearInterval(timer)
-  peak = Math.max(peak, process.memoryUsage().rss)
+  peak = Math.max(peak, process.memoryUsage.rss())
   return { value, ms: Math.round(ms), peakMb: Math.round((peak - base) / MIB) }
 }
 

@@ -6,7 +6,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { readCorpus } from '../../scripts/lib/corpus'
 import { decodeValue } from '../../src/shared/decode'
-import { shapeOf, useShapes } from '../../src/shared/decode/shape'
+import { keptReadings, readHints, READINGS_PER_SHAPE } from '../../src/shared/decode/hints'
+import { shapeOf, useShapes, type Shape } from '../../src/shared/decode/shape'
 import type { Update } from '../../src/shared/model'
 import { mulberry32 } from '../../src/sim/rng'
 import { mutate, randomValue } from './fuzz-lib'
@@ -91,5 +92,66 @@ describe('shape-narrowed key lists', () => {
     // Wider than 32 keys: never kept.
     const wide = Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`w${i}`, i]))
     expect(shapeOf(wide) ?? shapeOf(wide)).toBeNull()
+  })
+})
+
+/** `o`'s shape, seen twice so the table uses it. */
+function knownShape(o: Record<string, unknown>): Shape {
+  const shape = shapeOf(o) ?? shapeOf(o)
+  expect(shape).not.toBeNull()
+  return shape as Shape
+}
+
+describe("a shape's hint readings", () => {
+  it('a message that nests its channel is read afresh, not from the reading of the same words', () => {
+    useShapes(true)
+    // OKX: the same top-level words, the kind of message only in arg.channel.
+    const okx = (channel: string) => ({ event: 'update', arg: { channel, instId: 'BTC-USDT' }, data: [] })
+    for (let i = 0; i < 3; i++) {
+      expect(readHints(okx('trades'), knownShape(okx('trades'))).category).toBe('trade')
+      expect(readHints(okx('books'), knownShape(okx('books'))).category).toBe('book')
+    }
+  })
+
+  it('a reading is reused only for the same values', () => {
+    useShapes(true)
+    const msg = (type: string) => ({ type, market: 'M', price: 0.5, size: 3, side: 'buy' })
+    const shape = knownShape(msg('trade'))
+    for (let i = 0; i < 3; i++) {
+      expect(readHints(msg('trade'), shape).category).toBe('trade')
+      expect(readHints(msg('orderbook_delta'), shape)).toMatchObject({ category: 'book', snapshot: false })
+      expect(readHints(msg('book_snapshot'), shape)).toMatchObject({ category: 'book', snapshot: true })
+    }
+  })
+
+  it('keeps at most four readings a shape, and never a value too long to be a hint word', () => {
+    useShapes(true)
+    const msg = (type: string) => ({ type, market: 'M', price: 0.5 })
+    const shape = knownShape(msg('x'))
+    for (let i = 0; i < 10; i++) readHints(msg(`kind-${i}`), shape)
+    expect(keptReadings(shape)).toBe(READINGS_PER_SHAPE)
+    const huge = { kind: 'long', type: 'x'.repeat(1_000_000) }
+    const hugeShape = knownShape(huge)
+    expect(readHints(huge, hugeShape).words).toEqual([])
+    expect(keptReadings(hugeShape)).toBe(0)
+  })
+
+  it('YES and NO are binary sides in any case, but not with anything around them', () => {
+    // A YES/NO level's price is a binary one (55 cents: 0.55); a padded word is still a side, its price taken as sent.
+    const level = (side: string) => ({ type: 'orderbook_delta', market: 'M', price: 55, size: 3, side })
+    for (let i = 0; i < 2; i++) {
+      expect(decodeValue(level('YES'))).toEqual([
+        { kind: 'book', market: 'M', snapshot: false, bids: [[0.55, 3]], asks: [] },
+      ])
+      expect(decodeValue(level('No'))).toEqual([
+        { kind: 'book', market: 'M', snapshot: false, bids: [], asks: [[0.45, 3]] },
+      ])
+      expect(decodeValue(level(' yes'))).toEqual([
+        { kind: 'book', market: 'M', snapshot: false, bids: [[55, 3]], asks: [] },
+      ])
+      expect(decodeValue(level('no '))).toEqual([
+        { kind: 'book', market: 'M', snapshot: false, bids: [], asks: [[55, 3]] },
+      ])
+    }
   })
 })

@@ -189,7 +189,7 @@ export function tryBook(
     const d = num(o['delta'])
     if (side === undefined || !validLevel(p, d, true)) out.push({ kind: 'unknown', raw: o })
     else {
-      const binarySide = typeof o['side'] === 'string' && /^(yes|no)$/i.test(o['side'])
+      const binarySide = isBinarySide(o['side'])
       const lvl: Level = [p as number, d as number]
       if (side === 'buy') out.push(bookUpdate(ctx, ctx.market, [lvl], [], true))
       else out.push(bookUpdate(ctx, ctx.market, [], [binarySide ? [complement(lvl[0]), lvl[1]] : lvl], true))
@@ -204,7 +204,12 @@ export function tryBook(
     pick(o, keysOf(shape, PRICE_LIST)) !== undefined &&
     pick(o, keysOf(shape, SIZE_LIST)) !== undefined
   ) {
-    sideTagged(o, [o], ctx, out, shape)
+    // The message is its own one level: read without the grouping a list of levels needs.
+    if (!readTagged(o, shape)) out.push({ kind: 'unknown', raw: o })
+    else {
+      const lvl = tagged.level
+      out.push(bookUpdate(ctx, ctx.market, tagged.buy ? [lvl] : [], tagged.buy ? [] : [lvl], tagged.relative))
+    }
     return true
   }
   return false
@@ -248,53 +253,73 @@ function newGroup(market: string | null): Group {
   return { market, bids: [], asks: [], relative: false, bad: false }
 }
 
+/** YES/NO as a side (a binary venue's level or change): its price is the YES outcome's. */
+function isBinarySide(v: unknown): boolean {
+  // As /^(yes|no)$/i: ASCII letters only, in any case, nothing around them.
+  if (typeof v !== 'string' || v.length < 2 || v.length > 3) return false
+  const w = v.toLowerCase()
+  return w === 'yes' || w === 'no'
+}
+
+/**
+ * What `readTagged` read last. One object reused for every level: a seek reads a million single-level messages,
+ * and each is read whole before the next.
+ */
+const tagged: { buy: boolean; level: Level; relative: boolean } = {
+  buy: true,
+  level: [0, 0],
+  relative: false,
+}
+
+/**
+ * One side-tagged level: ["buy", price, size] or {side, price, size|delta}, into `tagged` (a NO level's price
+ * made the YES ask it is). False when it is not a usable level. `shape` is the item's, when known.
+ */
+function readTagged(item: unknown, shape: Shape | null): boolean {
+  let sideRaw: unknown
+  let p: number | undefined
+  let s: number | undefined
+  let relative = false
+  let binary = false
+  if (Array.isArray(item)) {
+    sideRaw = item[0]
+    p = num(item[1])
+    s = num(item[2])
+  } else if (isObj(item)) {
+    sideRaw = pick(item, keysOf(shape, SIDE_LIST))
+    binary = isBinarySide(sideRaw)
+    const pRaw = pick(item, keysOf(shape, PRICE_LIST))
+    p = binary ? binaryPrice(pRaw) : num(pRaw)
+    if (has(item, 'delta')) {
+      s = num(item['delta'])
+      relative = true
+    } else s = num(pick(item, keysOf(shape, SIZE_LIST)))
+  } else return false
+  const side = sideWord(sideRaw)
+  if (side === undefined || !validLevel(p, s, relative)) return false
+  tagged.buy = side === 'buy'
+  // A binary side is YES or NO: selling NO at p is a YES ask at 1 - p.
+  tagged.level = !tagged.buy && binary ? [complement(p as number), s as number] : [p as number, s as number]
+  tagged.relative = relative
+  return true
+}
+
 /**
  * Side-tagged level changes: Polymarket `price_changes: [{asset_id, price, size, side:"BUY"}]` (several
  * markets per message), Coinbase `changes: [["buy", price, size]]`, Coinbase Advanced `updates: [{side:"bid",
  * price_level, new_quantity}]`. One book update per market, in order of first appearance.
  */
-function sideTagged(o: Obj, items: unknown[], ctx: Ctx, out: Update[], shape: Shape | null = null): void {
+function sideTagged(o: Obj, items: unknown[], ctx: Ctx, out: Update[]): void {
   const groups = new Groups()
   for (const item of items) {
-    let sideRaw: unknown
-    let p: number | undefined
-    let s: number | undefined
-    let relative = false
-    let market = ctx.market
-    let binary = false
-    if (Array.isArray(item)) {
-      sideRaw = item[0]
-      p = num(item[1])
-      s = num(item[2])
-    } else if (isObj(item)) {
-      // The message itself as its one level: its shape narrows the lists, as in tryBook.
-      const sh = item === o ? shape : null
-      sideRaw = pick(item, keysOf(sh, SIDE_LIST))
-      binary = typeof sideRaw === 'string' && /^(yes|no)$/i.test(sideRaw)
-      const pRaw = pick(item, keysOf(sh, PRICE_LIST))
-      p = binary ? binaryPrice(pRaw) : num(pRaw)
-      if (has(item, 'delta')) {
-        s = num(item['delta'])
-        relative = true
-      } else s = num(pick(item, keysOf(sh, SIZE_LIST)))
-      // The message itself as its one level: ctx is its own context, whose market is already
-      // `marketOf(o) ?? (what encloses it)`, so `marketOf(o) ?? ctx.market` is ctx.market.
-      if (item !== o) market = marketOf(item) ?? ctx.market
-    } else {
-      groups.of(market).bad = true
-      continue
-    }
-    const g = groups.of(market)
-    const side = sideWord(sideRaw)
-    if (side === undefined || !validLevel(p, s, relative)) {
+    const g = groups.of(isObj(item) ? (marketOf(item) ?? ctx.market) : ctx.market)
+    if (!readTagged(item, null)) {
       g.bad = true
       continue
     }
-    if (relative) g.relative = true
-    const lvl: Level = [p as number, s as number]
-    const noSide = binary && typeof sideRaw === 'string' && sideRaw.toLowerCase() === 'no'
-    if (side === 'buy') g.bids.push(lvl)
-    else g.asks.push(noSide ? [complement(lvl[0]), lvl[1]] : lvl)
+    if (tagged.relative) g.relative = true
+    if (tagged.buy) g.bids.push(tagged.level)
+    else g.asks.push(tagged.level)
   }
   const all = groups.all()
   if (all.length === 0) {

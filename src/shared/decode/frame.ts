@@ -189,7 +189,7 @@ function decodeObject(o: Obj, ctx: Ctx, out: Update[]): void {
   }
 
   if ((category === null || category === 'book') && tryBook(o, c, category === 'book', out, shape)) return
-  if ((category === null || category === 'trade') && tryTrade(o, c, category === 'trade', out)) return
+  if ((category === null || category === 'trade') && tryTrade(o, c, category === 'trade', out, shape)) return
   if ((category === null || category === 'ticker') && tryTicker(o, c, category === 'ticker', out)) return
 
   let found = false

@@ -2,7 +2,7 @@
 // `channel`, `topic`, `op`, `action`, `method`, ...); this reads them all and maps their words to a category
 // and a snapshot/delta flag. Structure is judged elsewhere: a hint only steers which shape is tried.
 import type { ControlTopic, UserTopic } from '../model'
-import { keyList, keysOf, type Shape } from './shape'
+import { keyList, keysOf, memoSlot, type Shape } from './shape'
 import { has, isObj, type Obj } from './values'
 
 export type DataCategory = 'book' | 'trade' | 'ticker'
@@ -102,8 +102,70 @@ export function wordHints(w: string): WordHints {
 const HINT_LIST = keyList(HINT_KEYS)
 const INNER_CHANNEL_LIST = keyList(['arg', 'params'])
 
-/** What `o` says it is; `shape` (shape.ts), when given, is o's. */
+// What a shape's last few messages said, by the values they said it with. A feed sends the same few words under
+// the same keys again and again (`type: "orderbook_delta"`, `channel: "market"`), and a message's hints are read
+// from nothing else than the values under the hint keys and `event` (the shape decides which it has), unless it
+// nests a channel (`arg`, `params`): then it is read afresh. Values are compared with ===, so a reading is reused
+// only for the very same strings; only strings a hint word can be made of are kept (shorter than 200), so a
+// frame's huge value is never held.
+const MEMO_LIST = keyList([...HINT_KEYS, 'event'])
+const MEMO_SLOT = memoSlot()
+/** Readings kept per shape (a feed's few message kinds of one shape); then the oldest is replaced. */
+export const READINGS_PER_SHAPE = 4
+const MAX_WORD = 200
+
+interface Reading {
+  /** The values under the shape's MEMO_LIST keys, in order. */
+  values: unknown[]
+  /** Shared by every message it is reused for: read-only. */
+  hints: Hints
+}
+
+interface Readings {
+  list: Reading[]
+  /** The slot the next new reading takes once the list is full. */
+  next: number
+}
+
+/** What `o` says it is; `shape` (shape.ts), when given, is o's. The result is read-only (it may be shared). */
 export function readHints(o: Obj, shape: Shape | null = null): Hints {
+  if (shape === null || keysOf(shape, INNER_CHANNEL_LIST).length > 0) return readAfresh(o, shape)
+  const keys = keysOf(shape, MEMO_LIST)
+  let readings = shape.memo(MEMO_SLOT) as Readings | undefined
+  if (readings !== undefined) {
+    for (const r of readings.list) if (sameValues(o, keys, r.values)) return r.hints
+  }
+  const hints = readAfresh(o, shape)
+  const values: unknown[] = []
+  for (const k of keys) {
+    const v = o[k]
+    if (typeof v === 'string' && v.length >= MAX_WORD) return hints
+    values.push(v)
+  }
+  if (readings === undefined) {
+    readings = { list: [], next: 0 }
+    shape.setMemo(MEMO_SLOT, readings)
+  }
+  if (readings.list.length < READINGS_PER_SHAPE) readings.list.push({ values, hints })
+  else {
+    readings.list[readings.next] = { values, hints }
+    readings.next = (readings.next + 1) % READINGS_PER_SHAPE
+  }
+  return hints
+}
+
+/** How many readings `shape` keeps (tests: a frame's huge value is never kept, and no shape keeps more than four). */
+export function keptReadings(shape: Shape): number {
+  return (shape.memo(MEMO_SLOT) as Readings | undefined)?.list.length ?? 0
+}
+
+/** Whether `o`'s values under `keys` are those of a reading (the keys are o's own: `keys` is narrowed to its shape). */
+function sameValues(o: Obj, keys: readonly string[], values: readonly unknown[]): boolean {
+  for (let i = 0; i < keys.length; i++) if (o[keys[i] as string] !== values[i]) return false
+  return true
+}
+
+function readAfresh(o: Obj, shape: Shape | null): Hints {
   const words: string[] = []
   for (const k of keysOf(shape, HINT_LIST)) {
     if (!has(o, k)) continue

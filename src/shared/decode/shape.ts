@@ -24,8 +24,16 @@ export function keyList(keys: readonly string[]): KeyList {
 const MAX_KEYS = 32
 const MAX_SHAPES = 32
 
+let memoSlots = 0
+
+/** A slot in every shape for what one reader keeps per shape (hints.ts: its last readings). */
+export function memoSlot(): number {
+  return memoSlots++
+}
+
 export class Shape {
   private readonly answers: Array<readonly string[] | undefined> = []
+  private readonly memos: unknown[] = []
 
   constructor(private readonly own: readonly string[]) {}
 
@@ -37,6 +45,15 @@ export class Shape {
       this.answers[list.slot] = a
     }
     return a
+  }
+
+  /** What the reader with this slot keeps for this shape (undefined until it keeps something). */
+  memo(slot: number): unknown {
+    return this.memos[slot]
+  }
+
+  setMemo(slot: number, value: unknown): void {
+    this.memos[slot] = value
   }
 
   matches(own: readonly string[]): boolean {

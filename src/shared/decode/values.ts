@@ -24,18 +24,44 @@ export function pick(o: Obj, keys: readonly string[]): unknown {
   return undefined
 }
 
+/** What `firstAt` read at the index it returned. */
+let found: unknown
+
+/**
+ * The index of the first of `keys` whose value `read` makes something of (neither undefined nor null), that value
+ * left in `found`; -1 when none. One loop for `firstKey` and `firstValue`, which allocates nothing (it runs for
+ * every frame).
+ */
+function firstAt(o: Obj, keys: readonly string[], read: (v: unknown) => unknown): number {
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i] as string
+    if (!has(o, k)) continue
+    const v = read(o[k])
+    if (v !== undefined && v !== null) {
+      found = v
+      return i
+    }
+  }
+  return -1
+}
+
 /** The first of `keys` whose value `read` makes something of (neither undefined nor null), and that key. */
 export function firstKey<T>(
   o: Obj,
   keys: readonly string[],
   read: (v: unknown) => T | null | undefined,
 ): { key: string; value: T } | undefined {
-  for (const k of keys) {
-    if (!has(o, k)) continue
-    const v = read(o[k])
-    if (v !== undefined && v !== null) return { key: k, value: v }
-  }
-  return undefined
+  const i = firstAt(o, keys, read)
+  return i < 0 ? undefined : { key: keys[i] as string, value: found as T }
+}
+
+/** What `read` makes of the first of `keys` it makes something of (neither undefined nor null). */
+export function firstValue<T>(
+  o: Obj,
+  keys: readonly string[],
+  read: (v: unknown) => T | null | undefined,
+): T | undefined {
+  return firstAt(o, keys, read) < 0 ? undefined : (found as T)
 }
 
 /** The names most venues give a quantity; the book and trade shapes add their own after these. */
@@ -96,8 +122,8 @@ const MARKET_LIST = keyList(MARKET_KEYS)
 
 /** The market an object names; `shape` (shape.ts), when given, is the object's. */
 export function marketOf(o: Obj, shape: Shape | null = null): string | undefined {
-  const id = firstKey(o, keysOf(shape, MARKET_LIST), marketId)
-  if (id !== undefined) return id.value
+  const id = firstValue(o, keysOf(shape, MARKET_LIST), marketId)
+  if (id !== undefined) return id
   // Binance and Bybit put the symbol under a bare `s`; only a non-numeric string can be a symbol.
   const s = has(o, 's') ? o['s'] : undefined
   if (typeof s === 'string' && s.length > 0 && !isNumericString(s)) return s
@@ -149,7 +175,7 @@ const TS_LIST = keyList(TS_KEYS)
 
 /** The time an object gives, in ms; `shape` (shape.ts), when given, is the object's. */
 export function tsOf(o: Obj, shape: Shape | null = null): number | null {
-  return firstKey(o, keysOf(shape, TS_LIST), tsMs)?.value ?? null
+  return firstValue(o, keysOf(shape, TS_LIST), tsMs) ?? null
 }
 
 /** Side words across venues; YES/NO count as buy/sell of the YES outcome. undefined when not a side word. */
