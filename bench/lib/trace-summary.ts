@@ -328,6 +328,26 @@ function main(): void {
         `    ${pct(p.us)}  ${(p.n / sec).toFixed(1).padStart(6)}/s  ${(p.area / p.n / 1000).toFixed(1).padStart(7)} k px² each  ${k}`,
       )
   }
+  // With bench:ui's invalidation-tracking trace (BENCH_TRACE_EXTRA): what asked for layouts, and where it sits.
+  const layoutNode = new Map<number, string>()
+  for (const e of all)
+    if (e.ph === 'M' && e.name === 'bench_layout_node') {
+      const la = e.args as { nodeId?: unknown; node?: unknown } | undefined
+      if (typeof la?.nodeId === 'number' && typeof la.node === 'string') layoutNode.set(la.nodeId, la.node)
+    }
+  const dirtiedBy = new Map<string, number>()
+  for (const e of all) {
+    if (e.pid !== pid || e.name !== 'LayoutInvalidationTracking') continue
+    const d = e.args?.data as { nodeId?: unknown; reason?: unknown } | undefined
+    const where = typeof d?.nodeId === 'number' ? (layoutNode.get(d.nodeId) ?? 'a node gone since') : '?'
+    const k = `${String(d?.reason ?? '?')}: ${where}`
+    dirtiedBy.set(k, (dirtiedBy.get(k) ?? 0) + 1)
+  }
+  if (dirtiedBy.size > 0) {
+    out.push('  layout invalidations (per second, reason: node … its pane):')
+    for (const [k, n] of [...dirtiedBy].sort((x, y) => y[1] - x[1]).slice(0, 16))
+      out.push(`    ${(n / sec).toFixed(1).padStart(6)}/s  ${k.slice(0, 160)}`)
+  }
   out.push('', `script tasks by self time (top ${Math.min(top, fnSelf.size)}; % of the window, count/s):`)
   for (const [k, f] of [...fnSelf].sort((x, y) => y[1].us - x[1].us).slice(0, top))
     out.push(`  ${pct(f.us)}  ${(f.n / sec).toFixed(1).padStart(7)}/s  ${k}`)

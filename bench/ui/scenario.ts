@@ -44,6 +44,21 @@ export const TRACE_CATEGORIES = [
 ]
 
 /**
+ * Where a node sits, for a layout invalidation: its element (a text node's parent) and two ancestors, then the
+ * dock pane holding it, or "outside the panes". Runs in the page, on the node.
+ */
+const LAYOUT_PATH_FN = `function () {
+  const name = (e) => e.tagName.toLowerCase() + (typeof e.className === 'string' && e.className.trim()
+    ? '.' + e.className.trim().split(/\\s+/).join('.') : '')
+  let e = this.nodeType === 1 ? this : this.parentElement
+  if (!e) return undefined
+  const parts = []
+  for (let x = e; x && parts.length < 3; x = x.parentElement) parts.push(name(x))
+  const pane = e.closest('.dock-pane')
+  return parts.join(' < ') + ' … ' + (pane ? 'pane ' + (pane.getAttribute('data-pane') || '?') : 'outside the panes')
+}`
+
+/**
  * A Chrome trace (the DevTools Performance panel's categories) of the page: started now, written by `stop`. The
  * DOM nodes its Paint events name are described (tag, id, class, data-testid, data-pane) while the page is still
  * open, and added to the trace as `bench_node` metadata events, so the summary can say what was painted.
@@ -90,6 +105,33 @@ async function startPageTrace(
           } as never)
         } catch {
           // A node removed since it was painted cannot be described.
+        }
+      }
+      // With the invalidation-tracking category: where each node whose change asked for a layout sits.
+      const dirtied = new Set<number>()
+      for (const e of trace.traceEvents) {
+        const id = e.name === 'LayoutInvalidationTracking' ? e.args?.data?.nodeId : undefined
+        if (typeof id === 'number') dirtied.add(id)
+      }
+      for (const id of dirtied) {
+        try {
+          const { object } = (await cdp.send('DOM.resolveNode', { backendNodeId: id })) as {
+            object: { objectId?: string }
+          }
+          if (object.objectId === undefined) continue
+          const { result } = (await cdp.send('Runtime.callFunctionOn', {
+            objectId: object.objectId,
+            functionDeclaration: LAYOUT_PATH_FN,
+            returnByValue: true,
+          })) as { result: { value?: unknown } }
+          if (typeof result.value === 'string')
+            trace.traceEvents.push({
+              name: 'bench_layout_node',
+              ph: 'M',
+              args: { nodeId: id, node: result.value },
+            } as never)
+        } catch {
+          // Gone from the document since.
         }
       }
       await cdp.detach().catch(() => undefined)

@@ -63,7 +63,7 @@ interface CellReport {
 
 /**
  * Every row's cells (the children matching `cell` of each element matching `row` under the first `root`): a cell whose
- * text does not fit must carry a title, must clip its text, and must not overlap the next cell of its row.
+ * text does not fit must carry a title (once hovered), must clip its text, and must not overlap the next cell of its row.
  */
 async function checkCells(page: Page, root: string, row: string, cell: string): Promise<CellReport> {
   return page.evaluate(`(() => {
@@ -77,6 +77,8 @@ async function checkCells(page: Page, root: string, row: string, cell: string): 
         const text = (c.textContent || '').trim()
         const overflows = c.scrollWidth > c.clientWidth + 1
         const clips = getComputedStyle(c).overflowX !== 'visible'
+        // A streaming cell may get its title on hover only: the pointer reaches it first.
+        if (overflows) c.dispatchEvent(new PointerEvent('pointerover', { bubbles: true }))
         if (overflows && !c.title && !c.closest('[title]')) report.untitled.push(text)
         if (overflows && !clips) report.overlapping.push(text + ' paints past its cell')
         const next = cells[i + 1]

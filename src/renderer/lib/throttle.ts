@@ -17,16 +17,34 @@ export interface Throttle {
   cancel(): void
 }
 
+/**
+ * How a throttle waits for its next run: calls `run` once, `waitMs` from now or later (`waitMs` <= 0: the interval
+ * is over already); returns what cancels it. It may call `run` before returning.
+ */
+export type Waiter = (run: () => void, waitMs: number) => () => void
+
+/** A run as soon as the interval is over: at once, or by a timer at its end. */
+const timerWaiter: Waiter = (run, waitMs) => {
+  if (waitMs <= 0) {
+    run()
+    return () => {}
+  }
+  const id = setTimeout(run, waitMs)
+  return () => clearTimeout(id)
+}
+
 export function throttle(
   run: () => void,
   intervalMs: number,
   now: () => number = () => performance.now(),
+  wait: Waiter = timerWaiter,
 ): Throttle {
   let last = -Infinity
-  let timer: ReturnType<typeof setTimeout> | null = null
+  let pending = false
+  let cancelWait: () => void = () => {}
   const cancel = () => {
-    if (timer !== null) clearTimeout(timer)
-    timer = null
+    pending = false
+    cancelWait()
   }
   const flush = () => {
     cancel()
@@ -35,10 +53,9 @@ export function throttle(
   }
   return {
     schedule() {
-      if (timer !== null) return
-      const wait = last + intervalMs - now()
-      if (wait <= 0) flush()
-      else timer = setTimeout(flush, wait)
+      if (pending) return
+      pending = true
+      cancelWait = wait(flush, last + intervalMs - now())
     },
     flush,
     cancel,

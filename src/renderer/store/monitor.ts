@@ -476,12 +476,29 @@ function cancelScheduled(): void {
   cancelShown = null
 }
 
+const batchFrameListeners = new Set<() => void>()
+
+/**
+ * Calls `listener` whenever a batch is queued for an animation frame, before that frame: an animation frame asked
+ * for in it is the batch's own, after the store's (a canvas drawn then costs no frame of its own). Not called for a
+ * hidden document (no frame is coming) or a batch applied at once. Returns the unsubscribe.
+ */
+export function onBatchFrame(listener: () => void): () => void {
+  batchFrameListeners.add(listener)
+  return () => {
+    batchFrameListeners.delete(listener)
+  }
+}
+
 /** Queue a batch from the engine: it is applied with every other batch of this frame in one store update. */
 export function queueBatch(batch: ViewBatch): void {
   queued = queued === null ? batch : mergeBatches(queued, batch, QUEUE_CAPS)
   // The merge keeps every user update, so a long wait applies them rather than grow.
   if ((queued.user?.length ?? 0) >= USER_FEED_CAP) flushBatches()
-  else schedule()
+  else {
+    schedule()
+    if (frame !== null) for (const l of [...batchFrameListeners]) l()
+  }
 }
 
 /** Apply the queued batches now, in one store update (nothing happens when none is queued). */

@@ -1,7 +1,8 @@
 // The app's tables of rows (`grid-table`): fixed column widths, a header row, a row that says why the table is
 // empty, and an optional footer. Used by the account's positions, orders and fills, the event matrix and the
 // incident log.
-import type { PointerEvent, ReactNode, TableHTMLAttributes } from 'react'
+import type { ReactNode, TableHTMLAttributes } from 'react'
+import { titleIfTruncated } from './truncated-title'
 
 export interface GridColumn {
   /** The header's content; null: an empty header. */
@@ -32,24 +33,8 @@ export type GridTableProps<T> = Omit<TableHTMLAttributes<HTMLTableElement>, 'chi
   foot?: ReactNode
 }
 
-/**
- * A truncated cell shows its full text as a tooltip. Set on hover, not on render: streaming rows re-render many
- * times a second, and only a cell the pointer reaches needs it. A cell with a title of its own keeps it.
- */
-function titleIfTruncated(e: PointerEvent<HTMLTableElement>): void {
-  const cell = e.target instanceof Element ? e.target.closest('td, th') : null
-  if (!(cell instanceof HTMLElement)) return
-  const auto = cell.dataset.autoTitle !== undefined
-  if (cell.hasAttribute('title') && !auto) return
-  const text = cell.textContent?.trim() ?? ''
-  if (cell.scrollWidth > cell.clientWidth && text !== '') {
-    cell.title = text
-    cell.dataset.autoTitle = ''
-  } else if (auto) {
-    cell.removeAttribute('title')
-    delete cell.dataset.autoTitle
-  }
-}
+/** A table's truncated cell gets its full text as a tooltip on hover. */
+const titleCells = titleIfTruncated('td, th')
 
 export function GridTable<T>({
   columns,
@@ -69,7 +54,7 @@ export function GridTable<T>({
     <table
       className={className ? `grid-table ${className}` : 'grid-table'}
       style={least === undefined ? style : { ...style, minWidth: least }}
-      onPointerOver={titleIfTruncated}
+      onPointerOver={titleCells}
       {...table}
     >
       <colgroup>

@@ -15,6 +15,7 @@ import { formatMid, formatPrice, formatSize, type PriceUnit } from '../../lib/fo
 import { foldedLevels } from './ladder'
 import { CHART_INTERVAL_MS, useThrottled } from '../../lib/throttle'
 import type { BookView } from '../../../shared/model'
+import { QuietMark } from './QuietMark'
 import { StaleOverlay } from './StaleOverlay'
 import { useFreshnessNoAge } from '../../hooks/freshness'
 import { viewFreshness } from '../../lib/freshness'
@@ -350,15 +351,7 @@ export function DepthChart({ market }: { market: string }) {
             </div>
           </>
         ) : null}
-        {fresh.state === 'quiet' ? (
-          <span
-            className="quiet-mark depth-quiet"
-            data-testid="depth-quiet-mark"
-            title="No update for longer than this market usually goes without one: the book may be behind."
-          >
-            Quiet?
-          </span>
-        ) : null}
+        {fresh.state === 'quiet' ? <QuietMark testId="depth-quiet-mark" className="depth-quiet" /> : null}
         <StaleOverlay
           book={book}
           what="Depth"

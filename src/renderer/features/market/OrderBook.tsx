@@ -48,6 +48,7 @@ import { fillTicket, setTicketRefusal } from '../../store/trading'
 import { cancelOrder } from '../trading'
 import { openAlertForm, openAlertManager } from '../../store/alerts-ui'
 import { barScale } from './bar-scale'
+import { QuietMark } from './QuietMark'
 import { StaleOverlay } from './StaleOverlay'
 import { useFreshnessNoAge } from '../../hooks/freshness'
 import { viewFreshness } from '../../lib/freshness'
@@ -56,6 +57,7 @@ import { litUntil, useLit } from '../../store/highlights'
 import { usePriceUnit } from '../../store/prefs'
 import { ContextMenu, isMenuKey, menuPointFor, type MenuAt } from '../../ui/ContextMenu'
 import { DiamondIcon } from '../../ui/icons'
+import { titleIfTruncated } from '../../ui/truncated-title'
 
 export const LADDER_LEVELS = 15
 /** How long a changed size stays highlighted. */
@@ -98,6 +100,9 @@ function rowId(idPrefix: string, level: LevelRef): string {
 }
 
 const NO_SIDES: LadderSides = { bids: [], asks: [] }
+
+/** A truncated size or total gets its full text as a tooltip on hover. */
+const ladderTitles = titleIfTruncated('.ladder-row > span')
 
 /** The size a full-width depth bar stands for (never 0): what every depth bar is scaled against. */
 const MaxCumulative = createContext(1)
@@ -157,7 +162,8 @@ const LadderRow = memo(function LadderRow({
     setFlash({ until: litUntil(FLASH_MS), dir: size > prevSize ? 'up' : 'down' })
   }
   const lit = useLit(flash?.until ?? Number.NEGATIVE_INFINITY)
-  // Each cell carries its full text: a narrow pane truncates a figure rather than letting it run into the next.
+  // A narrow pane truncates a figure rather than letting it run into the next: the price's cell carries its full
+  // text (it never changes in a row), a size's or total's gets it on hover (ladderTitles).
   const priceText = formatPrice(price, unit)
   const sizeText = formatSize(size)
   const totalText = formatSize(cumulative)
@@ -186,12 +192,8 @@ const LadderRow = memo(function LadderRow({
       <span className="c-price" title={impliedText ?? priceText}>
         {priceText}
       </span>
-      <span className={`c-size ${flash && lit ? `flash-${flash.dir}` : ''}`} title={sizeText}>
-        {sizeText}
-      </span>
-      <span className="c-total" title={totalText}>
-        {totalText}
-      </span>
+      <span className={`c-size ${flash && lit ? `flash-${flash.dir}` : ''}`}>{sizeText}</span>
+      <span className="c-total">{totalText}</span>
     </div>
   )
 })
@@ -444,6 +446,8 @@ export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; 
   for (let i = levels - 1; i >= 0; i--) askRows.push(row('ask', i))
   const bidRows = []
   for (let i = 0; i < levels; i++) bidRows.push(row('bid', i))
+  // Each side is a relayout boundary of a fixed height (styles.css): a level coming or going lays out its side only.
+  const sideHeight = { height: `calc(${levels} * var(--row))` }
   let offLadder = 0
   for (const [id, marks] of own) if (!placed.has(id)) offLadder += marks.split(';').length
 
@@ -480,6 +484,7 @@ export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; 
         onKeyDown={onKeyDown}
         onContextMenu={onContextMenu}
         onMouseDown={onMouseDown}
+        onPointerOver={ladderTitles}
         onClick={onClick}
         onFocus={(e) => {
           // Entering the ladder from the keyboard puts the cursor on the best bid, so A works at once.
@@ -489,34 +494,41 @@ export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; 
         }}
       >
         <MaxCumulative value={barMax}>
-          <div className="ladder-side asks">{askRows}</div>
-          <div className="spread-row" data-testid="book-spread">
-            <span
-              className="c-price"
-              title={
-                hasNo && showing === 'yes'
-                  ? 'Mid, of the best levels including those implied from the NO book'
-                  : 'Mid'
-              }
-            >
-              {formatMid(mid, unit)}
-            </span>
-            {fresh.state === 'quiet' ? (
-              <span
-                className="quiet-mark"
-                data-testid="book-quiet-mark"
-                title="No update for longer than this market usually goes without one: the book may be behind. Levels are still applied; the next update makes it live again."
-              >
-                Quiet?
-              </span>
-            ) : (
-              <span className="muted">mid</span>
-            )}
-            <span className="c-spread" title="Spread">
-              spread <b>{formatPrice(spread, unit)}</b>
-            </span>
+          <div className="side-box">
+            <div className="ladder-side asks" style={sideHeight}>
+              {askRows}
+            </div>
           </div>
-          <div className="ladder-side bids">{bidRows}</div>
+          <div className="spread-box">
+            <div className="spread-row" data-testid="book-spread">
+              <span
+                className="c-price"
+                title={
+                  hasNo && showing === 'yes'
+                    ? 'Mid, of the best levels including those implied from the NO book'
+                    : 'Mid'
+                }
+              >
+                {formatMid(mid, unit)}
+              </span>
+              {fresh.state === 'quiet' ? (
+                <QuietMark
+                  testId="book-quiet-mark"
+                  more=" Levels are still applied; the next update makes it live again."
+                />
+              ) : (
+                <span className="muted">mid</span>
+              )}
+              <span className="c-spread" title="Spread">
+                spread <b>{formatPrice(spread, unit)}</b>
+              </span>
+            </div>
+          </div>
+          <div className="side-box">
+            <div className="ladder-side bids" style={sideHeight}>
+              {bidRows}
+            </div>
+          </div>
         </MaxCumulative>
         <StaleOverlay
           book={book}
@@ -530,38 +542,40 @@ export function OrderBook({ market, levels = LADDER_LEVELS }: { market: string; 
         ) : null}
       </div>
       {menu ? <ContextMenu menu={menu} label="Price level" onClose={() => setMenu(null)} /> : null}
-      <div className="ladder-foot muted">
-        <span
-          // Remounted with every book version the engine applied (its receipt time, BookView.updatedAt): its first
-          // paint is the moment that version reached the screen (Element Timing, read by the UI benchmark), on a
-          // venue with sequences or without. It is the footer's flex item itself, so Chromium credits the text's
-          // paint to it (text is timed on its nearest block-level box).
-          key={book?.updatedAt ?? undefined}
-          elementtiming={book && book.updatedAt !== null ? `book:${market}:${book.updatedAt}` : undefined}
-        >
-          {!book
-            ? '\u00a0'
-            : book.no === undefined
-              ? `${book.depth.bids} bid / ${book.depth.asks} ask levels`
-              : showing === 'no'
-                ? `NO ${book.no.depth.bids} bid / ${book.no.depth.asks} ask levels`
-                : `${book.depth.bids} bid / ${book.depth.asks} ask · NO ${book.no.depth.bids}/${book.no.depth.asks}`}
-        </span>
-        {offLadder > 0 ? (
+      <div className="ladder-foot-box">
+        <div className="ladder-foot muted">
           <span
-            className="own-off"
-            data-testid="ladder-own-off"
-            data-count={offLadder}
-            title="Your working orders at prices this ladder does not show (see the account's orders)"
+            // Remounted with every book version the engine applied (its receipt time, BookView.updatedAt): its first
+            // paint is the moment that version reached the screen (Element Timing, read by the UI benchmark), on a
+            // venue with sequences or without. It is the footer's flex item itself, so Chromium credits the text's
+            // paint to it (text is timed on its nearest block-level box).
+            key={book?.updatedAt ?? undefined}
+            elementtiming={book && book.updatedAt !== null ? `book:${market}:${book.updatedAt}` : undefined}
           >
-            {offLadder} own off the ladder
+            {!book
+              ? '\u00a0'
+              : book.no === undefined
+                ? `${book.depth.bids} bid / ${book.depth.asks} ask levels`
+                : showing === 'no'
+                  ? `NO ${book.no.depth.bids} bid / ${book.no.depth.asks} ask levels`
+                  : `${book.depth.bids} bid / ${book.depth.asks} ask · NO ${book.no.depth.bids}/${book.no.depth.asks}`}
           </span>
-        ) : null}
-        {book?.seq !== null && book?.seq !== undefined ? (
-          <span className="num">seq {book.seq}</span>
-        ) : (
-          <span className="num" />
-        )}
+          {offLadder > 0 ? (
+            <span
+              className="own-off"
+              data-testid="ladder-own-off"
+              data-count={offLadder}
+              title="Your working orders at prices this ladder does not show (see the account's orders)"
+            >
+              {offLadder} own off the ladder
+            </span>
+          ) : null}
+          {book?.seq !== null && book?.seq !== undefined ? (
+            <span className="num">seq {book.seq}</span>
+          ) : (
+            <span className="num" />
+          )}
+        </div>
       </div>
     </div>
   )

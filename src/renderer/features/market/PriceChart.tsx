@@ -1,9 +1,12 @@
 // Candles from the market's trades with lightweight-charts. Built once with setData when the chart opens (or
 // the tape is re-seeded, at once), from the engine's candle history of the market and the tape's trades after it
-// (so a chart opened late shows the last hour, not one candle), then one series.update per changed candle, at most CHART_INTERVAL_MS apart:
-// under a firehose the trades of several frames go in one update (candles a second or a minute wide look the
-// same), so the chart's canvases are not redrawn, repainted and composited every frame. The price axis reads in
-// the trader's unit (¢ or probability), switched without rebuilding the chart.
+// (so a chart opened late shows the last hour, not one candle), then one series.update per changed candle, at most
+// CHART_INTERVAL_MS apart: under a firehose the trades of several frames go in one update (candles a second or a
+// minute wide look the same), so the chart's canvases are not redrawn, repainted and composited every frame. The
+// updates are made when the store's next batch is queued (store/batch-frame-throttle.ts), so the chart, which draws
+// in an animation frame, draws in that batch's frame rather than in one of its own after it: a candle moves about
+// one batch after its trade reached the tape, at most CHART_MAX_LAG_MS. The price axis reads in the trader's unit
+// (¢ or probability), switched without rebuilding the chart.
 import {
   CandlestickSeries,
   ColorType,
@@ -24,9 +27,13 @@ import {
   type CandleInterval,
 } from '../../../shared/candles'
 import { formatPrice } from '../../lib/format'
-import { CHART_INTERVAL_MS, throttle } from '../../lib/throttle'
+import { CHART_INTERVAL_MS } from '../../lib/throttle'
+import { batchFrameThrottle } from '../../store/batch-frame-throttle'
 import { NO_TRADES, useMonitor } from '../../store/monitor'
 import { usePrefs, usePriceUnit } from '../../store/prefs'
+
+/** How long a new trade may wait for a batch's frame before the chart draws it in a frame of its own. */
+const CHART_MAX_LAG_MS = 250
 
 function cssVar(name: string, fallback: string): string {
   const v = getComputedStyle(document.documentElement).getPropertyValue(name).trim()
@@ -171,9 +178,10 @@ export function PriceChart({ market }: { market: string }) {
     }
 
     rebuild(useMonitor.getState().trades[market] ?? NO_TRADES)
-    const appendLatest = throttle(
+    const appendLatest = batchFrameThrottle(
       () => append(useMonitor.getState().trades[market] ?? NO_TRADES),
       CHART_INTERVAL_MS,
+      CHART_MAX_LAG_MS,
     )
     const unsubscribe = useMonitor.subscribe((s, prev) => {
       if (s.tapeEpoch[market] !== prev.tapeEpoch[market] || s.candles[market] !== prev.candles[market]) {

@@ -452,26 +452,28 @@ export function TradeTape({
         <span className="c-size">Size</span>
         <span className="c-side">Taker</span>
       </div>
-      <div className="tape-body" ref={scrollRef} onScroll={onScroll} data-testid="tape-scroll">
-        {trades.length === 0 ? (
-          <div className="empty-note">No trades yet.</div>
-        ) : rows.length === 0 ? (
-          <div className="empty-note">No trades match the filters.</div>
-        ) : null}
-        <div className="tape-space" style={{ height: virtualizer.getTotalSize() }}>
-          <div className="tape-rows" style={{ transform: `translateY(${first?.start ?? 0}px)` }}>
-            {shown.map((r) =>
-              r.kind === 'trade' ? (
-                <TradeRow
-                  key={r.key}
-                  trade={r.trade}
-                  big={isBig(r.trade, averages.get(r.trade), rule)}
-                  unit={unit}
-                />
-              ) : (
-                <GapRow key={r.key} />
-              ),
-            )}
+      <div className="tape-body-box">
+        <div className="tape-body" ref={scrollRef} onScroll={onScroll} data-testid="tape-scroll">
+          {trades.length === 0 ? (
+            <div className="empty-note">No trades yet.</div>
+          ) : rows.length === 0 ? (
+            <div className="empty-note">No trades match the filters.</div>
+          ) : null}
+          <div className="tape-space" style={{ height: virtualizer.getTotalSize() }}>
+            <div className="tape-rows" style={{ transform: `translateY(${first?.start ?? 0}px)` }}>
+              {shown.map((r) =>
+                r.kind === 'trade' ? (
+                  <TradeRow
+                    key={r.key}
+                    trade={r.trade}
+                    big={isBig(r.trade, averages.get(r.trade), rule)}
+                    unit={unit}
+                  />
+                ) : (
+                  <GapRow key={r.key} />
+                ),
+              )}
+            </div>
           </div>
         </div>
       </div>
