@@ -4,18 +4,10 @@ import { describe, expect, it } from 'vitest'
 import { applyBookDelta, bookDelta } from '../../src/shared/book-delta'
 import type { BookView, Level, LevelChanges } from '../../src/shared/model'
 import { mulberry32 } from '../../src/sim/rng'
+import { book } from './batch-fixtures'
 
 function view(bids: Level[], asks: Level[], no?: { bids: Level[]; asks: Level[] }): BookView {
-  const v: BookView = {
-    market: 'm1',
-    state: 'live',
-    staleReason: null,
-    bids,
-    asks,
-    depth: { bids: bids.length, asks: asks.length },
-    seq: null,
-    updatedAt: 1,
-  }
+  const v: BookView = { ...book('m1', 1), bids, asks, depth: { bids: bids.length, asks: asks.length } }
   if (no) v.no = { ...no, depth: { bids: no.bids.length, asks: no.asks.length } }
   return v
 }
