@@ -96,8 +96,9 @@ export async function runBundled(
   const b = await bundle(entry, opts)
   const ignore = (): void => {}
   let forward = ignore
+  const onTerm = (): void => forward()
   process.on('SIGINT', ignore)
-  process.on('SIGTERM', () => forward())
+  process.on('SIGTERM', onTerm)
   try {
     return await new Promise<number>((done, fail) => {
       const child = spawn(process.execPath, [...(opts.nodeFlags ?? []), b.file, ...args], {
@@ -110,6 +111,7 @@ export async function runBundled(
     })
   } finally {
     process.off('SIGINT', ignore)
+    process.off('SIGTERM', onTerm)
     b.remove()
   }
 }
