@@ -30,7 +30,7 @@ import {
   type MonitorEngine,
 } from '../src/main/services'
 import type { ReplayStatus, Result } from '../src/shared/model'
-import { BUNDLED_ENV, runBundled } from './lib/bundle'
+import { buildLabel, runSelfBundled } from './lib/bundle'
 
 const MIB = 1024 * 1024
 const keep = process.argv.includes('--keep')
@@ -350,30 +350,10 @@ async function future(): Promise<void> {
   }
 }
 
-/** Bundles this bench and runs the bundle (unless this is the bundled run, or --tsx); its exit code, or null. */
-async function bundled(): Promise<number | null> {
-  const argv = process.argv.slice(2)
-  const srcAt = argv.indexOf('--src')
-  if (process.env[BUNDLED_ENV] !== undefined || argv.includes('--tsx')) {
-    if (srcAt >= 0) throw new Error('--src needs a bundled run (drop --tsx)')
-    return null
-  }
-  const srcRoot = srcAt >= 0 ? argv[srcAt + 1] : undefined
-  if (srcAt >= 0 && srcRoot === undefined) throw new Error('--src needs a folder')
-  const args = srcAt >= 0 ? [...argv.slice(0, srcAt), ...argv.slice(srcAt + 2)] : argv
-  const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter((f) => f.length > 0)
-  return runBundled(process.argv[1] as string, args, {
-    ...(srcRoot === undefined ? {} : { srcRoot }),
-    nodeFlags: ['--expose-gc', ...flags],
-  })
-}
-
 async function main(): Promise<void> {
-  const code = await bundled()
+  const code = await runSelfBundled(process.argv[1] as string, process.argv.slice(2), ['--expose-gc'])
   if (code !== null) process.exit(code)
-  console.log(
-    `bench:recordings: ${process.env[BUNDLED_ENV] ?? `under tsx ${process.version}, engine from src`}`,
-  )
+  console.log(`bench:recordings: ${buildLabel()}`)
   dir = mkdtempSync(join(tmpdir(), 'tm-bench-rec-'))
   engine = await createMonitor({
     settingsPath: null,

@@ -1,10 +1,9 @@
 // Drives bench/day/browser-child.ts (headless Chromium with the main window in its default workspace) from the engine process, and
 // reads the CPU of every Chromium process below it from /proc.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { join } from 'node:path'
 import { createInterface } from 'node:readline'
-import { pathToFileURL } from 'node:url'
 import { chromiumType, cmdline, descendants, procInfo } from '../lib/proc'
+import { repoPath, tsxArgs } from '../lib/repo'
 
 export interface FrameSample {
   /** requestAnimationFrame callbacks since the page was ready (cumulative); null without the counter. */
@@ -40,11 +39,9 @@ export interface BrowserChild {
 const READY_TIMEOUT_MS = 120_000
 
 export function startBrowserChild(url: string, opts: { fps: boolean }): Promise<BrowserChild> {
-  const script = join(__dirname, 'browser-child.ts')
-  const loader = pathToFileURL(require.resolve('tsx')).href
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', loader, script, url, ...(opts.fps ? [] : ['--no-fps'])],
+    [...tsxArgs(repoPath('bench', 'day', 'browser-child.ts')), url, ...(opts.fps ? [] : ['--no-fps'])],
     { stdio: ['pipe', 'pipe', 'inherit'] },
   )
   const stdin = child.stdin

@@ -1,6 +1,12 @@
-// `npm run bench:day -- --minutes N [--dialect voxfi|reference] [--clients 4] [--markets 20] [--renderer] [--no-fps] [--no-account] [--seed 7] [--warmup-minutes 5] [--force-gc]`
+// `npm run bench:day -- --minutes N [--dialect voxfi|reference] [--clients 4] [--markets 20] [--renderer] [--no-fps] [--no-account] [--seed 7] [--warmup-minutes 5] [--force-gc] [--tsx | --src DIR]`
 // --force-gc (a diagnosis, not the figure): a full GC right before every minute's sample, so RSS and heap show
 // what the engine retains rather than what V8 keeps committed; its cost is in that run's CPU figure.
+// By default the bench bundles itself with the engine by esbuild, as the app's build bundles its main process, and
+// runs that with node (bench/lib/bundle.ts), so engine_cpu_pct is the shipped code's. --tsx runs it in place under
+// tsx (slower hot paths: tsx's module wrappers); --src DIR bundles it against another checkout's src (e.g.
+// /work/wt-base/src, a "before" figure from the same bench code); BENCH_NODE_FLAGS adds node flags to the measured
+// process (e.g. --cpu-prof). Its children stay under tsx, outside the figure: the simulator, the renderer's build
+// and the Playwright driver of Chromium.
 // The engine at the demo load for N minutes (README.md, "All-day load"): the simulator with createSimulator's
 // defaults in a child process (bench/lib/sim-child.ts --demo), in VoxFi's dialect as the app's demo runs it
 // (--dialect reference for the reference dialect), M of its listed markets watched by C clients
@@ -10,8 +16,6 @@
 // line; progress on stderr.
 import { spawnSync } from 'node:child_process'
 import { cpus, loadavg } from 'node:os'
-import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { batchJson } from '../../src/main/services'
@@ -21,14 +25,16 @@ import type { Logger, MonitorClient, MonitorEngine } from '../../src/main/servic
 import { DIALECTS, type Dialect } from '../../src/sim/index'
 import { startWebHost, type WebHost } from '../../src/main/web/server'
 import { WINDOW_BOOK_DEPTH, type Interest, type ViewBatch } from '../../src/shared/ipc'
+import { BUNDLED_ENV, buildLabel, runSelfBundled } from '../lib/bundle'
 import { pickMarkets } from '../lib/demo-load'
 import { CLOCK_TICKS, procInfo } from '../lib/proc'
+import { repoPath, tsxArgs } from '../lib/repo'
 import { spawnSimChild, type SimChild } from '../lib/sim-control'
 import { round } from '../lib/stats'
 import { startBrowserChild, type BrowserChild, type ChromiumCpu, type FrameSample } from './browser'
 
 const USAGE =
-  'usage: npm run bench:day -- --minutes N [--dialect voxfi|reference] [--clients 4] [--markets 20] [--renderer] [--no-fps] [--no-account] [--seed 7] [--warmup-minutes 5] [--force-gc]'
+  'usage: npm run bench:day -- --minutes N [--dialect voxfi|reference] [--clients 4] [--markets 20] [--renderer] [--no-fps] [--no-account] [--seed 7] [--warmup-minutes 5] [--force-gc] [--tsx | --src DIR]'
 /**
  * The warm-up (default 5 minutes; CPU and RSS flatness are judged after it): JIT, first snapshots, the engine's
  * first stores filling, and V8 settling its young generation, which it resizes between 8 and 32 MB in the
@@ -89,6 +95,7 @@ function parseArgs(argv: string[]): Args {
         throw new UsageError(`--dialect must be ${DIALECTS.join(' or ')}`)
       args.dialect = d as Dialect
     } else if (a === '--renderer') args.renderer = true
+    else if (a === '--tsx') continue
     else if (a === '--no-account') args.account = false
     else if (a === '--no-fps') args.fps = false
     else if (a === '--force-gc') args.forceGc = true
@@ -192,9 +199,7 @@ function chromiumPct(a: ChromiumCpu, b: ChromiumCpu, ms: number): Record<string,
 
 /** In its own process (bench/lib/build-child.ts): a build in this one stays in the RSS this bench measures. */
 function buildRendererApart(): void {
-  const loader = pathToFileURL(require.resolve('tsx')).href
-  const script = join(__dirname, '..', 'lib', 'build-child.ts')
-  const r = spawnSync(process.execPath, ['--import', loader, script], {
+  const r = spawnSync(process.execPath, tsxArgs(repoPath('bench', 'lib', 'build-child.ts')), {
     stdio: ['ignore', 'inherit', 'inherit'],
   })
   if (r.error !== undefined) throw r.error
@@ -246,6 +251,7 @@ async function main(): Promise<boolean> {
     buildRendererApart()
   }
   const loadStart = loadavg()[0] ?? 0
+  log(`day: the engine ${buildLabel()}`)
   log(
     `day: ${cpus().length} CPU cores, load average ${loadStart.toFixed(2)}; starting the simulator ` +
       `(dialect ${args.dialect}) ...`,
@@ -346,7 +352,7 @@ async function main(): Promise<boolean> {
     let browser: BrowserChild | null = null
     if (args.renderer) {
       log('renderer: starting the browser host and Chromium ...')
-      host = await startWebHost({ monitor: engine, logger })
+      host = await startWebHost({ monitor: engine, logger, rendererDir: repoPath('out', 'renderer') })
       // The main window in its default workspace (events, watchlist, ladder, depth, chart, tape, account, alerts)
       // with the first market selected; `select` is read by the browser child, not by the app.
       const url = new URL(host.url)
@@ -501,8 +507,11 @@ async function main(): Promise<boolean> {
       market_ids: markets,
       renderer: args.renderer,
       force_gc: args.forceGc,
+      build: buildLabel(),
       simulator: `child process: createSimulator defaults (seed ${args.seed}, dialect ${args.dialect}); its CPU is not in engine_cpu_pct`,
       includes:
+        `the figure is engine_cpu_pct_after_warmup (the minutes after the first ${args.warmupMinutes}), the engine ` +
+        `${process.env[BUNDLED_ENV] === undefined ? 'under tsx' : 'bundled as the app ships it (build)'}; ` +
         (args.renderer
           ? 'engine_cpu_pct: this process = engine + client sinks (batchJson, as the transports serialise) + the browser host serving the main window (default workspace); not the simulator, not Chromium, not Playwright'
           : 'engine_cpu_pct: this process = engine + client sinks (batchJson, as the transports serialise); not the simulator') +
@@ -608,15 +617,17 @@ async function main(): Promise<boolean> {
 }
 
 process.on('exit', killChildren)
-main().then(
-  (interrupted) => process.exit(interrupted ? 130 : 0),
-  (e: unknown) => {
-    killChildren()
-    if (e instanceof UsageError) {
-      process.stderr.write(`bench:day: ${e.message} (${USAGE})\n`)
-      process.exit(2)
-    }
-    process.stderr.write(`bench:day: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`)
-    process.exit(1)
-  },
-)
+runSelfBundled(process.argv[1] as string, process.argv.slice(2))
+  .then((code) => (code === null ? main() : process.exit(code)))
+  .then(
+    (interrupted) => process.exit(interrupted ? 130 : 0),
+    (e: unknown) => {
+      killChildren()
+      if (e instanceof UsageError) {
+        process.stderr.write(`bench:day: ${e.message} (${USAGE})\n`)
+        process.exit(2)
+      }
+      process.stderr.write(`bench:day: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`)
+      process.exit(1)
+    },
+  )

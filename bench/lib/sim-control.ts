@@ -1,10 +1,9 @@
 // Drives bench/lib/sim-child.ts: spawns it as a separate Node process (TypeScript through tsx's loader) and talks
 // to it with one JSON line per command on stdin and one reply line per command on stdout.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { join } from 'node:path'
 import { createInterface } from 'node:readline'
-import { pathToFileURL } from 'node:url'
 import type { Dialect } from '../../src/sim/index'
+import { repoPath, tsxArgs } from './repo'
 
 export interface SimReply {
   id?: number
@@ -61,14 +60,10 @@ const READY_TIMEOUT_MS = 30_000
  * runs 'voxfi'.
  */
 export function spawnSimChild(seed = 7, opts: { demo?: boolean; dialect?: Dialect } = {}): Promise<SimChild> {
-  const script = join(__dirname, 'sim-child.ts')
-  const loader = pathToFileURL(require.resolve('tsx')).href
   const child: ChildProcess = spawn(
     process.execPath,
     [
-      '--import',
-      loader,
-      script,
+      ...tsxArgs(repoPath('bench', 'lib', 'sim-child.ts')),
       '--seed',
       String(seed),
       '--dialect',

@@ -19,12 +19,64 @@ function copyWhole<T extends Whole>(into: T, from: Whole): T {
   return into
 }
 
+/** 1 where price a comes before b down a side, 0 at the same price, else -1 (NaN too: never in order). */
+function order(a: number, b: number, descending: boolean): number {
+  return a === b ? 0 : (descending ? a > b : a < b) ? 1 : -1
+}
+
 /**
  * The changes from one side's top N to the next's: undefined when there are none, null when the next side holds
- * a level no change can say (size 0 means removed), so the view must go whole.
+ * a level no change can say (size 0 means removed), so the view must go whole. Both sides are best first (a view's
+ * are), so one walk down both finds them without building an index of either; a side found out of that order is
+ * diffed by price (`changesByPrice`), so the result never depends on it.
  */
-function sideChanges(before: readonly Level[], after: readonly Level[]): LevelChanges | undefined | null {
+function sideChanges(
+  before: readonly Level[],
+  after: readonly Level[],
+  descending: boolean,
+): LevelChanges | undefined | null {
   if (before === after) return undefined
+  let changes: Level[] | undefined
+  let i = 0
+  for (let j = 0; j < after.length; j++) {
+    const [price, size] = after[j] as Level
+    if (!(size > 0)) return null
+    if (j > 0 && order((after[j - 1] as Level)[0], price, descending) !== 1)
+      return changesByPrice(before, after)
+    for (;;) {
+      const held = before[i]
+      if (held === undefined) {
+        ;(changes ??= []).push([price, size])
+        break
+      }
+      if (i > 0 && order((before[i - 1] as Level)[0], held[0], descending) !== 1)
+        return changesByPrice(before, after)
+      const o = order(held[0], price, descending)
+      if (o === 0) {
+        if (held[1] !== size) (changes ??= []).push([price, size])
+        i++
+        break
+      }
+      if (o < 0) {
+        ;(changes ??= []).push([price, size])
+        break
+      }
+      // Gone from the top N: removed from the book, or pushed below the view's depth by a better level.
+      ;(changes ??= []).push([held[0], 0])
+      i++
+    }
+  }
+  for (; i < before.length; i++) {
+    const held = before[i] as Level
+    if (i > 0 && order((before[i - 1] as Level)[0], held[0], descending) !== 1)
+      return changesByPrice(before, after)
+    ;(changes ??= []).push([held[0], 0])
+  }
+  return changes
+}
+
+/** sideChanges for sides in any order: by price. */
+function changesByPrice(before: readonly Level[], after: readonly Level[]): LevelChanges | undefined | null {
   const held = new Map<number, number>()
   for (const [price, size] of before) held.set(price, size)
   const changes: Level[] = []
@@ -33,7 +85,6 @@ function sideChanges(before: readonly Level[], after: readonly Level[]): LevelCh
     if (held.get(price) !== size) changes.push([price, size])
     held.delete(price)
   }
-  // Gone from the top N: removed from the book, or pushed below the view's depth by a better level.
   for (const price of held.keys()) changes.push([price, 0])
   return changes.length > 0 ? changes : undefined
 }
@@ -55,10 +106,10 @@ export function bookDelta(
 ): BookDelta | null {
   if (before.market !== after.market || before.state !== after.state) return null
   if ((before.no === undefined) !== (after.no === undefined)) return null
-  const bids = sideChanges(before.bids, after.bids)
-  const asks = sideChanges(before.asks, after.asks)
-  const noBids = before.no && after.no ? sideChanges(before.no.bids, after.no.bids) : undefined
-  const noAsks = before.no && after.no ? sideChanges(before.no.asks, after.no.asks) : undefined
+  const bids = sideChanges(before.bids, after.bids, true)
+  const asks = sideChanges(before.asks, after.asks, false)
+  const noBids = before.no && after.no ? sideChanges(before.no.bids, after.no.bids, true) : undefined
+  const noAsks = before.no && after.no ? sideChanges(before.no.asks, after.no.asks, false) : undefined
   if (bids === null || asks === null || noBids === null || noAsks === null) return null
   const changed = (bids?.length ?? 0) + (asks?.length ?? 0) + (noBids?.length ?? 0) + (noAsks?.length ?? 0)
   if (changed > 0 && changed >= levelCount(after)) return null

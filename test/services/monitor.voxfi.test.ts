@@ -1,6 +1,8 @@
 // The engine against the simulator in VoxFi's dialect, over real loopback sockets (docs/voxfi.md): the first book
 // from REST, both books, trades with their outcome, the account from REST in reais with executions never on the
 // public tape, every close code, the heartbeat, and 429.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { createSimulator, type SimConfig, type Simulator } from '../../src/sim/index'
@@ -239,6 +241,42 @@ describe('the engine on VoxFi', () => {
     raw.close()
     // Not twice as many (each print came on both channels), give or take the edges of the stretch.
     expect(Math.abs(engine - venue)).toBeLessThanOrEqual(3)
+  })
+
+  it('keeps two identical prints as two while no event channel is wanted, and drops the copy once one is', async () => {
+    const { sim, h, market, events } = await voxfi()
+    const ev = events.find((e) => e.markets.some((m) => m.id === market))
+    const a = h.attach('market')
+    await a.client.setInterests([{ channel: 'market', id: market, filter: 'all' }])
+    await waitFor(() => sim.subscriptions().some((x) => x.market.length > 0), 'the market channel')
+    const fixture = JSON.parse(
+      readFileSync(join(__dirname, '../fixtures/voxfi/ws-market-new-trade.json'), 'utf8'),
+    ) as { example: { market_id: string; event_id: string; last_trade: { qty_contracts: number } } }
+    /** The docs' print on this market, of a size the simulator never trades. */
+    const print = (size: number): string => {
+      const frame = structuredClone(fixture.example)
+      frame.market_id = market
+      frame.event_id = ev?.id as string
+      frame.last_trade.qty_contracts = size
+      return JSON.stringify(frame)
+    }
+    const sized = (size: number): number => allTrades(a.rec).filter((t) => t.size === size).length
+    /** Prints `size` twice in a row, then another once: on one socket, when that one is in, so are both. */
+    const twice = async (size: number, then: number): Promise<number> => {
+      sim.faults.sendRaw(print(size))
+      sim.faults.sendRaw(print(size))
+      sim.faults.sendRaw(print(then))
+      await waitFor(() => sized(then) === 1, 'the print after')
+      return sized(size)
+    }
+    // The market channel alone: nothing sends a copy, so the same text twice is two prints (docs/voxfi.md §8
+    // item 27).
+    expect(await twice(4321, 4322)).toBe(2)
+    // With the event channel wanted too, the second arrival within the second is the other channel's copy.
+    const b = h.attach('event')
+    await b.client.setInterests([{ channel: 'event', id: ev?.id as string, filter: 'all' }])
+    await waitFor(() => sim.subscriptions().some((x) => x.event.length > 0), 'the event channel')
+    expect(await twice(4323, 4324)).toBe(1)
   })
 
   it('answers the server pings: no heartbeat close while the venue pings every 300 ms', async () => {

@@ -1,6 +1,6 @@
 // The second copy of a frame (VoxFi sends a market's frames on its market and its event channel alike).
 import { describe, expect, it } from 'vitest'
-import { DuplicateFrames } from '../../../src/main/services/feed/duplicate-frames'
+import { DuplicateFrames, EVENT_CHANNEL_TRAIL_MS } from '../../../src/main/services/feed/duplicate-frames'
 
 /** What the frame router does with a market-data frame: drop it as a copy, or remember it. */
 const repeat = (d: DuplicateFrames, text: string, at: number): boolean => {
@@ -68,5 +68,50 @@ describe('duplicate frames where they apply', () => {
     expect(filter.copy('a', 30)).toBe(false)
     voxfi = true
     expect(filter.copy('a', 40)).toBe(true)
+  })
+})
+
+describe('duplicate frames on the live feed', () => {
+  /** A frame through the live filter as the router takes it: dropped as a copy, or remembered. */
+  const live = (f: ReturnType<DuplicateFrames['whenLive']>, text: string, at: number): boolean => {
+    if (f.copy(text, at)) return true
+    f.remember(text, at)
+    return false
+  }
+
+  it('remember nothing while no event channel is wanted: no second channel, no copy, two identical prints are two', () => {
+    const d = new DuplicateFrames(1000)
+    const f = d.whenLive(() => true)
+    expect(live(f, 'a', 0)).toBe(false)
+    expect(live(f, 'a', 10)).toBe(false)
+    d.eventChannels(false, 20)
+    expect(live(f, 'a', 30)).toBe(false)
+    expect(live(f, 'a', 40)).toBe(false)
+  })
+
+  it('remember while an event channel is wanted, and for the trail after the last one is dropped', () => {
+    const d = new DuplicateFrames(1000)
+    const f = d.whenLive(() => true)
+    d.eventChannels(true, 0)
+    expect(live(f, 'a', 10)).toBe(false)
+    expect(live(f, 'a', 20)).toBe(true)
+    d.eventChannels(false, 100)
+    // The venue may still send on the dropped channel until it hears the unsubscribe.
+    expect(live(f, 'b', 100 + EVENT_CHANNEL_TRAIL_MS - 5)).toBe(false)
+    expect(live(f, 'b', 100 + EVENT_CHANNEL_TRAIL_MS)).toBe(true)
+    // Past the trail nothing is remembered, so nothing is a copy.
+    expect(live(f, 'c', 200 + EVENT_CHANNEL_TRAIL_MS)).toBe(false)
+    expect(live(f, 'c', 210 + EVENT_CHANNEL_TRAIL_MS)).toBe(false)
+    // Wanted again: remembered at once (its subscribe goes out after this).
+    d.eventChannels(true, 300 + EVENT_CHANNEL_TRAIL_MS)
+    expect(live(f, 'c', 310 + EVENT_CHANNEL_TRAIL_MS)).toBe(false)
+    expect(live(f, 'c', 320 + EVENT_CHANNEL_TRAIL_MS)).toBe(true)
+  })
+
+  it('a replay remembers whatever the live feed wants: its recording may hold both channels', () => {
+    const d = new DuplicateFrames(1000)
+    const replay = d.when(() => true)
+    expect(live(replay, 'a', 0)).toBe(false)
+    expect(live(replay, 'a', 10)).toBe(true)
   })
 })

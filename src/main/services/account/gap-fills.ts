@@ -1,7 +1,7 @@
 // Executions the user channel missed while it was down. VoxFi sends each execution once, as an `order-info` frame,
 // and its docs describe no replay after a reconnect (only that subscriptions must be sent again: docs/voxfi.md §6),
 // so a fill made while the socket was down (an order placed on VoxFi's site, a resting order met) reaches the app
-// only through the activity read (docs/voxfi.md §8 item 48). Activity rows and
+// only through the activity read (docs/voxfi.md §8 item 49). Activity rows and
 // frames carry no execution id, and two identical executions are two (docs/voxfi.md §8 item 5): a row is missing
 // when the fills the account already holds from the gap's start on have fewer of its content than the activity
 // does. Counting by content keeps both of two identical executions and adds neither twice.

@@ -7,8 +7,8 @@ import type { BookDelta, BookView } from '../../../shared/model'
 
 interface Numbered {
   version: number
-  /** The view with its number, as a window that takes deltas gets it whole. */
-  whole: BookView
+  /** The view with its number, as a window that takes deltas gets it whole; made when first sent so. */
+  whole: BookView | null
   /** The last delta taken to this view, and the view it was taken from (null: none, or it must go whole). */
   from: BookView | null
   delta: BookDelta | null
@@ -23,7 +23,7 @@ export class BookVersions {
     let entry = this.numbered.get(view)
     if (entry === undefined) {
       const version = ++this.next
-      entry = { version, whole: { ...view, version }, from: null, delta: null }
+      entry = { version, whole: null, from: null, delta: null }
       this.numbered.set(view, entry)
     }
     return entry
@@ -31,7 +31,8 @@ export class BookVersions {
 
   /** The view whole, with its number. */
   whole(view: BookView): BookView {
-    return this.entry(view).whole
+    const entry = this.entry(view)
+    return (entry.whole ??= { ...view, version: entry.version })
   }
 
   /** The delta from `before` (a view this numbered earlier) to `after`; null when `after` must go whole. */

@@ -4,7 +4,9 @@
 // within a moment is dropped (docs/voxfi.md §8). Two genuine prints of the same taker against the same makers,
 // at the same price and size, within that moment, would read as one: far rarer than the double count it stops.
 // Only texts that were read as market data are remembered, so a copy is known by its text alone and dropped
-// before it is parsed: the same text reads the same.
+// before it is parsed: the same text reads the same. The live feed remembers them only while a copy can come (an
+// event channel wanted, or just dropped: `eventChannels`); a replay, whose recording may hold both channels,
+// always does.
 
 import { TextsByLength } from '../base/texts-by-length'
 
@@ -15,6 +17,13 @@ export interface DuplicateFilter {
   /** `text` was read as public market data: its copy within the window is to be dropped. */
   remember(text: string, at: number): void
 }
+
+/**
+ * How long after the last event channel stopped being wanted the live feed may still bring a copy: the unsubscribe
+ * goes out on the next tick, and what the venue sent on the channel before it heard that still arrives. Far longer
+ * than that takes over any link the engine stays connected on; a copy let through doubles a trade.
+ */
+export const EVENT_CHANNEL_TRAIL_MS = 10_000
 
 /** A remembered text; `live` until it expires or its copy came. */
 interface Seen {
@@ -29,6 +38,9 @@ export class DuplicateFrames implements DuplicateFilter {
   private head = 0
   /** The live entries by their text. */
   private readonly live = new TextsByLength<Seen>()
+  /** Some event channel is wanted on the live connection; else, until when its copies may still come. */
+  private eventsWanted = false
+  private eventsUntil = Number.NEGATIVE_INFINITY
 
   constructor(
     private readonly windowMs = 1_000,
@@ -69,6 +81,27 @@ export class DuplicateFrames implements DuplicateFilter {
       copy: (text, at) => applies() && this.copy(text, at),
       remember: (text, at) => {
         if (applies()) this.remember(text, at)
+      },
+    }
+  }
+
+  /**
+   * Whether any event channel is wanted on the live connection (the subscriptions' union), as of `at`. VoxFi sends
+   * a market's frames a second time only on its event's channel: with none wanted, and none dropped within
+   * EVENT_CHANNEL_TRAIL_MS, no live frame has a copy to come, and remembering its text would only keep 2 KB a frame
+   * alive for a second (past the young generation, at the demo load).
+   */
+  eventChannels(wanted: boolean, at: number): void {
+    if (this.eventsWanted && !wanted) this.eventsUntil = at + EVENT_CHANNEL_TRAIL_MS
+    this.eventsWanted = wanted
+  }
+
+  /** As `when`, for the live feed: texts are remembered only while a copy can come (`eventChannels`). */
+  whenLive(applies: () => boolean): DuplicateFilter {
+    return {
+      copy: (text, at) => applies() && this.copy(text, at),
+      remember: (text, at) => {
+        if (applies() && (this.eventsWanted || at <= this.eventsUntil)) this.remember(text, at)
       },
     }
   }

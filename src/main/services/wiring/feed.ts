@@ -29,7 +29,7 @@ export function wireFeed(w: Wiring): Pick<Engine, FeedParts> {
     send: (message) => p.connection.send(message),
     isOpen: () => p.connection.isOpen(),
     getUserKey: () => p.keys.stored(p.connection.profile),
-    onChange: (change) => subscriptionsChanged(p, change),
+    onChange: (change) => subscriptionsChanged(p, change, now()),
     onAuthChange: (error) => {
       if (error) p.incidents.record('auth', `${error.code}: ${error.message}`)
       w.statusChanged()
@@ -72,8 +72,12 @@ export function wireFeed(w: Wiring): Pick<Engine, FeedParts> {
   }
 }
 
-/** Subscriptions changed: market data drops what nobody watches, the account and the listing catch up. */
-function subscriptionsChanged(p: Engine, change: RegistryChange): void {
+/**
+ * Subscriptions changed: market data drops what nobody watches, the account and the listing catch up, and the
+ * copy filter learns whether a second channel (an event's) can bring copies.
+ */
+function subscriptionsChanged(p: Engine, change: RegistryChange, at: number): void {
+  p.duplicates.eventChannels(p.registry.desired('event').size > 0, at)
   if (change.user) p.accountRest.refresh()
   if (p.data.subscriptionsChanged(change).needListing) {
     void p.catalog.list(false).then(() => p.clients.refreshMarkets())

@@ -40,7 +40,7 @@ export function wireFrames(
     router: new FrameRouter({
       ...shared,
       decoder: p.venue,
-      duplicate: p.duplicates.when(w.maybeVoxfi),
+      duplicate: p.duplicates.whenLive(w.maybeVoxfi),
       silence: p.silence,
       alerts: p.alerts,
       tap: (text, receivedAt) => p.recorder.frame(text, receivedAt),
