@@ -2,6 +2,13 @@
 // taker fee the simulator charges, in one pure module: the simulator takes orders with it and the app's ticket can
 // show the same words, codes and fee estimate.
 
+/**
+ * How far apart a time VoxFi writes and the app's clock may be for the same moment: the clocks differ, and VoxFi
+ * writes times to the second. Used wherever a venue record is placed against the app's own times (an execution
+ * against an order's send, or against a dropped connection).
+ */
+export const VENUE_TIME_SKEW_MS = 2_000
+
 /** The order types Place Order documents with a side ("LIMIT", also on the page, names none: docs/voxfi.md §8). */
 export const ORDER_TYPES = [
   'LIMIT_BUY',

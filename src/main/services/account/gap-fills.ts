@@ -7,14 +7,15 @@
 // does. Counting by content keeps both of two identical executions and adds neither twice.
 import { deriveAccount, type FillRow } from '../../../shared/account'
 import type { Update } from '../../../shared/model'
+import { VENUE_TIME_SKEW_MS } from '../../../shared/voxfi-orders'
 
 type UserUpdate = Extract<Update, { kind: 'user' }>
 
 /**
- * Venue time and ours differ, and VoxFi writes times to the second: an activity row counts from this long before
- * the gap began, and the account's fills from twice that (a frame is received after its execution was made).
+ * An activity row counts from this long before the gap began, and the account's fills from twice that (a frame is
+ * received after its execution was made).
  */
-export const GAP_SKEW_MS = 2_000
+export const GAP_SKEW_MS = VENUE_TIME_SKEW_MS
 
 const contentOf = (f: FillRow): string =>
   `${f.market ?? ''}|${f.outcome ?? 'yes'}|${f.side ?? ''}|${f.price === null ? '' : Math.round(f.price * 100)}|${f.size ?? ''}`

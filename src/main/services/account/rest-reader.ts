@@ -8,7 +8,10 @@ import type { ApiError, Outcome, Result, Update } from '../../../shared/model'
 import type { AccountEndpoint } from '../../../shared/trading'
 import { isObj, pickNum, pickStr as pickText, type FillRow, type Obj } from '../../../shared/account'
 import type { Logger } from '../base/types'
-import { GAP_SKEW_MS, missingFills } from './gap-fills'
+import { missingFills } from './gap-fills'
+
+/** How long after the connection is back its replayed user subscription has surely taken effect. */
+const RESUBSCRIBED_MS = 2_000
 
 type UserUpdate = Extract<Update, { kind: 'user' }>
 
@@ -262,7 +265,7 @@ export class AccountReader {
 
   /**
    * The connection is open again (its subscriptions are being replayed): the rounds from now read what the gap
-   * missed, the last of them at least GAP_SKEW_MS after this.
+   * missed, the last of them at least RESUBSCRIBED_MS after this.
    */
   userUp(at: number): void {
     this.upSince = at
@@ -334,7 +337,7 @@ export class AccountReader {
         this.schedule(0)
       } else if (this.gapSince !== null && this.upSince !== null) {
         // The gap is still open with the channel back: read it again once the subscription has surely taken effect.
-        const due = this.upSince + GAP_SKEW_MS + 250 - this.d.now()
+        const due = this.upSince + RESUBSCRIBED_MS + 250 - this.d.now()
         if (this.dueAt === null || this.dueAt > this.d.now() + due) this.schedule(Math.max(0, due))
       } else if (this.timer === null) this.schedule(this.d.intervalMs ?? 30_000)
     }
@@ -383,7 +386,7 @@ export class AccountReader {
       const gap = this.backfilled ? this.gapSince : null
       const drops = this.drops
       // Executions made before the channel's subscription took effect are in this read only if it comes after.
-      const closesGap = this.upSince !== null && this.d.now() - this.upSince >= GAP_SKEW_MS
+      const closesGap = this.upSince !== null && this.d.now() - this.upSince >= RESUBSCRIBED_MS
       const activityBody =
         this.backfilled && gap === null ? NOT_READ : await get('activity', ACCOUNT_PATHS.activity)
       if (!stillCurrent()) return

@@ -14,12 +14,10 @@
 // once, and at its own price after (`attribute`). Before this rule, an order that left the list was "filled" by any fill of the
 // same market, outcome and side, another order's included (bench:orders counted such orders as mismatched).
 import type { OrderOutcome, OrderSide } from '../../../shared/trading'
+import { VENUE_TIME_SKEW_MS } from '../../../shared/voxfi-orders'
 
-/**
- * How long before the send a venue record may say it was created and still be this order's: the venue's clock and
- * ours differ, and VoxFi writes times to the second.
- */
-export const CREATED_SKEW_MS = 2_000
+/** How long before the send a venue record may say it was created and still be this order's. */
+export const CREATED_SKEW_MS = VENUE_TIME_SKEW_MS
 
 export interface Execution {
   /** Tells executions of the same content apart, for `taken`. */
@@ -53,7 +51,7 @@ export interface Attribution {
 }
 
 /** Whether `e` trades what the order asked for, at its limit or better, since it was sent (the quantity aside). */
-export function couldBe(order: Claimant, e: Execution): boolean {
+function couldBe(order: Claimant, e: Execution): boolean {
   if (e.market !== order.market || e.outcome !== order.outcome || e.side !== order.side) return false
   if (e.createdAt !== null && e.createdAt < order.sentAt - CREATED_SKEW_MS) return false
   if (order.priceTicks === null) return true
