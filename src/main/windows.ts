@@ -260,6 +260,7 @@ export class WindowManager {
   }
 
   private attach(contents: WebContents, target: WindowTarget): MonitorClient {
+    let faultSaid = false
     return this.options.engine.attachClient({
       label: `window ${contents.id} (${target.kind})`,
       bookDeltas: true,
@@ -270,8 +271,17 @@ export class WindowManager {
           // As JSON text: the views several windows share are serialised once (batch-json.ts), and a string
           // crosses IPC and the preload's context bridge without a deep copy of every view.
           contents.send(IPC_BATCH_CHANNEL, batchJson(batch))
-        } catch {
+        } catch (error) {
           // The frame was disposed between the check and the send; the next batch finds it destroyed.
+          if (contents.isDestroyed()) return
+          // Anything else is a fault of ours, said once per window. The window's books heal by themselves: their
+          // next delta does not fit what it holds, and it asks for them whole (book-delta.ts receiveBooks).
+          if (faultSaid) return
+          faultSaid = true
+          this.options.logger.error('a batch was not delivered to a window', {
+            window: contents.id,
+            error: errorMessage(error),
+          })
         }
       },
     })

@@ -200,6 +200,36 @@ describe('one window = one engine client', () => {
     expect(win(0).webContents.sent).toHaveLength(1)
   })
 
+  it('a batch that fails to reach a live window is said, once; one closing meanwhile is dropped quietly', () => {
+    const errors: unknown[][] = []
+    manager = new WindowManager({
+      engine,
+      preloadPath: '/app/out/preload/index.js',
+      pageUrl: (t) => `app://bundle/index.html?view=${t.kind}`,
+      logger: { ...quiet, error: (...a: unknown[]) => void errors.push(a) },
+      saveDelayMs: 1,
+    })
+    manager.open({ kind: 'main' })
+    const contents = win(0).webContents
+    contents.send = () => {
+      throw new Error('could not clone')
+    }
+    const sink = engine.clients[0]?.options.sink
+    expect(() => sink?.({ seq: 1, at: 1 })).not.toThrow()
+    expect(() => sink?.({ seq: 2, at: 2 })).not.toThrow()
+    expect(errors).toHaveLength(1)
+    expect(JSON.stringify(errors[0])).toContain('could not clone')
+    // Disposed between the check and the send: nothing to say.
+    manager.open({ kind: 'market', market: 'M1' })
+    const closing = win(1).webContents
+    closing.send = () => {
+      closing.destroyed = true
+      throw new Error('Object has been destroyed')
+    }
+    expect(() => engine.clients[1]?.options.sink({ seq: 1, at: 3 })).not.toThrow()
+    expect(errors).toHaveLength(1)
+  })
+
   it('a crashed or reloaded page gets a fresh client', () => {
     manager.open({ kind: 'main' })
     const contents = win(0).webContents
