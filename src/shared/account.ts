@@ -108,6 +108,26 @@ function str(v: unknown): string | null {
   return null
 }
 
+/** A list at the top, or under the names such lists go by; never more than `cap` items. */
+export function listOf(body: unknown, names: readonly string[], cap = 500): Obj[] {
+  let list: unknown = body
+  if (isObj(body)) {
+    list = undefined
+    for (const n of [...names, 'data', 'items', 'results']) {
+      const v = body[n]
+      if (Array.isArray(v)) {
+        list = v
+        break
+      }
+      if (isObj(v)) {
+        for (const inner of names) if (Array.isArray(v[inner])) list = v[inner]
+        if (list !== undefined) break
+      }
+    }
+  }
+  return Array.isArray(list) ? list.filter(isObj).slice(0, cap) : []
+}
+
 /** The first of `names` that holds a finite number (or numeric text). */
 export function pickNum(o: Obj, names: readonly string[]): number | null {
   for (const n of names) {

@@ -260,6 +260,8 @@ export type ErrorCode =
   | 'unavailable'
   /** A named thing does not exist (a recording file). */
   | 'not_found'
+  /** A read reached only part of what it was for (the venue's pages ended before the moment wanted). */
+  | 'incomplete'
   | 'internal'
   // ---- trading (docs/trading.md): why an order, cancel or merge was refused
   /** The profile's trading mode is off. */

@@ -213,6 +213,151 @@ describe('VoxFi account over REST', () => {
     }
   })
 
+  it('after a drop reads the activity page after page back to the drop, and says when it could not get there', async () => {
+    const downAt = Date.parse('2026-11-29T10:00:00Z')
+    let clock = downAt - 60_000
+    let rounds = 0
+    /** Executions in the activity, newest first: `since` of them made while the connection was down, then older. */
+    let activity: object[] = []
+    const execution = (at: number, price: number) => ({
+      market_id: 'm1',
+      contract_type: 'YES',
+      side: 'BUY',
+      price_ticks: price,
+      quantity: 1,
+      created_at: new Date(at).toISOString(),
+    })
+    const made = (since: number, before: number) => {
+      activity = [
+        ...Array.from({ length: since }, (_, i) => execution(downAt + 60_000 - i * 100, 30 + (i % 40))),
+        ...Array.from({ length: before }, (_, i) => execution(downAt - 60_000 - i * 1_000, 20)),
+      ]
+    }
+    const pages: string[] = []
+    /** Runs before the next page 2 is answered: an execution made between two pages' reads. */
+    let beforePage2: (() => void) | null = null
+    const rest = {
+      get: async (path: string): Promise<Result<unknown>> => {
+        if (!path.startsWith('/data/activity?'))
+          return { ok: true, value: path === ACCOUNT_PATHS.balance ? { total_balance: 10000 } : [] }
+        pages.push(path)
+        const q = new URLSearchParams(path.slice(path.indexOf('?') + 1))
+        const size = Number(q.get('pageSize'))
+        const page = Number(q.get('page'))
+        if (page === 2 && beforePage2 !== null) {
+          beforePage2()
+          beforePage2 = null
+        }
+        return { ok: true, value: activity.slice((page - 1) * size, page * size) }
+      },
+    }
+    const pageNumbers = (): (string | null)[] =>
+      pages.map((p) => new URLSearchParams(p.slice(p.indexOf('?') + 1)).get('page'))
+    const pushed: UserUpdate[] = []
+    const results: { endpoint: string; code: string | null }[] = []
+    const reader = new AccountReader({
+      rest: () => rest,
+      key: async () => 'k-1234567890',
+      wanted: () => true,
+      push: (u) => void pushed.push(...u),
+      readResult: (endpoint, _at, error) => void results.push({ endpoint, code: error?.code ?? null }),
+      ordersRead: () => void rounds++,
+      fills: () => [],
+      log: captureLogger().logger,
+      now: () => clock,
+      intervalMs: 600_000,
+      settleMs: 1,
+      minGapMs: 1,
+    })
+    const round = async (): Promise<void> => {
+      const n = rounds
+      reader.executed()
+      await waitFor(() => rounds > n, 'a round')
+    }
+    const fillsPushed = (): number => pushed.filter((u) => u.topic === 'fill').length
+    try {
+      await round()
+      expect(pages).toHaveLength(1)
+      pushed.length = 0
+      pages.length = 0
+      // 120 executions while the connection was down: three pages reach back to the drop. One more is made while
+      // they are read, so a row is on two pages: that read is no answer, and the next reads each row once.
+      reader.userDown(downAt)
+      made(120, 40)
+      beforePage2 = () => void activity.unshift(execution(downAt + 65_000, 77))
+      clock = downAt + 70_000
+      reader.userUp(clock)
+      clock += 3_000
+      await round()
+      // The gap still open, the reader reads it again by itself.
+      await waitFor(() => fillsPushed() > 0, 'the gap read again')
+      expect(pageNumbers()).toEqual(['1', '2', '3', '1', '1', '2', '3', '1'])
+      expect(fillsPushed()).toBe(121)
+      expect(results.filter((r) => r.endpoint === 'activity').every((r) => r.code === null)).toBe(true)
+      // The gap is closed: the next round reads no activity.
+      pages.length = 0
+      await round()
+      expect(pages).toHaveLength(0)
+
+      // More than the reader goes back through: what it read is added, and the account says the fills lack the rest.
+      pushed.length = 0
+      results.length = 0
+      pages.length = 0
+      reader.userDown((clock += 1_000))
+      made(600, 0)
+      activity = activity.map((a) => ({ ...a, created_at: new Date(clock + 50_000).toISOString() }))
+      reader.userUp((clock += 60_000))
+      clock += 3_000
+      await round()
+      expect(pageNumbers()).toEqual([...Array.from({ length: 10 }, (_, i) => String(i + 1)), '1'])
+      expect(fillsPushed()).toBe(500)
+      expect(results.filter((r) => r.endpoint === 'activity').at(-1)?.code).toBe('incomplete')
+    } finally {
+      reader.close()
+    }
+  })
+
+  it('after a drop, an activity read refused again and again is asked for at the rounds’ pace, not at once', async () => {
+    const calls: string[] = []
+    let refuse = false
+    const rest = {
+      get: async (path: string): Promise<Result<unknown>> => {
+        calls.push(path)
+        if (refuse && path.startsWith('/data/activity'))
+          return { ok: false, error: { code: 'server', message: 'busy', status: 503 } }
+        return { ok: true, value: path === ACCOUNT_PATHS.balance ? { total_balance: 10000 } : [] }
+      },
+    }
+    const reader = new AccountReader({
+      rest: () => rest,
+      key: async () => 'k-1234567890',
+      wanted: () => true,
+      push: () => undefined,
+      fills: () => [],
+      log: captureLogger().logger,
+      now: () => Date.now(),
+      intervalMs: 600_000,
+      settleMs: 1,
+      minGapMs: 200,
+    })
+    try {
+      reader.refresh()
+      await waitFor(() => calls.length >= 4, 'the first round')
+      refuse = true
+      calls.length = 0
+      reader.userDown(Date.now())
+      reader.userUp(Date.now() - 5_000)
+      reader.refresh()
+      await new Promise((r) => setTimeout(r, 1_000))
+      // Rounds 200 ms apart at most: about five in the second, not hundreds.
+      const reads = calls.filter((c) => c.startsWith('/data/activity')).length
+      expect(reads).toBeGreaterThanOrEqual(3)
+      expect(reads).toBeLessThanOrEqual(8)
+    } finally {
+      reader.close()
+    }
+  })
+
   it('tells the orders service when the open orders were asked for, not when the round ended', async () => {
     // An order answered while the list was on its way may be missing from it: the order service judges what left
     // the list against the moment the list speaks of (bench:orders saw a resting order taken for cancelled).

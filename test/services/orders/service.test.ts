@@ -128,6 +128,16 @@ interface Rig {
   dir: string
 }
 
+/** An execution of another order on the same account and market (one placed on VoxFi's site), made at `at`. */
+const othersExecution = (at: number) => ({
+  market_id: 'm1',
+  contract_type: 'YES',
+  side: 'SELL',
+  price_ticks: 60,
+  quantity: 1,
+  created_at: new Date(at).toISOString(),
+})
+
 function rig(mode: TradingSettings['mode'] = 'live', demo = true): Rig {
   const dir = mkdtempSync(join(tmpdir(), 'tm-orders-'))
   dirs.push(dir)
@@ -361,14 +371,7 @@ describe('a POST is never retried', () => {
   it('reads the market’s activity page after page while it reaches back to the send', async () => {
     const r = rig()
     const at = new Date(r.clock.now + 500).toISOString()
-    const other = {
-      market_id: 'm1',
-      contract_type: 'YES',
-      side: 'SELL',
-      price_ticks: 60,
-      quantity: 1,
-      created_at: at,
-    }
+    const other = othersExecution(r.clock.now + 500)
     const mine = {
       market_id: 'm1',
       contract_type: 'YES',
@@ -387,6 +390,22 @@ describe('a POST is never retried', () => {
       '/data/activity?marketId=m1&page=1&pageSize=50',
       '/data/activity?marketId=m1&page=2&pageSize=50',
     ])
+  })
+
+  it('activity pages that never reach back to the send are no answer: the order stays unknown, never "not placed"', async () => {
+    const r = rig()
+    const other = othersExecution(r.clock.now + 500)
+    // More executions since the send than the look reads: the order's own could be on a page it never reached.
+    r.venue.activityPages = () => Array.from({ length: 50 }, () => other)
+    r.venue.answers.push(() => lost('maybe'))
+    const id = refused(await r.svc.place(request(), 'any')).orderId as string
+    // Five looks of four pages: past the last of RECONCILE_AT_MS, where an order found nowhere is called not placed.
+    await waitFor(
+      () => r.venue.paths.filter((p) => p.startsWith('/data/activity')).length >= 20,
+      'looks past the last',
+    )
+    expect(r.svc.account().orders.find((o) => o.id === id)?.state).toBe('unknown')
+    expect(r.venue.places()).toHaveLength(1)
   })
 
   it('a server error or VoxFi’s -1 is not a refusal: the order may have executed, so it is reconciled', async () => {

@@ -6,12 +6,16 @@
 // read one model whatever the venue.
 import type { ApiError, Outcome, Result, Update } from '../../../shared/model'
 import type { AccountEndpoint } from '../../../shared/trading'
-import { isObj, pickNum, pickStr as pickText, type FillRow, type Obj } from '../../../shared/account'
+import { isObj, listOf, pickNum, pickStr as pickText, type FillRow, type Obj } from '../../../shared/account'
 import type { Logger } from '../base/types'
-import { missingFills } from './gap-fills'
+import { ACTIVITY_PAGE_SIZE, ACTIVITY_PATH, activitySince } from './activity-pages'
+import { GAP_SKEW_MS, missingFills } from './gap-fills'
 
 /** How long after the connection is back its replayed user subscription has surely taken effect. */
 const RESUBSCRIBED_MS = 2_000
+
+/** How many activity pages a read after a drop goes back through at most (the simulator allows 120 reads a minute). */
+const GAP_PAGES = 10
 
 type UserUpdate = Extract<Update, { kind: 'user' }>
 
@@ -23,14 +27,11 @@ export interface AccountRest {
  * Where VoxFi keeps the account. Its docs name these reads ("Get User Balance and Totals", "Get Portfolio",
  * "List User Orders", "Get User Activity") without their paths: these are our choice, one place to change.
  */
-/** Get User Activity, to which a read adds its page and, where it narrows, the documented `marketId`. */
-export const ACTIVITY_PATH = '/data/activity'
-
 export const ACCOUNT_PATHS = {
   balance: '/data/wallet/balance',
   portfolio: '/data/wallet/portfolio',
   orders: '/data/orders',
-  activity: `${ACTIVITY_PATH}?page=1&pageSize=50`,
+  activity: `${ACTIVITY_PATH}?page=1&pageSize=${ACTIVITY_PAGE_SIZE}`,
 } as const
 
 export interface AccountReaderDeps {
@@ -65,26 +66,6 @@ const CURRENCY = 'BRL'
 // The venue's text travels in every window's account rows: a runaway field is cut there, not passed on.
 function pickStr(o: Obj, names: readonly string[]): string | null {
   return pickText(o, names)?.slice(0, 200) ?? null
-}
-
-/** A list at the top, or under the names such lists go by; never more than `cap` items. */
-export function listOf(body: unknown, names: readonly string[], cap = 500): Obj[] {
-  let list: unknown = body
-  if (isObj(body)) {
-    list = undefined
-    for (const n of [...names, 'data', 'items', 'results']) {
-      const v = body[n]
-      if (Array.isArray(v)) {
-        list = v
-        break
-      }
-      if (isObj(v)) {
-        for (const inner of names) if (Array.isArray(v[inner])) list = v[inner]
-        if (list !== undefined) break
-      }
-    }
-  }
-  return Array.isArray(list) ? list.filter(isObj).slice(0, cap) : []
 }
 
 const ticks = (v: number | null): number | null => (v === null ? null : v / 100)
@@ -336,11 +317,46 @@ export class AccountReader {
         this.again = false
         this.schedule(0)
       } else if (this.gapSince !== null && this.upSince !== null) {
-        // The gap is still open with the channel back: read it again once the subscription has surely taken effect.
-        const due = this.upSince + RESUBSCRIBED_MS + 250 - this.d.now()
+        // The gap is still open with the channel back: read it again once the subscription has surely taken effect,
+        // and never sooner than rounds are paced (a read refused, or activity that would not hold still, is not
+        // asked for again at once).
+        const due =
+          Math.max(
+            this.upSince + RESUBSCRIBED_MS + 250,
+            (this.lastRoundAt ?? 0) + (this.d.minGapMs ?? 5_000),
+          ) - this.d.now()
         if (this.dueAt === null || this.dueAt > this.d.now() + due) this.schedule(Math.max(0, due))
       } else if (this.timer === null) this.schedule(this.d.intervalMs ?? 30_000)
     }
+  }
+
+  /**
+   * The activity made since the gap began, page after page (activity-pages.ts). More executions during one outage
+   * than GAP_PAGES pages hold: the ones read are added, and the account says the fills lack older ones.
+   */
+  private async gapActivity(
+    get: (endpoint: AccountEndpoint, path: string) => Promise<unknown>,
+    gap: number,
+  ): Promise<unknown> {
+    const read = await activitySince(
+      async (path) => {
+        const body = await get('activity', path)
+        return body === NOT_READ ? undefined : body
+      },
+      gap - GAP_SKEW_MS,
+      GAP_PAGES,
+    )
+    if (read === undefined) return NOT_READ
+    if (!read.complete) {
+      const message =
+        `more than ${GAP_PAGES * ACTIVITY_PAGE_SIZE} executions while the connection was down: ` +
+        'the older of them are not among the fills shown (VoxFi’s site has them)'
+      this.d.readResult?.('activity', this.d.now(), { code: 'incomplete', message })
+      this.d.log.warn('account rest: the activity read after a drop did not reach back to it', {
+        pages: GAP_PAGES,
+      })
+    }
+    return read.rows
   }
 
   private async round(): Promise<void> {
@@ -387,8 +403,13 @@ export class AccountReader {
       const drops = this.drops
       // Executions made before the channel's subscription took effect are in this read only if it comes after.
       const closesGap = this.upSince !== null && this.d.now() - this.upSince >= RESUBSCRIBED_MS
-      const activityBody =
-        this.backfilled && gap === null ? NOT_READ : await get('activity', ACCOUNT_PATHS.activity)
+      // The first round reads the latest page (fills from before the app started); after a drop, everything since.
+      const activityBody: unknown =
+        gap !== null
+          ? await this.gapActivity(get, gap)
+          : this.backfilled
+            ? NOT_READ
+            : await get('activity', ACCOUNT_PATHS.activity)
       if (!stillCurrent()) return
       const balance = balanceBody === NOT_READ ? null : balanceUpdate(balanceBody)
       const positions = portfolioBody === NOT_READ ? [] : positionUpdates(portfolioBody)

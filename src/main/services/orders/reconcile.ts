@@ -7,9 +7,10 @@
 // cancelled). Found nowhere by the last read: it was
 // not placed. While the venue cannot be read at all, the order stays unknown and the reads go on.
 import type { OrderOutcome, OrderSide, OrderState, OrderView } from '../../../shared/trading'
-import { isObj, normaliseTime, pickNum, pickStr } from '../../../shared/account'
+import { listOf, normaliseTime, pickNum, pickStr } from '../../../shared/account'
 import type { Result } from '../../../shared/model'
-import { ACCOUNT_PATHS, ACTIVITY_PATH, listOf } from '../account/rest-reader'
+import { activitySince } from '../account/activity-pages'
+import { ACCOUNT_PATHS } from '../account/rest-reader'
 import type { Logger } from '../base/types'
 import {
   attribute,
@@ -49,12 +50,14 @@ export interface VenueFill {
 export interface VenueReads {
   /** Null when the venue could not be read. */
   openOrders(): Promise<VenueOpenOrder[] | null>
-  /** The market's executions made since `since` (ms), newest first, as far as ACTIVITY_PAGES pages reach. */
+  /**
+   * The market's executions made since `since` (ms) and somewhat before, newest first; null when the venue could not
+   * be read, or ACTIVITY_PAGES pages did not reach back to `since`.
+   */
   activity(market: string, since: number): Promise<VenueFill[] | null>
 }
 
-/** Activity rows asked for a page, and how many pages one look reads at most. */
-const ACTIVITY_PAGE_SIZE = 50
+/** How many activity pages one look reads at most. */
 const ACTIVITY_PAGES = 4
 
 export interface Settlement {
@@ -74,7 +77,7 @@ function outcomeOf(v: string | null): OrderOutcome {
   return v !== null && v.toUpperCase() === 'NO' ? 'NO' : 'YES'
 }
 
-/** The venue's open orders and its first activity page, read with the account's paths. */
+/** The venue's open orders and a market's recent activity, read with the account's paths. */
 export function venueReads(
   venue: { get(path: string, apiKey: string): Promise<Result<unknown>> },
   key: string,
@@ -104,38 +107,33 @@ export function venueReads(
       return out
     },
     async activity(market, since) {
+      const read = await activitySince(
+        async (path) => {
+          const r = await venue.get(path, key)
+          return r.ok ? r.value : undefined
+        },
+        since,
+        ACTIVITY_PAGES,
+        market,
+      )
+      // Pages of newer executions that never reached back to the send could be missing the order's own: that is no
+      // answer, never "not placed".
+      if (read === undefined || !read.complete) return null
       const out: VenueFill[] = []
-      // One market's (the documented `marketId`), page after page while they still reach back to `since`: a busy
-      // account makes more executions in the seconds of a reconciliation than one page holds.
-      for (let page = 1; page <= ACTIVITY_PAGES; page++) {
-        const q = new URLSearchParams({
-          marketId: market,
-          page: String(page),
-          pageSize: String(ACTIVITY_PAGE_SIZE),
+      for (const a of read.rows) {
+        const rowMarket = pickStr(a, ['market_id', 'market', 'marketId'])
+        const side = sideOf(pickStr(a, ['side']))
+        const priceTicks = pickNum(a, ['price_ticks', 'price'])
+        const quantity = pickNum(a, ['quantity', 'qty_contracts'])
+        if (rowMarket === null || side === null || priceTicks === null || quantity === null) continue
+        out.push({
+          market: rowMarket,
+          side,
+          outcome: outcomeOf(pickStr(a, ['contract_type', 'outcome'])),
+          priceTicks,
+          quantity,
+          createdAt: normaliseTime(a.created_at),
         })
-        const r = await venue.get(`${ACTIVITY_PATH}?${q.toString()}`, key)
-        if (!r.ok) return null
-        const rows = listOf(r.value, ['activity', 'activities'])
-        let oldest = Number.POSITIVE_INFINITY
-        for (const a of rows) {
-          if (!isObj(a)) continue
-          const createdAt = normaliseTime(a.created_at)
-          if (createdAt !== null) oldest = Math.min(oldest, createdAt)
-          const rowMarket = pickStr(a, ['market_id', 'market', 'marketId'])
-          const side = sideOf(pickStr(a, ['side']))
-          const priceTicks = pickNum(a, ['price_ticks', 'price'])
-          const quantity = pickNum(a, ['quantity', 'qty_contracts'])
-          if (rowMarket === null || side === null || priceTicks === null || quantity === null) continue
-          out.push({
-            market: rowMarket,
-            side,
-            outcome: outcomeOf(pickStr(a, ['contract_type', 'outcome'])),
-            priceTicks,
-            quantity,
-            createdAt,
-          })
-        }
-        if (rows.length < ACTIVITY_PAGE_SIZE || oldest < since) break
       }
       return out
     },
