@@ -18,6 +18,7 @@ import {
 import { takerFeeCents } from '../../../src/shared/voxfi-orders'
 import { AccountModel } from '../../../src/main/services/account/model'
 import { OrderJournal } from '../../../src/main/services/orders/journal'
+import { CANNOT_TELL } from '../../../src/main/services/orders/reconcile'
 import { OrderService, CANCEL_RATE_PER_S, type TradingVenue } from '../../../src/main/services/orders/service'
 import type { TradeRequest, TradeResult } from '../../../src/main/services/feed/rest'
 import { captureLogger, waitFor } from '../helpers'
@@ -726,5 +727,37 @@ describe('an order that left the venue’s open list', () => {
     r.svc.venueOrdersRead(r.clock.now)
     expect(stateOf(r, working)).toBe('partially_filled')
     expect(stateOf(r, gone)).toBe('cancelled')
+  })
+
+  it('a lost order whose execution can be a working order’s stays unknown and says so: neither filled nor not placed', async () => {
+    const r = rig()
+    const working = await resting(r, 40, 10)
+    r.venue.answers.push(() => lost('maybe'))
+    const id = refused(await r.svc.place(request({ priceTicks: 40, quantity: 5 }), 'any')).orderId as string
+    // Then the venue's list says the working order has filled 5, and its activity holds one execution of 5 at 40
+    // since the send: the working order's, or the lost one's.
+    openRow(r, working.venueId as string, 40, 10, 5)
+    r.svc.venueOrdersRead(r.clock.now)
+    r.venue.activity = [
+      {
+        market_id: 'm1',
+        contract_type: 'YES',
+        side: 'BUY',
+        price_ticks: 40,
+        quantity: 5,
+        created_at: new Date(r.clock.now).toISOString(),
+      },
+    ]
+    const lostOrder = () => r.svc.account().orders.find((o) => o.id === id)
+    await waitFor(() => lostOrder()?.reason === CANNOT_TELL, 'the reconciliation to give its doubt')
+    expect(lostOrder()?.state).toBe('unknown')
+    expect(stateOf(r, working)).toBe('partially_filled')
+    expect(r.venue.places()).toHaveLength(2)
+    expect(
+      r.journal
+        .today()
+        .filter((e) => e.orderId === id)
+        .map((e) => e.outcome),
+    ).toEqual(['sent', 'unknown', 'reconciled'])
   })
 })

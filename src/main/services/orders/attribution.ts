@@ -178,6 +178,19 @@ export interface ClaimedExecution {
 }
 
 /**
+ * Takes into `taken` what each of `owed` is owed of `executions`, in turn (oldest order first), by the same rule:
+ * orders the venue has said filled (its open list, its frames) beyond what their answers named, whose rows are
+ * somewhere among the executions without a name on them.
+ */
+export function reserveFor(
+  owed: readonly Claimant[],
+  executions: readonly Execution[],
+  taken: Set<string>,
+): void {
+  for (const w of owed) for (const k of attribute(w, executions, taken).keys) taken.add(k)
+}
+
+/**
  * The executions other orders' answers named, for `attribute`'s `taken`: each claim takes one execution of its
  * content, the earliest made since its order was sent (a later one of the same content may be another order's).
  * `forOrder`'s own claims are left out: what its answer named is its own.

@@ -16,6 +16,8 @@ import {
   attribute,
   CREATED_SKEW_MS,
   namedByOthers,
+  reserveFor,
+  type Claimant,
   type ClaimedExecution,
   type Execution,
 } from './attribution'
@@ -56,6 +58,10 @@ export interface VenueReads {
    */
   activity(market: string, since: number): Promise<VenueFill[] | null>
 }
+
+/** Why an unknown order stays unknown once its reconciliation is over (the blotter's reason, the journal's). */
+export const CANNOT_TELL =
+  'the venue’s activity has executions that are this order’s or another of yours: look for it on VoxFi’s site'
 
 /** How many activity pages one look reads at most. */
 const ACTIVITY_PAGES = 4
@@ -150,6 +156,10 @@ export interface ReconcilerDeps {
   claimed(): Set<string>
   /** Executions other orders' answers named. */
   claimedExecutions(): ClaimedExecution[]
+  /** What other orders, whose fills the app learned of from `since` on, are owed of the executions. */
+  owed(order: OrderView, since: number): Claimant[]
+  /** The records cannot tell whether executions are this order's or another's: it stays unknown, saying why. */
+  doubtful(order: OrderView, reason: string): void
 }
 
 export class Reconciler {
@@ -229,7 +239,17 @@ export class Reconciler {
     // Rows another order's answer named are that order's.
     const taken = namedByOthers(rows, this.d.claimedExecutions(), order.id)
     for (const k of this.usedFills) taken.add(k)
-    const { keys, filled, avgTicks } = attribute({ ...order, sentAt }, rows, taken)
+    const plain = attribute({ ...order, sentAt }, rows, taken)
+    // Read again with what the app's other orders are owed set aside: where the two readings differ, the same
+    // executions can be this order's or one of theirs, and neither "filled" nor "not placed" can be vouched for.
+    const reserved = new Set(taken)
+    reserveFor(this.d.owed(order, since), rows, reserved)
+    const { keys, filled, avgTicks } = attribute({ ...order, sentAt }, rows, reserved)
+    if (filled !== plain.filled) {
+      if (!last) return 'unsure'
+      this.d.doubtful(order, CANNOT_TELL)
+      return 'settled'
+    }
     if (filled > 0 && (filled >= order.quantity || last)) {
       for (const k of keys) this.usedFills.add(k)
       this.d.settled(order, {

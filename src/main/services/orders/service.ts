@@ -36,8 +36,11 @@ import type { OrderJournal } from './journal'
 import { PaperBroker } from './paper'
 import {
   attribute,
+  CREATED_SKEW_MS,
   namedByOthers,
+  reserveFor,
   type Attribution,
+  type Claimant,
   type ClaimedExecution,
   type Execution,
 } from './attribution'
@@ -150,6 +153,15 @@ export class OrderService implements TradingApi {
       settled: (order, outcome) => this.settled(order, outcome),
       claimed: () => this.claimedVenueIds(),
       claimedExecutions: () => this.claimedExecutions(),
+      // Orders the venue knows by their id, whose fills the app learned of from `since` on: their rows can be in
+      // the activity a lost order's look reads. One whose fills were all known before then traded before then.
+      owed: (order, since) => {
+        const record = this.recordOf(order.id)
+        return record === null
+          ? []
+          : this.owed(record, (w) => w.venueId !== null && w.updatedAt >= since - CREATED_SKEW_MS)
+      },
+      doubtful: (order, reason) => this.doubtful(order, reason),
     })
   }
 
@@ -545,15 +557,33 @@ export class OrderService implements TradingApi {
     return error
   }
 
-  /** What the venue's records said of an unknown order. */
-  private settled(o: OrderView, result: Settlement): void {
+  /**
+   * The venue's records cannot say what became of an unknown order: its reconciliation is over, and it stays
+   * unknown saying why (the journal and the log too), for the trader to look on the venue's site. It is never sent
+   * again.
+   */
+  private doubtful(o: OrderView, reason: string): void {
     const record = this.recordOf(o.id)
-    if (record === null) return
-    const base: JournalBase = {
+    if (record === null || record.state !== 'unknown') return
+    record.reason = reason
+    record.updatedAt = this.d.now()
+    this.d.log.warn('orders: an unknown order cannot be told from the venue’s records', { order: record.id })
+    this.append({
+      ...this.reconciledBase(record, null),
+      action: 'place',
+      outcome: 'reconciled',
+      message: reason,
+    })
+    this.d.changed()
+  }
+
+  /** A live order's journal fields as its reconciliation writes them. */
+  private reconciledBase(record: OrderRecord, venueId: string | null): JournalBase {
+    return {
       profileId: record.profileId,
       mode: 'live',
       orderId: record.id,
-      venueId: result.venueId,
+      venueId,
       market: record.market,
       side: record.side,
       outcomeOf: record.outcome,
@@ -561,6 +591,13 @@ export class OrderService implements TradingApi {
       priceTicks: record.priceTicks,
       quantity: record.quantity,
     }
+  }
+
+  /** What the venue's records said of an unknown order. */
+  private settled(o: OrderView, result: Settlement): void {
+    const record = this.recordOf(o.id)
+    if (record === null) return
+    const base = this.reconciledBase(record, result.venueId)
     record.venueId = result.venueId ?? record.venueId
     record.filled = Math.max(record.filled, result.filled)
     if (result.avgTicks !== null) record.avgFillTicks = result.avgTicks
@@ -940,21 +977,29 @@ export class OrderService implements TradingApi {
     for (const k of this.takenFills)
       if (present.has(k)) taken.add(k)
       else this.takenFills.delete(k)
-    // What the venue says other working orders have filled beyond their answers' executions is theirs, oldest first.
-    const others = [...this.of(o.profileId).orders.values()]
-      .filter((w) => w !== o && w.mode === 'live' && isWorking(w.state) && w.filled > 0)
-      .sort((a, b) => a.createdAt - b.createdAt)
-    for (const w of others) {
+    // What the venue says other working orders have filled beyond their answers' executions is theirs. Finished
+    // ones are not owed here: what they were given is in takenFills.
+    reserveFor(
+      this.owed(o, (w) => isWorking(w.state)),
+      fills,
+      taken,
+    )
+    return attribute({ ...o, sentAt: o.sentAt ?? o.createdAt }, fills, taken)
+  }
+
+  /**
+   * The other live orders of `o`'s profile that `which` picks, as what they are owed of the executions: what the
+   * venue says they filled beyond what their answers named, oldest order first.
+   */
+  private owed(o: { id: string; profileId: string }, which: (w: OrderRecord) => boolean): Claimant[] {
+    const out: Array<Claimant & { createdAt: number }> = []
+    for (const w of this.of(o.profileId).orders.values()) {
+      if (w.id === o.id || w.mode !== 'live' || w.filled <= 0 || !which(w)) continue
       const named = (w.executions ?? []).reduce((n, e) => n + e.quantity, 0)
       if (w.filled <= named) continue
-      const theirs = attribute(
-        { ...w, quantity: w.filled - named, sentAt: w.sentAt ?? w.createdAt },
-        fills,
-        taken,
-      )
-      for (const k of theirs.keys) taken.add(k)
+      out.push({ ...w, quantity: w.filled - named, sentAt: w.sentAt ?? w.createdAt })
     }
-    return attribute({ ...o, sentAt: o.sentAt ?? o.createdAt }, fills, taken)
+    return out.sort((a, b) => a.createdAt - b.createdAt)
   }
 
   private blockFor(call: TradeCall, error: ApiError, profileId: string): void {
