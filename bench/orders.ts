@@ -295,7 +295,7 @@ async function measure(p: Phase, a: Args): Promise<Measured> {
       perSecond: 30,
       progress,
     })
-    const unaccounted = r.lost + r.mismatched + r.unknownLeft
+    const unaccounted = r.lost + r.mismatched + r.unknownLeft + r.cannotTell
     const reconcile = new SampleSet()
     for (const x of r.rounds) for (const t of x.reconcileMs) reconcile.add(t)
     return {
@@ -322,7 +322,8 @@ async function measure(p: Phase, a: Args): Promise<Measured> {
           met: unaccounted === 0,
           includes:
             'executed at the venue but not an app order in a matching state (working under the venue id while it ' +
-            'rests, filled once it no longer does), never executed but not rejected in the app, or left unknown',
+            'rests, filled once it no longer does), never executed but not rejected in the app, or left unknown ' +
+            '(saying why or not)',
         },
         { name: '… of which lost', value: r.lost, includes: 'no app order for an intent the venue executed' },
         {
@@ -334,6 +335,13 @@ async function measure(p: Phase, a: Args): Promise<Measured> {
           name: '… of which left unknown',
           value: r.unknownLeft,
           includes: 'still pending or unknown after 120 s',
+        },
+        {
+          name: '… of which "cannot tell"',
+          value: r.cannotTell,
+          includes:
+            "left unknown by its reconciliation, saying so: executions that are this order's or another of the " +
+            "app's (a wrong state avoided, but not an answer)",
         },
         {
           name: 'filled count off',

@@ -9,6 +9,7 @@
 // round's resting orders before the next, so the account never holds more than a round's worth.
 import type { OrderFault, OrderLogEntry } from '../../src/sim/index'
 import { deriveSeed, mulberry32, pick, randInt, type Rng } from '../../src/sim/rng'
+import { CANNOT_TELL } from '../../src/main/services'
 import { poRefusal } from '../../src/sim/voxfi/order-request'
 import type { CancelAllResult, JournalEntry } from '../../src/shared/trading'
 import { maxInWindow, openIds } from './cancel-all'
@@ -99,6 +100,8 @@ export interface FaultsFigures {
   /** The app's state is right, its filled count is not (see ledger.ts). */
   filledCountOff: number
   unknownLeft: number
+  /** Left unknown by a reconciliation that found executions that could be another order's, and said so. */
+  cannotTell: number
   strayPosts: number
   executed: number
   /** The app's final states, and what the venue's log says of the fault each POST met. */
@@ -119,8 +122,10 @@ export interface FaultsFigures {
 
 const isSettled = (v: Venue, id: string | null): boolean => {
   if (id === null) return true
-  const s = v.orders.get(id)?.state
-  return s !== undefined && s !== 'pending' && s !== 'unknown'
+  const o = v.orders.get(id)
+  if (o === undefined) return false
+  // Reconciled without an answer: the venue's records could not tell, and the order says so.
+  return (o.state !== 'pending' && o.state !== 'unknown') || o.reason === CANNOT_TELL
 }
 
 export async function faultsPhase(o: FaultsOptions): Promise<FaultsFigures> {
@@ -151,12 +156,7 @@ export async function faultsPhase(o: FaultsOptions): Promise<FaultsFigures> {
       let startedCount = 0
       const starts: number[] = []
       const sendOne = async (i: number): Promise<void> => {
-        const market = pick(rng, v.markets)
-        const outcome = rng() < 0.5 ? 'YES' : 'NO'
-        const t = touch(v.books.get(market), outcome)
-        if (t === null) throw new Error(`no book for ${market}`)
-        const kind = rng() < MARKETABLE_SHARE ? 'marketable' : 'resting'
-        const { price, quantity } = freshIntent(rng, used, market, outcome, kind, t)
+        const { market, outcome, kind, price, quantity } = drawIntent(rng, used, v)
         used.add(intentKey(market, outcome, price, quantity))
         const fault = rng() < o.faultShare ? pickFault(rng) : null
         if (fault !== null) {
@@ -289,6 +289,7 @@ export async function faultsPhase(o: FaultsOptions): Promise<FaultsFigures> {
       mismatched: count((j) => j.verdict === 'mismatch'),
       filledCountOff: count((j) => j.filledCountOff),
       unknownLeft: count((j) => j.verdict === 'unknown'),
+      cannotTell: count((j) => j.verdict === 'cannot tell'),
       strayPosts,
       executed: count((j) => j.executed),
       appStates,
@@ -312,11 +313,38 @@ export async function faultsPhase(o: FaultsOptions): Promise<FaultsFigures> {
   }
 }
 
+/** Tries to draw an intent on another market, outcome or kind when one has no fresh price and quantity left. */
+const DRAW_TRIES = 50
+
+/** A market, outcome, kind, price and quantity no earlier intent has, drawn from the books as they stand. */
+function drawIntent(
+  rng: Rng,
+  used: ReadonlySet<string>,
+  v: Pick<Venue, 'markets' | 'books'>,
+): {
+  market: string
+  outcome: 'YES' | 'NO'
+  kind: 'resting' | 'marketable'
+  price: number
+  quantity: number
+} {
+  for (let i = 0; i < DRAW_TRIES; i++) {
+    const market = pick(rng, v.markets)
+    const outcome = rng() < 0.5 ? 'YES' : 'NO'
+    const t = touch(v.books.get(market), outcome)
+    if (t === null) throw new Error(`no book for ${market}`)
+    const kind = rng() < MARKETABLE_SHARE ? 'marketable' : 'resting'
+    const fresh = freshIntent(rng, used, market, outcome, kind, t)
+    if (fresh !== null) return { market, outcome, kind, ...fresh }
+  }
+  throw new Error(`no unused price and quantity left after ${DRAW_TRIES} draws`)
+}
+
 /**
  * A price and quantity no earlier intent on this market and outcome has (the ledger matches the venue's log to
  * intents by them), never one of the demo trader's lots. A marketable buy is at the ask or up to 4 ticks through it
  * (inside the profile's fat-finger distance), a resting one 4–14 ticks under the bid; when every quantity at a price
- * is taken the next price is tried, and the search is finite: with nothing left it says so instead of looping.
+ * is taken the next price is tried, and the search is finite: null when nothing is left (a book pinned at 99).
  */
 function freshIntent(
   rng: Rng,
@@ -325,7 +353,7 @@ function freshIntent(
   outcome: 'YES' | 'NO',
   kind: 'resting' | 'marketable',
   t: { bid: number; ask: number },
-): { price: number; quantity: number } {
+): { price: number; quantity: number } | null {
   const prices =
     kind === 'marketable'
       ? [0, 1, 2, 3, 4].map((k) => t.ask + k).filter((p) => p <= 99)
@@ -340,9 +368,7 @@ function freshIntent(
       if (!TRADER_LOTS.has(q) && !used.has(intentKey(market, outcome, price, q))) free.push(q)
     if (free.length > 0) return { price, quantity: pick(rng, free) }
   }
-  throw new Error(
-    `no unused ${kind} price and quantity left for ${market} ${outcome} (bid ${t.bid}, ask ${t.ask})`,
-  )
+  return null
 }
 
 /** `xs` started from its `by`th element, the ones before it at the end. */

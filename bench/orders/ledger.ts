@@ -3,6 +3,7 @@
 // order). Nothing here asks the engine how it matched things: the venue's log is matched to intents by the body,
 // and each intent has a market, outcome, price and quantity no other intent has.
 import type { OrderLogEntry } from '../../src/sim/index'
+import { CANNOT_TELL } from '../../src/main/services'
 import type { OrderView } from '../../src/shared/trading'
 
 export interface Intent {
@@ -34,6 +35,8 @@ export type Verdict =
   | 'duplicate'
   /** Still pending or unknown in the app once reconciliation was over. */
   | 'unknown'
+  /** Unknown in the app, its reconciliation over, saying the venue's records cannot tell (CANNOT_TELL). */
+  | 'cannot tell'
   /** The app's final state does not say what the venue did (the details say how). */
   | 'mismatch'
   /** No order in the app for an intent the venue executed. */
@@ -140,7 +143,8 @@ export function judge(
       }
     } else if (intent.orderId !== null && order === undefined) verdict = 'lost'
     else if (order !== undefined && order.state !== 'rejected') verdict = 'mismatch'
-    if (order !== undefined && (order.state === 'unknown' || order.state === 'pending')) verdict = 'unknown'
+    if (order !== undefined && (order.state === 'unknown' || order.state === 'pending'))
+      verdict = order.reason === CANNOT_TELL ? 'cannot tell' : 'unknown'
     if (mine.length > 1) verdict = 'duplicate'
     judged.push({
       intent,
