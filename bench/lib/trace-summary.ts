@@ -322,7 +322,11 @@ function main(): void {
     )
   const nodes = [...paintByNode].sort((x, y) => y[1].us - x[1].us).slice(0, 10)
   if (nodes.length > 0) {
-    out.push('  painted layers, by Paint self time (% of the window, paints/s, cull rect):')
+    // A Paint event is the paint walk of a node's paint layer, and its clip the cull rect it walked, not what was
+    // repainted or rasterised: the #document's is every frame's walk from the root, over the whole viewport.
+    out.push(
+      '  Paint events by node, by self time (% of the window, paints/s, cull rect walked, not repainted):',
+    )
     for (const [k, p] of nodes)
       out.push(
         `    ${pct(p.us)}  ${(p.n / sec).toFixed(1).padStart(6)}/s  ${(p.area / p.n / 1000).toFixed(1).padStart(7)} k px² each  ${k}`,

@@ -24,6 +24,30 @@ test('the events list loads', async ({ page }) => {
   await expect(page.getByTestId('event-row').first()).toHaveAttribute('title', title)
 })
 
+test("each row of the events list lays out on its own, at the virtualiser's height", async ({ page }) => {
+  await openLive(page, host.url)
+  await expect.poll(() => page.getByTestId('event-row').count()).toBeGreaterThan(0)
+  // Layout and size containment make a row a relayout boundary, so a streamed quote lays out its row, not the
+  // window (the events pane is none: a <select> in its tools). Size containment must not change the row's box.
+  const rows = await page.evaluate<
+    { contain: string; height: number; set: string; width: number; list: number }[]
+  >(`
+    Array.from(document.querySelectorAll('[data-testid="event-list"] .list-row')).map((r) => ({
+      contain: getComputedStyle(r).contain,
+      height: r.getBoundingClientRect().height,
+      set: r.style.height,
+      width: r.getBoundingClientRect().width,
+      list: r.offsetParent ? r.offsetParent.clientWidth : -1,
+    }))
+  `)
+  expect(rows.length).toBeGreaterThan(0)
+  for (const r of rows) {
+    expect(r.contain.split(' ')).toEqual(expect.arrayContaining(['layout', 'size']))
+    expect(`${r.height}px`).toBe(r.set)
+    expect(r.width).toBe(r.list)
+  }
+})
+
 test('opening a market shows a live ladder, a growing tape and a drawn chart', async ({ page }) => {
   await openLive(page, host.url)
   const market = await openFirstMarket(page)

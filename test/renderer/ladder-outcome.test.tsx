@@ -170,6 +170,9 @@ describe('the market header with a NO book', () => {
     const bid = cells.find((c) => c.textContent?.startsWith('Bid')) as HTMLElement
     // Own ask 0.58; the NO bid at 0.43 makes 0.57 the ladder's best.
     expect(ask.textContent).toBe('Ask0.58')
+    await act(async () => {
+      for (const c of [ask, bid]) c.dispatchEvent(new PointerEvent('pointerover', { bubbles: true }))
+    })
     expect(ask.title).toContain('0.57, implied from the NO book')
     // The own bid 0.56 is the best: nothing to say.
     expect(bid.title).toBe('')

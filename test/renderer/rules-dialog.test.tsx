@@ -139,10 +139,37 @@ describe('the market header', () => {
     expect(dom.byTestId('quote-chance')[0]?.textContent).toBe('Chance40%')
     expect(dom.byTestId('quote-chance')[0]?.dataset.chance).toBe('0.4')
     expect(dom.byTestId('quote-volume')[0]?.textContent).toBe('Vol29.5K')
-    expect(dom.byTestId('quote-volume')[0]?.title).toContain('29,500')
+    const volume = dom.byTestId('quote-volume')[0] as HTMLElement
+    await act(async () => {
+      volume.dispatchEvent(new PointerEvent('pointerover', { bubbles: true }))
+    })
+    expect(volume.title).toContain('29,500')
     expect(dom.byTestId('quote-liquidity')[0]?.textContent).toBe('Liq5,000')
     // Prices in the chosen unit.
     expect(dom.container.querySelector('[data-testid="market-quote"] .bid-text')?.textContent).toBe('40¢')
+  })
+
+  it('titles a streaming figure when hovered, from its latest value, and never rewrites it with the stream', async () => {
+    const api = createFakeApi()
+    await render(api, <MarketPane market="m1" owner="t" />)
+    await act(async () => api.push({ tickers: [ticker({ volume: 29_500, liquidity: 5_000 })] }))
+    const volume = dom.byTestId('quote-volume')[0] as HTMLElement
+    const liquidity = dom.byTestId('quote-liquidity')[0] as HTMLElement
+    // Streamed values leave the cells' attributes alone: a changed title restyles its element in Chromium.
+    await act(async () => api.push({ tickers: [ticker({ volume: 31_250, liquidity: 6_000 })] }))
+    expect(volume.hasAttribute('title')).toBe(false)
+    expect(liquidity.hasAttribute('title')).toBe(false)
+    // The pointer on the figure's value (a child of the cell) titles the cell with the latest value.
+    await act(async () => {
+      volume.querySelector('b')?.dispatchEvent(new PointerEvent('pointerover', { bubbles: true }))
+    })
+    expect(volume.title).toBe('Traded volume, as the venue counts it: 31,250')
+    expect(liquidity.hasAttribute('title')).toBe(false)
+    await act(async () => api.push({ tickers: [ticker({ volume: 40_000, liquidity: 6_000 })] }))
+    await act(async () => {
+      volume.dispatchEvent(new PointerEvent('pointerover', { bubbles: true }))
+    })
+    expect(volume.title).toBe('Traded volume, as the venue counts it: 40,000')
   })
 
   it('shows none of them for a venue that sends none', async () => {

@@ -22,6 +22,7 @@ import { OrderBook } from './OrderBook'
 import { useMarketFeed } from './market-feed'
 import { WatchToggle } from '../workspace'
 import { ExternalIcon } from '../../ui/icons'
+import { titleOnHover } from '../../ui/hover-title'
 import { OrderTicket } from '../trading'
 
 /** The venue's own figures, where it sends them: the ticker's field, its label, and what it counts. */
@@ -41,6 +42,8 @@ function QuoteCell({
   valueClass?: string
   'data-testid'?: string
   'data-chance'?: number
+  /** Names the cell's tooltip in the quote's `titleOnHover` hints. */
+  'data-hint'?: string
 }) {
   return (
     <span className="quote-cell" {...span}>
@@ -70,6 +73,12 @@ function Quote({ market }: { market: string }) {
       ? `The YES book's own best ${side}; the ladder's best is ${formatPrice(l.price, unit)}, implied from the NO book`
       : undefined
   }
+  // Tooltips that change with the values are set on hover (ui/hover-title.ts), not rewritten with every batch.
+  const hints: Record<string, string | undefined> = { bid: impliedNote('bid'), ask: impliedNote('ask') }
+  for (const [key, , what] of VENUE_FIGURES) {
+    const v = ticker?.[key]
+    if (v !== undefined) hints[key] = `${what}, as the venue counts it: ${v.toLocaleString('en-US')}`
+  }
   const [menu, setMenu] = useState<MenuAt | null>(null)
   const openMenu = (point: { x: number; y: number }) =>
     setMenu({
@@ -81,11 +90,11 @@ function Quote({ market }: { market: string }) {
       })),
     })
   return (
-    <div className="quote" data-testid="market-quote">
-      <QuoteCell label="Bid" valueClass="bid-text" title={impliedNote('bid')}>
+    <div className="quote" data-testid="market-quote" onPointerOver={titleOnHover(hints)}>
+      <QuoteCell label="Bid" valueClass="bid-text" data-hint="bid">
         {formatPrice(bid, unit)}
       </QuoteCell>
-      <QuoteCell label="Ask" valueClass="ask-text" title={impliedNote('ask')}>
+      <QuoteCell label="Ask" valueClass="ask-text" data-hint="ask">
         {formatPrice(ask, unit)}
       </QuoteCell>
       <button
@@ -121,7 +130,7 @@ function Quote({ market }: { market: string }) {
           {formatChance(ticker.chance)}
         </QuoteCell>
       ) : null}
-      {VENUE_FIGURES.map(([key, label, what]) => {
+      {VENUE_FIGURES.map(([key, label]) => {
         const v = ticker?.[key]
         return v === undefined ? null : (
           <QuoteCell
@@ -129,7 +138,7 @@ function Quote({ market }: { market: string }) {
             label={label}
             data-testid={`quote-${key}`}
             valueClass="quote-small"
-            title={`${what}, as the venue counts it: ${v.toLocaleString('en-US')}`}
+            data-hint={key}
           >
             {formatCompact(v)}
           </QuoteCell>
