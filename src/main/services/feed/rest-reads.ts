@@ -1,7 +1,7 @@
 // The transport of the REST client's reads (GETs): node's own http(s) client on a keep-alive agent of the client's,
 // where fetch was. A read through fetch cost about three times the CPU (its web streams, Headers and resource
-// timing entry: bench:day, VoxFi's account rounds and first books), and the reads of an account round now share a
-// connection. Trading requests never come here: they keep fetch (rest.ts), so no order rides a socket a read opened.
+// timing entry; bench/README.md, stop 39 day3: VoxFi's account rounds, a round every few seconds at the demo load),
+// and the reads of an account round now share a connection. Trading requests never come here: they keep fetch (rest.ts), so no order rides a socket a read opened.
 import http from 'node:http'
 import https from 'node:https'
 
@@ -53,14 +53,17 @@ export function createReadTransport(options: ReadTransportOptions): ReadTranspor
         headers: { 'User-Agent': 'node', ...init.headers },
         agent: agents[secure ? 'https:' : 'http:'],
       })
-      const onAbort = (): void => {
-        request.destroy(signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)))
-      }
-      signal.addEventListener('abort', onAbort, { once: true })
       const fail = (e: unknown): void => {
         signal.removeEventListener('abort', onAbort)
         reject(e)
       }
+      // The signal's reason (the client's TimeoutError) is the failure, whatever the destroyed socket says after.
+      const onAbort = (): void => {
+        const reason = signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason))
+        fail(reason)
+        request.destroy(reason)
+      }
+      signal.addEventListener('abort', onAbort, { once: true })
       request.on('error', fail)
       request.on('response', (res) => {
         const chunks: Buffer[] = []
@@ -82,7 +85,9 @@ export function createReadTransport(options: ReadTransportOptions): ReadTranspor
           chunks.push(chunk)
         })
         res.on('error', fail)
-        res.on('aborted', () => fail(new Error('the connection closed before the whole answer came')))
+        res.on('close', () => {
+          if (!res.complete) fail(new Error('the connection closed before the whole answer came'))
+        })
         res.on('end', () => {
           signal.removeEventListener('abort', onAbort)
           if (total > options.maxBodyBytes) return
