@@ -521,7 +521,7 @@ const VOXFI_NOTES =
   "VoxFi's dialect, proxy, truth client). VoxFi has no seq and sends whole books: the truth keeps, per market, the " +
   'sequence of distinct whole books its own socket received (a version per change of content, arrival time, top ' +
   `${TRUTH_DEPTH} levels of the YES and NO books, ticks/100) and every orderbook answer the simulator gave the ` +
-  "engine (read off the engine's fetch, parsed by the truth). Failure counts are episodes: wrongBooks = distinct " +
+  "engine (read off node's http client, which the engine's REST reads use, parsed by the truth). Failure counts are episodes: wrongBooks = distinct " +
   `(market, book) shown live (polled or pushed) whose top ${TRUTH_DEPTH} levels of both books match no book of the ` +
   `truth's that was current, or answered, in the ${MATCH_WINDOW_MS / 1000} s before the view (re-checked for 2 s ` +
   "after it; views from around the truth's own reconnects are skipped), or crossed; liveBehind = stretches where " +

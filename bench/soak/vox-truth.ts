@@ -9,6 +9,8 @@
 // answer is a book the stream never carried. The harness therefore hands every orderbook answer the simulator gave
 // the engine (read off the wire by `tapRestBooks`, parsed here, never by the engine's decoder) to `restBook`; those
 // are kept apart, with when they were asked for and answered, and only count as books a view may show.
+import diagnostics from 'node:diagnostics_channel'
+import type http from 'node:http'
 import WebSocket from 'ws'
 import type { Level } from '../../src/shared/model'
 import { TRUTH_DEPTH, TRUTH_HISTORY } from './truth'
@@ -440,38 +442,40 @@ export function startVoxTruth(wsUrl: string, markets: readonly string[]): VoxTru
 }
 
 /**
- * Hands every `GET …/data/markets/{id}/orderbook` answer (200) this process receives to `onBook`, by wrapping the
- * global fetch the engine's REST client uses: the body is read from a clone, so the engine reads its own copy
- * untouched. Returns the function that puts the original fetch back.
+ * Hands every `GET …/data/markets/{id}/orderbook` answer (200) this process receives to `onBook`, off node's http
+ * client, which the engine's REST reads use (feed/rest-reads.ts): its diagnostics channels give each request as it
+ * starts and its response as the headers arrive, and the body is read beside the engine's own reader, which gets
+ * every byte untouched. Returns the function that stops the tap.
  */
 export function tapRestBooks(
   onBook: (market: string, body: unknown, askedAt: number, answeredAt: number) => void,
 ): () => void {
-  const original = globalThis.fetch
-  const tapped: typeof fetch = async (input, init) => {
-    const askedAt = Date.now()
-    const res = await original(input, init)
-    try {
-      const href = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
-      const hit = /\/data\/markets\/([^/]+)\/orderbook$/.exec(new URL(href).pathname)
-      if (hit !== null && res.status === 200) {
-        const market = decodeURIComponent(hit[1] as string)
-        res
-          .clone()
-          .text()
-          .then(
-            (text) => onBook(market, JSON.parse(text) as unknown, askedAt, Date.now()),
-            () => {}, // cut off mid-body: the engine did not get it either
-          )
-          .catch(() => {}) // not JSON: nothing to record
-      }
-    } catch {
-      // Not a URL this tap understands: not an orderbook request.
-    }
-    return res
+  const askedAt = new WeakMap<object, number>()
+  const onStart = (message: unknown): void => {
+    const { request } = message as { request: http.ClientRequest }
+    askedAt.set(request, Date.now())
   }
-  globalThis.fetch = tapped
+  const onResponse = (message: unknown): void => {
+    const { request, response } = message as { request: http.ClientRequest; response: http.IncomingMessage }
+    const hit = /\/data\/markets\/([^/?]+)\/orderbook$/.exec(request.path)
+    if (hit === null || response.statusCode !== 200) return
+    const market = decodeURIComponent(hit[1] as string)
+    const asked = askedAt.get(request) ?? Date.now()
+    const chunks: Buffer[] = []
+    response.on('data', (chunk: Buffer) => chunks.push(chunk))
+    // Cut off mid-body ('aborted', no 'end'): the engine did not get it either.
+    response.on('end', () => {
+      try {
+        onBook(market, JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown, asked, Date.now())
+      } catch {
+        // Not JSON: nothing to record.
+      }
+    })
+  }
+  diagnostics.subscribe('http.client.request.start', onStart)
+  diagnostics.subscribe('http.client.response.finish', onResponse)
   return () => {
-    if (globalThis.fetch === tapped) globalThis.fetch = original
+    diagnostics.unsubscribe('http.client.request.start', onStart)
+    diagnostics.unsubscribe('http.client.response.finish', onResponse)
   }
 }

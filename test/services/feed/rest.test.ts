@@ -1,12 +1,18 @@
 // The REST client against a real HTTP server on 127.0.0.1 (port 0) that each test scripts.
 import http from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { AddressInfo, Socket } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createRestClient, type RestClientOptions } from '../../../src/main/services/feed/rest'
+import {
+  createRestClient,
+  MAX_BODY_BYTES,
+  type RestClientOptions,
+} from '../../../src/main/services/feed/rest'
 import type { LogFields, Logger } from '../../../src/main/services/base/types'
 import { REDACTED } from '../../../src/main/services/base/key-scrub'
 import { SecretRedactor } from '../../../src/main/services/feed/redact'
 import { endpointErrors } from '../../../src/shared/endpoints'
+import { READ_IDLE_MS } from '../../../src/main/services/feed/rest-reads'
+import { waitFor } from '../helpers'
 
 const KEY = 'k-SECRET-5f1e7c0a9b2d4e6f8a1c3e5g'
 
@@ -15,6 +21,7 @@ type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void
 interface TestServer {
   baseUrl: string
   requests: { url: string; key: string | undefined }[]
+  server: http.Server
   handle(h: Handler): void
   close(): Promise<void>
 }
@@ -34,6 +41,7 @@ async function startServer(initial?: Handler): Promise<TestServer> {
   const s: TestServer = {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    server,
     handle: (h) => (handler = h),
     close: () =>
       new Promise<void>((resolve) => {
@@ -117,6 +125,72 @@ describe('REST client: listing', () => {
     expect(r.ok).toBe(false)
     if (!r.ok) expect(r.error.code).toBe('unauthorized')
   })
+})
+
+describe('REST client: reads and trading requests on connections of their own', () => {
+  it('the reads of a round share one connection; a trading request never rides a socket a read opened', async () => {
+    const seen: { method: string; socket: Socket }[] = []
+    const s = await startServer((req, res) => {
+      seen.push({ method: req.method ?? '', socket: req.socket })
+      req.resume()
+      req.on('end', () => json(res, 200, {}))
+    })
+    const { c } = client(s)
+    for (let i = 0; i < 3; i++) expect((await c.get('/data/wallet/balance', KEY)).ok).toBe(true)
+    const reads = new Set(seen.map((r) => r.socket))
+    expect(reads.size).toBe(1)
+    expect((await c.send({ method: 'POST', path: '/trade/order', body: { q: 1 } }, KEY)).ok).toBe(true)
+    expect((await c.send({ method: 'DELETE', path: '/trade/order/o1' }, KEY)).ok).toBe(true)
+    expect((await c.get('/data/orders', KEY)).ok).toBe(true)
+    const trading = seen.filter((r) => r.method !== 'GET')
+    expect(trading.map((r) => r.method)).toEqual(['POST', 'DELETE'])
+    for (const t of trading) expect(reads.has(t.socket)).toBe(false)
+  })
+
+  it('a read whose body runs past MAX_BODY_BYTES is refused, not buffered, with or without a length', async () => {
+    const chunk = Buffer.alloc(1024 * 1024, 0x20)
+    const s = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      let sent = 0
+      const more = (): void => {
+        while (sent <= MAX_BODY_BYTES && !res.destroyed) {
+          sent += chunk.length
+          if (!res.write(chunk)) return void res.once('drain', more)
+        }
+        res.end()
+      }
+      more()
+    })
+    const { c } = client(s)
+    const r = await c.get('/data/activity', KEY)
+    expect(!r.ok && r.error.message).toMatch(/was larger than 32 MB/)
+    s.handle((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(MAX_BODY_BYTES + 1) })
+      res.end()
+    })
+    const declared = await c.get('/data/activity', KEY)
+    expect(!declared.ok && declared.error.message).toMatch(/was larger than 32 MB/)
+  })
+
+  it('an idle read connection is closed after READ_IDLE_MS, even when the venue would keep it longer', async () => {
+    const sockets: Socket[] = []
+    const s = await startServer((req, res) => {
+      sockets.push(req.socket)
+      json(res, 200, {})
+    })
+    // A venue that would keep an idle connection for 30 s (and says so in its Keep-Alive header).
+    s.server.keepAliveTimeout = 30_000
+    const { c } = client(s)
+    expect((await c.get('/data/wallet/balance', KEY)).ok).toBe(true)
+    const socket = sockets[0] as Socket
+    const at = Date.now()
+    await waitFor(
+      () => socket.destroyed || socket.readyState === 'closed',
+      'the idle read socket to close',
+      READ_IDLE_MS + 900,
+    )
+    expect(Date.now() - at).toBeGreaterThanOrEqual(READ_IDLE_MS - 100)
+  }, 10_000)
 })
 
 describe('REST client: typed errors', () => {

@@ -12,12 +12,17 @@ import { linkFailureOf, NETWORK_REASONS } from './link-errors'
 import type { Logger } from '../base/types'
 import { errorMessage } from '../base/errors'
 import { scrubKey } from '../base/key-scrub'
+import { createReadTransport } from './rest-reads'
 
 export interface RestClientOptions {
   /** {base_url} of the spec, including `/v1`: refused as the profile form refuses it (shared/endpoints.ts). */
   baseUrl: string
   /** Whole request, headers and body. Default 10 000 ms. */
   timeoutMs?: number
+  /**
+   * Every request's transport (tests). By default reads (GET) go through rest-reads.ts's keep-alive client and
+   * trading requests through fetch.
+   */
   fetchImpl?: typeof fetch
   now?: () => number
   logger?: Logger
@@ -188,6 +193,10 @@ export function createRestClient(options: RestClientOptions): RestClient {
       ? options.timeoutMs
       : DEFAULT_TIMEOUT_MS
   const fetchImpl = options.fetchImpl ?? fetch
+  const reads =
+    options.fetchImpl === undefined
+      ? createReadTransport({ maxBodyBytes: MAX_BODY_BYTES, tooLarge: () => new BodyTooLarge() })
+      : null
   const now = options.now ?? Date.now
   const log = options.logger ?? silentLogger
   const scrubOthers = options.scrub ?? ((text: string) => text)
@@ -318,14 +327,18 @@ export function createRestClient(options: RestClientOptions): RestClient {
       options.timeoutMs ?? timeoutMs,
     )
     try {
-      res = await fetchImpl(new URL(`${basePath}${path}`, origin).toString(), {
-        method,
-        headers,
-        ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
-        // A redirect would carry X-Api-Key to wherever it points; make the user fix the URL instead.
-        redirect: 'manual',
-        signal: abort.signal,
-      })
+      const url = new URL(`${basePath}${path}`, origin).toString()
+      res =
+        method === 'GET' && reads !== null
+          ? await reads(url, { headers, signal: abort.signal })
+          : await fetchImpl(url, {
+              method,
+              headers,
+              ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+              // A redirect would carry X-Api-Key to wherever it points; make the user fix the URL instead.
+              redirect: 'manual',
+              signal: abort.signal,
+            })
       info = parseRateLimitHeaders(res.headers, now())
       text = await readBody(res)
     } catch (e) {
