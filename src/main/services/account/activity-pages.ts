@@ -5,10 +5,20 @@
 import { listOf, normaliseTime, type Obj } from '../../../shared/account'
 
 /** Get User Activity, to which a read adds its page and, where it narrows, the documented `marketId`. */
-export const ACTIVITY_PATH = '/data/activity'
+const ACTIVITY_PATH = '/data/activity'
 
 /** Activity rows asked for a page. */
 export const ACTIVITY_PAGE_SIZE = 50
+
+/** The path of one activity page, of one market's rows where `marketId` is given. */
+export function activityPath(page: number, marketId?: string): string {
+  const q = new URLSearchParams({
+    ...(marketId !== undefined ? { marketId } : {}),
+    page: String(page),
+    pageSize: String(ACTIVITY_PAGE_SIZE),
+  })
+  return `${ACTIVITY_PATH}?${q.toString()}`
+}
 
 export interface ActivitySince {
   /** The rows read, newest first, every page's in turn. */
@@ -36,20 +46,12 @@ export async function activitySince(
   maxPages: number,
   marketId?: string,
 ): Promise<ActivitySince | undefined> {
-  const pathOf = (page: number): string => {
-    const q = new URLSearchParams({
-      ...(marketId !== undefined ? { marketId } : {}),
-      page: String(page),
-      pageSize: String(ACTIVITY_PAGE_SIZE),
-    })
-    return `${ACTIVITY_PATH}?${q.toString()}`
-  }
   const rows: Obj[] = []
   let first: string | null = null
   let complete = false
   let pages = 0
   while (pages < maxPages && !complete) {
-    const body = await readPage(pathOf(++pages))
+    const body = await readPage(activityPath(++pages, marketId))
     if (body === undefined) return undefined
     const pageRows = listOf(body, ['activity', 'activities'])
     first ??= JSON.stringify(pageRows)
@@ -63,7 +65,7 @@ export async function activitySince(
     complete = pageRows.length < ACTIVITY_PAGE_SIZE || oldest < since
   }
   if (pages > 1) {
-    const again = await readPage(pathOf(1))
+    const again = await readPage(activityPath(1, marketId))
     if (again === undefined || JSON.stringify(listOf(again, ['activity', 'activities'])) !== first)
       return undefined
   }

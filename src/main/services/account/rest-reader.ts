@@ -8,7 +8,7 @@ import type { ApiError, Outcome, Result, Update } from '../../../shared/model'
 import type { AccountEndpoint } from '../../../shared/trading'
 import { isObj, listOf, pickNum, pickStr as pickText, type FillRow, type Obj } from '../../../shared/account'
 import type { Logger } from '../base/types'
-import { ACTIVITY_PAGE_SIZE, ACTIVITY_PATH, activitySince } from './activity-pages'
+import { ACTIVITY_PAGE_SIZE, activityPath, activitySince } from './activity-pages'
 import { GAP_SKEW_MS, missingFills } from './gap-fills'
 
 /** How long after the connection is back its replayed user subscription has surely taken effect. */
@@ -31,7 +31,7 @@ export const ACCOUNT_PATHS = {
   balance: '/data/wallet/balance',
   portfolio: '/data/wallet/portfolio',
   orders: '/data/orders',
-  activity: `${ACTIVITY_PATH}?page=1&pageSize=${ACTIVITY_PAGE_SIZE}`,
+  activity: activityPath(1),
 } as const
 
 export interface AccountReaderDeps {

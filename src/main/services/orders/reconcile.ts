@@ -203,9 +203,9 @@ export class Reconciler {
     const reads = await this.d.reads()
     if (reads === null) return 'unreachable'
     const open = await reads.openOrders()
-    const fills = await reads.activity(order.market, sentAt - CREATED_SKEW_MS)
-    if (open === null || fills === null) return 'unreachable'
     const since = sentAt - CREATED_SKEW_MS
+    const fills = await reads.activity(order.market, since)
+    if (open === null || fills === null) return 'unreachable'
     const claimed = this.d.claimed()
     const match = open
       .filter(
